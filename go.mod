@@ -1,0 +1,7 @@
+module github.com/retryplanner/retry-planner
+
+go 1.26.0
+
+require golang.org/x/term v0.48.0
+
+require golang.org/x/sys v0.50.0 // indirect

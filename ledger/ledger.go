@@ -1,0 +1,262 @@
+// Package ledger runs jobs through a retry loop and keeps a ledger that
+// proves the loop's bookkeeping: every attempt is counted when it starts, and
+// again by a deferred function when it ends, however it ends. The ledger is
+// balanced when the deferred count equals the attempts and every attempt
+// ended either done or failed.
+//
+// A failed attempt is retried after the exponential wait of the settings
+// (backoff.Expo), until the attempts run out; a job that cannot be retried
+// stops at its first attempt. Nothing sleeps: the waits are recorded, not
+// spent.
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// MaxJobs is how many jobs one run takes.
+const MaxJobs = 8
+
+// Job is a job that fails its first Failures attempts and then succeeds, or,
+// when Fatal, fails with an error that must not be retried.
+type Job struct {
+	Name     string
+	Failures int // 0 to 999
+	Fatal    bool
+}
+
+// String writes the job as it is typed: "bravo:2" or "delta:fatal".
+func (j Job) String() string {
+	if j.Fatal {
+		return j.Name + ":fatal"
+	}
+	return fmt.Sprintf("%s:%d", j.Name, j.Failures)
+}
+
+// ErrNotRetryable marks an attempt's error that no retry can cure.
+// errors.Is finds it in a *NotRetryableError.
+var ErrNotRetryable = errors.New("cannot be retried")
+
+// NotRetryableError is a fatal job's failure.
+type NotRetryableError struct {
+	Job string
+}
+
+func (e *NotRetryableError) Error() string { return e.Job + ": cannot be retried" }
+
+// Unwrap lets errors.Is(err, ErrNotRetryable) hold.
+func (e *NotRetryableError) Unwrap() error { return ErrNotRetryable }
+
+// FailedError is one failed attempt of a job that may be retried.
+type FailedError struct {
+	Job     string
+	Attempt int
+}
+
+func (e *FailedError) Error() string { return fmt.Sprintf("%s: failed on attempt %d", e.Job, e.Attempt) }
+
+// GaveUpError is a job that failed on every attempt it had.
+type GaveUpError struct {
+	Job      string
+	Attempts int
+}
+
+func (e *GaveUpError) Error() string {
+	return fmt.Sprintf("%s: gave up after %d attempts", e.Job, e.Attempts)
+}
+
+// Attempt tries the job for the n-th time (n >= 1).
+func (j Job) Attempt(n int) error {
+	if j.Fatal {
+		return &NotRetryableError{Job: j.Name}
+	}
+	if n <= j.Failures {
+		return &FailedError{Job: j.Name, Attempt: n}
+	}
+	return nil
+}
+
+// Outcome is how one attempt ended.
+type Outcome int
+
+// The ways an attempt ends.
+const (
+	Done      Outcome = iota // the job succeeded
+	Retry                    // it failed and will be retried after Entry.Wait
+	LastFail                 // it failed with no attempts left
+	Stopped                  // it failed and cannot be retried
+)
+
+// Entry is one line of the ledger: one attempt.
+type Entry struct {
+	Job     string
+	Attempt int
+	Outcome Outcome
+	Wait    int // ms before the next attempt, for Retry
+}
+
+// String writes the entry as the reference does, such as "bravo attempt 1:
+// failed, retry after 1000 ms".
+func (e Entry) String() string {
+	head := fmt.Sprintf("%s attempt %d: ", e.Job, e.Attempt)
+	switch e.Outcome {
+	case Done:
+		return head + "done"
+	case Retry:
+		return head + fmt.Sprintf("failed, retry after %d ms", e.Wait)
+	case LastFail:
+		return head + "failed, no attempts left"
+	default:
+		return head + "cannot be retried, stopped"
+	}
+}
+
+// Ledger is the record of every attempt and its counts.
+type Ledger struct {
+	Entries     []Entry
+	Attempts    int // attempts started
+	Successes   int // attempts that ended done
+	Failures    int // attempts that ended failed, retryable or not
+	FinallyRuns int // times the deferred bookkeeping ran
+	Waited      int // ms of waits between attempts, in all
+}
+
+// Balanced is the ledger's self-check: the deferred bookkeeping ran once per
+// attempt, and each attempt ended done or failed, once.
+func (l *Ledger) Balanced() bool {
+	return l.FinallyRuns == l.Attempts && l.Successes+l.Failures == l.Attempts
+}
+
+// Run tries job j up to s.Attempts times and records every attempt. It
+// returns the attempt on which the job was done, or an error: a
+// *NotRetryableError (errors.Is ErrNotRetryable) or a *GaveUpError.
+func (l *Ledger) Run(j Job, s backoff.Settings) (int, error) {
+	for n := 1; n <= s.Attempts; n++ {
+		err := l.try(j, n, s)
+		if err == nil {
+			return n, nil
+		}
+		if errors.Is(err, ErrNotRetryable) {
+			return n, err
+		}
+	}
+	return s.Attempts, &GaveUpError{Job: j.Name, Attempts: s.Attempts}
+}
+
+// try is one attempt. Its deferred count is the reference's finally block: it
+// runs whether the attempt returns a result or an error.
+func (l *Ledger) try(j Job, n int, s backoff.Settings) (err error) {
+	l.Attempts++
+	defer func() { l.FinallyRuns++ }()
+	e := Entry{Job: j.Name, Attempt: n}
+	err = j.Attempt(n)
+	switch {
+	case err == nil:
+		l.Successes++
+		e.Outcome = Done
+	case errors.Is(err, ErrNotRetryable):
+		l.Failures++
+		e.Outcome = Stopped
+	case n < s.Attempts:
+		l.Failures++
+		e.Outcome = Retry
+		e.Wait = backoff.Expo(s.FirstWait, s.LongestWait, n)
+		l.Waited += e.Wait
+	default:
+		l.Failures++
+		e.Outcome = LastFail
+	}
+	l.Entries = append(l.Entries, e)
+	return err
+}
+
+// Result is how one job ended.
+type Result struct {
+	Job     Job
+	Attempt int   // the attempt it was done on, or its last
+	Err     error // nil when done
+}
+
+// String is the reference's line for the job: "alpha: done on attempt 1",
+// "charlie: gave up after 6 attempts" or "delta: cannot be retried".
+func (r Result) String() string {
+	if r.Err != nil {
+		return r.Err.Error()
+	}
+	return fmt.Sprintf("%s: done on attempt %d", r.Job.Name, r.Attempt)
+}
+
+// Report is a run of several jobs through one ledger.
+type Report struct {
+	Results []Result
+	Ledger  Ledger
+	Done    int // jobs done
+	GaveUp  int // jobs that ran out of attempts
+	Refused int // jobs that could not be retried
+}
+
+// RunAll runs the jobs in order through one ledger.
+func RunAll(jobs []Job, s backoff.Settings) Report {
+	var r Report
+	for _, j := range jobs {
+		n, err := r.Ledger.Run(j, s)
+		switch {
+		case err == nil:
+			r.Done++
+		case errors.Is(err, ErrNotRetryable):
+			r.Refused++
+		default:
+			r.GaveUp++
+		}
+		r.Results = append(r.Results, Result{Job: j, Attempt: n, Err: err})
+	}
+	return r
+}
+
+// ErrTooManyJobs is a line of more than MaxJobs jobs.
+var ErrTooManyJobs = fmt.Errorf("more than %d jobs", MaxJobs)
+
+// FormatError is a job not written name:number or name:fatal.
+type FormatError struct {
+	Job string // the word as typed
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("job %q: want name:number (0 to 999 failures) or name:fatal", e.Job)
+}
+
+// Parse reads jobs separated by spaces, each name:failures (1 to 3 digits)
+// or name:fatal; the name is what comes before the first colon and must not
+// be empty. It checks every job's form before their number, so a malformed
+// job is reported even in a line of too many. A line with no jobs gives none
+// and no error.
+func Parse(line string) ([]Job, error) {
+	var jobs []Job
+	for _, word := range strings.Split(line, " ") {
+		if word == "" {
+			continue
+		}
+		colon := strings.IndexByte(word, ':')
+		if colon < 1 || colon == len(word)-1 {
+			return nil, &FormatError{Job: word}
+		}
+		name, rest := word[:colon], word[colon+1:]
+		if rest == "fatal" {
+			jobs = append(jobs, Job{Name: name, Fatal: true})
+			continue
+		}
+		n, ok := backoff.ParseDigits(rest, 3)
+		if !ok {
+			return nil, &FormatError{Job: word}
+		}
+		jobs = append(jobs, Job{Name: name, Failures: n})
+	}
+	if len(jobs) > MaxJobs {
+		return nil, ErrTooManyJobs
+	}
+	return jobs, nil
+}

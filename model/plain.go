@@ -1,0 +1,213 @@
+package model
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// Plain is the line-oriented face: the reference's menu, read a line at a
+// time. It writes exactly what the reference writes, so scripts and pipes can
+// rely on every byte.
+type Plain struct {
+	in       *bufio.Reader
+	out      *bufio.Writer
+	echo     bool
+	settings backoff.Settings
+}
+
+// NewPlain returns a session reading answers from in and writing the screen
+// to out. With echo, each answer is written back after its prompt, as a
+// terminal would show it; use it when in is not a terminal.
+func NewPlain(in io.Reader, out io.Writer, echo bool, s backoff.Settings) *Plain {
+	return &Plain{in: bufio.NewReader(in), out: bufio.NewWriter(out), echo: echo, settings: s}
+}
+
+// errEnd ends a session at the end of its input. It never leaves Run.
+var errEnd = errors.New("end of input")
+
+// Run runs the session until the user quits or the input ends; both are a
+// clean end and return nil. It returns an error only when the screen cannot
+// be written (a reader that closed the pipe, say).
+func (p *Plain) Run() error {
+	err := p.session()
+	if errors.Is(err, errEnd) {
+		err = nil
+	}
+	if ferr := p.out.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func (p *Plain) session() error {
+	p.println(views.Title)
+	p.println(views.Tagline)
+	for {
+		p.println("")
+		p.println(views.Menu)
+		choice, err := p.ask(views.ChoicePrompt)
+		if err != nil {
+			return err
+		}
+		switch choice {
+		case "1":
+			err = p.oneClient()
+		case "2":
+			p.print(views.CrowdText(p.settings, backoff.RunCrowds(p.settings)))
+		case "3":
+			err = p.retriesOverTime()
+		case "4":
+			err = p.jobs()
+		case "5":
+			err = p.changeSettings()
+		case "6":
+			p.println(views.Bye)
+			return p.out.Flush()
+		default:
+			p.println(views.PickChoice)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// ask writes the prompt and reads one answer, without the spaces around it.
+// At the end of the input it ends the prompt's line and returns errEnd.
+func (p *Plain) ask(prompt string) (string, error) {
+	p.print(prompt)
+	if err := p.out.Flush(); err != nil {
+		return "", err
+	}
+	line, err := p.in.ReadString('\n')
+	if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
+		p.println("")
+		return "", errEnd
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if p.echo {
+		p.println(line)
+	}
+	return strings.Trim(line, " "), nil
+}
+
+// askPolicy asks for a policy. ok is false when the answer was empty (the
+// user cancelled: "Cancelled." is written) or not a policy (the message is
+// written).
+func (p *Plain) askPolicy() (policy backoff.Policy, ok bool, err error) {
+	answer, err := p.ask(views.PolicyPrompt)
+	if err != nil {
+		return 0, false, err
+	}
+	if answer == "" {
+		p.println(views.Cancelled)
+		return 0, false, nil
+	}
+	policy, perr := backoff.ParsePolicy(answer)
+	if perr != nil {
+		p.println(views.PolicyError)
+		return 0, false, nil
+	}
+	return policy, true, nil
+}
+
+// askNumber asks until it reads a whole number in [low, high]; ok is false
+// when the user cancelled with an empty answer.
+func (p *Plain) askNumber(label string, low, high int) (n int, ok bool, err error) {
+	for {
+		answer, err := p.ask(views.NumberPrompt(label, low, high))
+		if err != nil {
+			return 0, false, err
+		}
+		if answer == "" {
+			return 0, false, nil
+		}
+		if n, ok := backoff.ParseDigits(answer, 7); ok && n >= low && n <= high {
+			return n, true, nil
+		}
+		p.println(views.NumberError(low, high))
+	}
+}
+
+func (p *Plain) oneClient() error {
+	policy, ok, err := p.askPolicy()
+	if !ok || err != nil {
+		return err
+	}
+	client, ok, err := p.askNumber("client number", 1, p.settings.Clients)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p.println(views.Cancelled)
+		return nil
+	}
+	p.print(views.ScheduleText(policy, client, backoff.Schedule(policy, p.settings, client)))
+	return nil
+}
+
+func (p *Plain) retriesOverTime() error {
+	policy, ok, err := p.askPolicy()
+	if !ok || err != nil {
+		return err
+	}
+	p.print(views.HistogramText(backoff.Timeline(policy, p.settings, 1000)))
+	return nil
+}
+
+func (p *Plain) jobs() error {
+	p.println(views.JobsHelp)
+	line, err := p.ask(views.JobsPrompt)
+	if err != nil {
+		return err
+	}
+	if line == "" {
+		p.println(views.Cancelled)
+		return nil
+	}
+	jobs, perr := ledger.Parse(line)
+	if perr != nil {
+		p.println(views.JobsError(perr))
+		return nil
+	}
+	p.print(views.JobsText(ledger.RunAll(jobs, p.settings)))
+	return nil
+}
+
+// changeSettings asks for the six settings in turn; an empty answer to any of
+// them cancels and keeps every setting as it was.
+func (p *Plain) changeSettings() error {
+	draft := p.settings
+	for _, f := range backoff.FormFields() {
+		low, high := draft.Range(f)
+		n, ok, err := p.askNumber(f.String(), low, high)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			p.println(views.Cancelled)
+			return nil
+		}
+		draft.Set(f, n)
+	}
+	p.settings = draft
+	p.print(views.SettingsText(draft))
+	return nil
+}
+
+// print and println buffer the screen; write errors surface at the next
+// flush, before the next answer is read.
+func (p *Plain) print(s string) {
+	p.out.WriteString(s)
+}
+
+func (p *Plain) println(s string) {
+	p.out.WriteString(s)
+	p.out.WriteByte('\n')
+}

@@ -1,0 +1,169 @@
+// Package views turns the core's results into text: the plain menu's lines
+// here, and the full-screen program's panes.
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/ledger"
+)
+
+// The plain menu's fixed lines and messages, as the reference writes them.
+const (
+	Title        = "== Retry planner =="
+	Tagline      = "Waits between retries under five policies, a crowd coming back after an outage, and a job runner whose ledger checks itself."
+	Menu         = "1) one client  2) the crowd  3) retries over time  4) jobs with a ledger  5) settings  6) quit"
+	ChoicePrompt = "choice> "
+	PickChoice   = "Pick a number from 1 to 6."
+	Cancelled    = "Cancelled."
+	Bye          = "Bye."
+	JobsHelp     = "Jobs as name:failures, or name:fatal for a job that cannot be retried, such as alpha:0 bravo:2 charlie:9 delta:fatal."
+	JobsPrompt   = "jobs> "
+	JobsFormat   = "Type each job as name:number or name:fatal."
+	JobsTooMany  = "Up to 8 jobs."
+	LedgerCheck  = "Every attempt was counted once, and finally ran on each - after a return, after a raise, and after a failure alike."
+)
+
+// PolicyPrompt is the plain menu's question for a policy.
+var PolicyPrompt = "policy (" + backoff.PolicyList() + ")> "
+
+// PolicyError is the answer to a name that is not a policy.
+var PolicyError = "Type " + backoff.PolicyList() + "."
+
+// NumberPrompt asks for a number in [low, high]: "clients (1 to 1000)> ".
+func NumberPrompt(label string, low, high int) string {
+	return fmt.Sprintf("%s (%d to %d)> ", label, low, high)
+}
+
+// NumberError is the answer to a number outside [low, high].
+func NumberError(low, high int) string {
+	return fmt.Sprintf("Type a whole number from %d to %d.", low, high)
+}
+
+// JobsError is the answer to a line of jobs that ledger.Parse refused.
+func JobsError(err error) string {
+	if err == ledger.ErrTooManyJobs {
+		return JobsTooMany
+	}
+	return JobsFormat
+}
+
+// SettingsText confirms new settings.
+func SettingsText(s backoff.Settings) string {
+	return fmt.Sprintf("First wait %d ms, longest %d ms, %d attempts, %d clients, outage %d ms, seed %d.\n",
+		s.FirstWait, s.LongestWait, s.Attempts, s.Clients, s.Outage, s.Seed)
+}
+
+// ScheduleText is one client's schedule.
+func ScheduleText(p backoff.Policy, client int, schedule []backoff.Retry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Client %d, %s: attempt 1 at 0 ms, then\n", client, p)
+	for _, r := range schedule {
+		fmt.Fprintf(&b, "  attempt %2d  after %6d ms, at %7d ms\n", r.Attempt, r.Wait, r.At)
+	}
+	fmt.Fprintf(&b, "In all %d ms before the last attempt.\n", backoff.Total(schedule))
+	return b.String()
+}
+
+// CrowdText is the crowd table of the five policies and what it shows.
+func CrowdText(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms:\n",
+		s.Clients, s.Outage, s.Attempts, s.Slot)
+	b.WriteString("  policy          retries   most in a slot   the slot from   all through by   gave up\n")
+	for _, c := range crowds {
+		most, slot := c.Busiest()
+		fmt.Fprintf(&b, "  %-14s%9d%17d%16s%17s%10d\n", c.Policy, c.Retries, most, Millis(slot*c.Slot), LastThrough(c), c.GaveUp)
+	}
+	b.WriteString(CrowdExplained(crowds))
+	b.WriteString("\n")
+	if note, ok := CrowdGaveUpNote(crowds); ok {
+		b.WriteString(note)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Millis writes a time as the reference does: "400 ms".
+func Millis(ms int) string {
+	return fmt.Sprintf("%d ms", ms)
+}
+
+// LastThrough is the crowd's "all through by" figure: a time, or "-" when no
+// client got through.
+func LastThrough(c backoff.Crowd) string {
+	if c.LastThrough < 0 {
+		return "-"
+	}
+	return Millis(c.LastThrough)
+}
+
+// CrowdExplained is the reference's first sentence under the crowd table.
+func CrowdExplained(crowds [backoff.NumPolicies]backoff.Crowd) string {
+	top := func(p backoff.Policy) int { most, _ := crowds[p].Busiest(); return most }
+	return fmt.Sprintf("Fixed and exponential waits are the same for every client, so each round of retries lands in a single slot. "+
+		"A wait that depends on the client spreads each round over the whole wait, which lowers the busiest slot only when the waits are long against the slot: "+
+		"here %d, %d and %d against %d.",
+		top(backoff.FullJitter), top(backoff.EqualJitter), top(backoff.Decorrelated), top(backoff.Exponential))
+}
+
+// CrowdGaveUpNote is the reference's second sentence under the crowd table;
+// it applies only when full or equal jitter left more clients giving up than
+// exponential waits did.
+func CrowdGaveUpNote(crowds [backoff.NumPolicies]backoff.Crowd) (string, bool) {
+	full, equal, expo := crowds[backoff.FullJitter].GaveUp, crowds[backoff.EqualJitter].GaveUp, crowds[backoff.Exponential].GaveUp
+	if full <= expo && equal <= expo {
+		return "", false
+	}
+	return fmt.Sprintf("Full and equal jitter wait on average about a half and three quarters of the exponential wait, "+
+		"so with the same attempts %d and %d clients gave up, against %d with exponential waits.", full, equal, expo), true
+}
+
+// HashScale is how many retries one # stands for, so that the busiest slot
+// takes at most 40 of them.
+func HashScale(most int) int {
+	return max(1, (most+39)/40)
+}
+
+// HistogramText is the retries of a crowd per slot as rows of #, one row per
+// non-empty slot; the reference uses 1000 ms slots.
+func HistogramText(c backoff.Crowd) string {
+	most, _ := c.Busiest()
+	scale := HashScale(most)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: retries in each second, # for every %d:\n", c.Policy, scale)
+	for _, bin := range c.Bins() {
+		fmt.Fprintf(&b, "  %7d ms %5d  %s\n", bin.From, bin.Retries, strings.Repeat("#", (bin.Retries+scale-1)/scale))
+	}
+	return b.String()
+}
+
+// JobsText is a run of jobs: each job's result, the ledger, its counts and
+// its self-check.
+func JobsText(r ledger.Report) string {
+	var b strings.Builder
+	for _, res := range r.Results {
+		fmt.Fprintf(&b, "  %s\n", res)
+	}
+	b.WriteString("Ledger:\n")
+	for _, e := range r.Ledger.Entries {
+		fmt.Fprintf(&b, "  %s\n", e)
+	}
+	b.WriteString(LedgerCounts(r))
+	b.WriteString("\n")
+	if r.Ledger.Balanced() {
+		b.WriteString(LedgerCheck)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// LedgerCounts is the ledger's counts and the jobs' outcomes, two sentences
+// on two lines.
+func LedgerCounts(r ledger.Report) string {
+	l := r.Ledger
+	return fmt.Sprintf("Attempts %d: %d done, %d failed. The finally block ran %d times. Waited %d ms in all.\nJobs done, given up, refused: %d, %d, %d.",
+		l.Attempts, l.Successes, l.Failures, l.FinallyRuns, l.Waited, r.Done, r.GaveUp, r.Refused)
+}
