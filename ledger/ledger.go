@@ -57,7 +57,9 @@ type FailedError struct {
 	Attempt int
 }
 
-func (e *FailedError) Error() string { return fmt.Sprintf("%s: failed on attempt %d", e.Job, e.Attempt) }
+func (e *FailedError) Error() string {
+	return fmt.Sprintf("%s: failed on attempt %d", e.Job, e.Attempt)
+}
 
 // GaveUpError is a job that failed on every attempt it had.
 type GaveUpError struct {
@@ -85,10 +87,10 @@ type Outcome int
 
 // The ways an attempt ends.
 const (
-	Done      Outcome = iota // the job succeeded
-	Retry                    // it failed and will be retried after Entry.Wait
-	LastFail                 // it failed with no attempts left
-	Stopped                  // it failed and cannot be retried
+	Done     Outcome = iota // the job succeeded
+	Retry                   // it failed and will be retried after Entry.Wait
+	LastFail                // it failed with no attempts left
+	Stopped                 // it failed and cannot be retried
 )
 
 // Entry is one line of the ledger: one attempt.
