@@ -102,8 +102,15 @@ func ClientLCG(seed, client int) LCG {
 // Between advances the generator and returns a whole number in [lo, hi],
 // taken from the upper 16 bits of the state. It needs lo <= hi.
 func (g *LCG) Between(lo, hi int) int {
+	// 32-bit arithmetic: the range is at most 3*600000+1 wide, and a 32-bit
+	// remainder is much cheaper than a 64-bit one.
+	return lo + int(g.next()%uint32(hi-lo+1))
+}
+
+// next advances the generator and returns the upper 16 bits of its state.
+func (g *LCG) next() uint32 {
 	g.state = 1664525*g.state + 1013904223
-	return lo + int(g.state>>16)%(hi-lo+1)
+	return g.state >> 16
 }
 
 // Expo is the exponential wait before retry k (k >= 1): first doubled k-1
@@ -122,47 +129,64 @@ func Expo(first, longest, k int) int {
 	return min(w, longest)
 }
 
-// waiter draws one client's waits, retry after retry, under one policy.
-type waiter struct {
-	policy  Policy
-	first   int
-	longest int
-	expo    []int // expo[k] for k = 1 .. attempts-1; expo[0] unused
-	rng     LCG
-	last    int // the previous decorrelated wait
+// plan holds what every client's draws share under one set of settings: the
+// exponential waits and, for full and equal jitter, the width of each
+// retry's range as a divisor with a precomputed reciprocal.
+type plan struct {
+	first, longest, seed int
+	outage               int
+	expo                 []int     // expo[k] for k = 1 .. attempts-1; expo[0] unused
+	full, equal          []divisor // the ranges [0, expo[k]] and [0, expo[k]-expo[k]/2]
 }
 
-func newWaiter(p Policy, s Settings, expo []int, client int) waiter {
-	return waiter{policy: p, first: s.FirstWait, longest: s.LongestWait, expo: expo, rng: ClientLCG(s.Seed, client), last: s.FirstWait}
+func newPlan(s Settings) *plan {
+	n := max(s.Attempts, 1)
+	pl := &plan{first: s.FirstWait, longest: s.LongestWait, seed: s.Seed, outage: s.Outage,
+		expo: make([]int, n), full: make([]divisor, n), equal: make([]divisor, n)}
+	for k := 1; k < n; k++ {
+		e := Expo(s.FirstWait, s.LongestWait, k)
+		pl.expo[k] = e
+		pl.full[k] = newDivisor(uint32(e + 1))
+		pl.equal[k] = newDivisor(uint32(e - e/2 + 1))
+	}
+	return pl
 }
 
-// next returns the wait before retry k; retries are drawn in order k = 1, 2, ...
-func (w *waiter) next(k int) int {
-	switch w.policy {
+// retries is how many retries a client has: Attempts-1.
+func (pl *plan) retries() int { return len(pl.expo) - 1 }
+
+// draw writes one client's waits under policy p into waits[1:], waits[k]
+// being the wait before retry k; len(waits) must be Attempts. Each policy
+// has its own loop so that the crowd's inner loop carries no call and no
+// switch per retry. It draws exactly what LCG.Between would: the remainder
+// by a width known in advance is done by multiplication.
+func (pl *plan) draw(p Policy, client int, waits []int) {
+	rng := ClientLCG(pl.seed, client)
+	expo := pl.expo[:len(waits)]
+	switch p {
 	case Fixed:
-		return w.first
+		for k := 1; k < len(waits); k++ {
+			waits[k] = pl.first
+		}
 	case Exponential:
-		return w.expo[k]
+		copy(waits[1:], expo[1:])
 	case FullJitter:
-		return w.rng.Between(0, w.expo[k])
+		full := pl.full[:len(waits)]
+		for k := 1; k < len(waits); k++ {
+			waits[k] = int(full[k].mod(rng.next()))
+		}
 	case EqualJitter:
-		e := w.expo[k]
-		half := e / 2
-		return half + w.rng.Between(0, e-half)
+		equal := pl.equal[:len(waits)]
+		for k := 1; k < len(waits); k++ {
+			waits[k] = expo[k]/2 + int(equal[k].mod(rng.next()))
+		}
 	default:
-		d := min(w.rng.Between(w.first, 3*w.last), w.longest)
-		w.last = d
-		return d
+		last := pl.first
+		for k := 1; k < len(waits); k++ {
+			last = min(rng.Between(pl.first, 3*last), pl.longest)
+			waits[k] = last
+		}
 	}
-}
-
-// expoTable returns expo[k] for k = 1 .. Attempts-1, with expo[0] = 0.
-func expoTable(s Settings) []int {
-	t := make([]int, max(s.Attempts, 1))
-	for k := 1; k < len(t); k++ {
-		t[k] = Expo(s.FirstWait, s.LongestWait, k)
-	}
-	return t
 }
 
 // Retry is one retry of a client's schedule.
@@ -174,14 +198,14 @@ type Retry struct {
 
 // Waits returns one client's waits under policy p: Attempts-1 of them, the
 // wait before attempt 2 first.
+// Invalid settings (see Settings.Validate) give none.
 func Waits(p Policy, s Settings, client int) []int {
-	expo := expoTable(s)
-	w := newWaiter(p, s, expo, client)
-	out := make([]int, 0, len(expo)-1)
-	for k := 1; k < len(expo); k++ {
-		out = append(out, w.next(k))
+	if s.Validate() != nil {
+		return nil
 	}
-	return out
+	waits := make([]int, s.Attempts)
+	newPlan(s).draw(p, client, waits)
+	return waits[1:]
 }
 
 // Schedule returns one client's retries under policy p, with when each

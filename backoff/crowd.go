@@ -1,5 +1,7 @@
 package backoff
 
+import "sync"
+
 // Crowd is what Clients clients, all failing at 0 ms, do under one policy
 // until the service is back at Outage ms.
 type Crowd struct {
@@ -17,47 +19,119 @@ type Crowd struct {
 }
 
 // RunCrowd runs the crowd under policy p. A client stops at the first retry
-// that gets through; the draws it would have made after that belong to no
-// one else, so skipping them changes no figure.
+// that gets through. Invalid settings (see
+// Settings.Validate) give a crowd with no retries.
 func RunCrowd(p Policy, s Settings) Crowd {
-	return runCrowd(p, s, expoTable(s))
+	if s.Validate() != nil {
+		return Crowd{Policy: p, Slot: s.Slot, LastThrough: -1}
+	}
+	pl := newPlan(s)
+	t := newTally(pl, s.Slot)
+	defer t.release()
+	return t.crowd(p, s)
 }
 
 // RunCrowds runs the crowd under each of the five policies, in order.
 func RunCrowds(s Settings) [NumPolicies]Crowd {
 	var out [NumPolicies]Crowd
-	expo := expoTable(s)
+	if s.Validate() != nil {
+		for p := range out {
+			out[p] = Crowd{Policy: Policy(p), Slot: s.Slot, LastThrough: -1}
+		}
+		return out
+	}
+	pl := newPlan(s)
+	t := newTally(pl, s.Slot)
+	defer t.release()
 	for p := range out {
-		out[p] = runCrowd(Policy(p), s, expo)
+		out[p] = t.crowd(Policy(p), s)
 	}
 	return out
 }
 
-func runCrowd(p Policy, s Settings, expo []int) Crowd {
-	c := Crowd{Policy: p, Slot: s.Slot, LastThrough: -1}
+// slots is how many slots of the given width any policy's retries can
+// reach: a client that gets through does so at most one wait after the
+// outage's end, and one that does not retries before it, so no retry comes
+// after min(outage + the longest wait, the sum of the longest waits). The
+// longest wait before retry k is the first, the exponential one, or the
+// decorrelated one's ceiling, min(longest, first * 3^k).
+func (pl *plan) slots(width int) int {
+	longest, sum := 0, 0
+	decorrelated := pl.first
+	for k := 1; k <= pl.retries(); k++ {
+		decorrelated = min(3*decorrelated, pl.longest)
+		w := max(pl.first, pl.expo[k], decorrelated)
+		longest = max(longest, w)
+		sum += w
+	}
+	return min(pl.outage+longest, sum)/width + 1
+}
+
+// tally counts retries per slot into a scratch array shared by the runs of
+// one call and kept for the next call, so that the crowd's only allocation is
+// the counts it returns, exactly as long as they are.
+type tally struct {
+	pl      *plan
+	slot    divisor
+	scratch []int32 // zero between runs; no slot holds more than Clients*11 retries
+}
+
+var scratchPool = sync.Pool{New: func() any { return new([]int32) }}
+
+func newTally(pl *plan, width int) *tally {
+	n := pl.slots(width)
+	buf := scratchPool.Get().(*[]int32)
+	if cap(*buf) < n {
+		*buf = make([]int32, n)
+	}
+	return &tally{pl: pl, slot: newDivisor(uint32(width)), scratch: (*buf)[:n]}
+}
+
+func (t *tally) release() {
+	buf := t.scratch[:0]
+	scratchPool.Put(&buf)
+}
+
+// run counts the crowd under policy p into the scratch array and returns
+// its figures, with the index of the last slot it touched.
+func (t *tally) run(p Policy, s Settings) (c Crowd, lastSlot uint32) {
+	c = Crowd{Policy: p, Slot: s.Slot, LastThrough: -1}
+	pl, counts, retries := t.pl, t.scratch, t.pl.retries()
+	var buf [13]int // Attempts is at most 12
+	waits := buf[:retries+1]
+	lastAt := 0
 	for client := 1; client <= s.Clients; client++ {
-		w := newWaiter(p, s, expo, client)
-		at := 0
-		through := false
-		for k := 1; k < len(expo); k++ {
-			at += w.next(k)
-			c.Retries++
-			slot := at / s.Slot
-			for len(c.Counts) <= slot {
-				c.Counts = append(c.Counts, 0)
-			}
-			c.Counts[slot]++
+		pl.draw(p, client, waits)
+		at, k := 0, 1
+		for ; k <= retries; k++ {
+			at += waits[k]
+			counts[t.slot.div(uint32(at))]++ // at < 2^32: see plan.slots
 			if at >= s.Outage {
-				through = true
-				c.Through++
-				c.LastThrough = max(c.LastThrough, at)
 				break
 			}
 		}
-		if !through {
+		if k <= retries {
+			c.Retries += k
+			c.Through++
+			c.LastThrough = max(c.LastThrough, at)
+		} else {
+			c.Retries += retries
 			c.GaveUp++
 		}
+		lastAt = max(lastAt, at) // a client's last retry is its latest
 	}
+	return c, t.slot.div(uint32(lastAt))
+}
+
+// crowd runs policy p and copies its counts out, leaving the scratch zero.
+func (t *tally) crowd(p Policy, s Settings) Crowd {
+	c, last := t.run(p, s)
+	used := t.scratch[:last+1]
+	c.Counts = make([]int, len(used))
+	for i, n := range used {
+		c.Counts[i] = int(n)
+	}
+	clear(used)
 	return c
 }
 

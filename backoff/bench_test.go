@@ -1,0 +1,62 @@
+package backoff
+
+import "testing"
+
+// largest is the settings at the top of every range, seed 7, 100 ms slots.
+func largest() Settings {
+	return Settings{FirstWait: 10000, LongestWait: 600000, Attempts: 12, Clients: 1000, Outage: 600000, Seed: 7, Slot: 100}
+}
+
+// BenchmarkCrowd runs the crowd for all five policies at the largest settings.
+func BenchmarkCrowd(b *testing.B) {
+	s := largest()
+	b.ReportAllocs()
+	for b.Loop() {
+		RunCrowds(s)
+	}
+}
+
+// BenchmarkCrowdArithmetic is the floor BenchmarkCrowd is measured against: a
+// tight loop doing only the reference's arithmetic, plainly written: every
+// draw of every client of all five policies, with a hardware remainder, and
+// no slots, no counting and no early stop.
+func BenchmarkCrowdArithmetic(b *testing.B) {
+	s := largest()
+	expo := make([]int, s.Attempts)
+	for k := 1; k < s.Attempts; k++ {
+		expo[k] = Expo(s.FirstWait, s.LongestWait, k)
+	}
+	sink := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		for p := range NumPolicies {
+			for client := 1; client <= s.Clients; client++ {
+				state := uint32(s.Seed*1000 + client)
+				draw := func(lo, hi int) int {
+					state = 1664525*state + 1013904223
+					return lo + int(state>>16)%(hi-lo+1)
+				}
+				last := s.FirstWait
+				for k := 1; k < s.Attempts; k++ {
+					e := expo[k]
+					switch Policy(p) {
+					case Fixed:
+						sink += s.FirstWait
+					case Exponential:
+						sink += e
+					case FullJitter:
+						sink += draw(0, e)
+					case EqualJitter:
+						sink += e/2 + draw(0, e-e/2)
+					default:
+						last = min(draw(s.FirstWait, 3*last), s.LongestWait)
+						sink += last
+					}
+				}
+			}
+		}
+	}
+	if sink == 0 {
+		b.Fatal("no waits drawn")
+	}
+}
