@@ -20,7 +20,7 @@ type Crowd struct {
 // that gets through; the draws it would have made after that belong to no
 // one else, so skipping them changes no figure.
 func RunCrowd(p Policy, s Settings) Crowd {
-	return runCrowd(p, s, expoTable(s))
+	return runCrowd(p, s, expoTable(s), nil)
 }
 
 // RunCrowds runs the crowd under each of the five policies, in order.
@@ -28,13 +28,17 @@ func RunCrowds(s Settings) [NumPolicies]Crowd {
 	var out [NumPolicies]Crowd
 	expo := expoTable(s)
 	for p := range out {
-		out[p] = runCrowd(Policy(p), s, expo)
+		out[p] = runCrowd(Policy(p), s, expo, nil)
 	}
 	return out
 }
 
-func runCrowd(p Policy, s Settings, expo []int) Crowd {
-	c := Crowd{Policy: p, Slot: s.Slot, LastThrough: -1}
+// runCrowd runs the crowd, counting into counts[:0]: a caller that runs many
+// crowds passes the last one's Counts back in, so the slots' memory is reused
+// instead of grown again. Every slot is written before it is read, so what
+// counts held before changes nothing.
+func runCrowd(p Policy, s Settings, expo []int, counts []int) Crowd {
+	c := Crowd{Policy: p, Slot: s.Slot, Counts: counts[:0], LastThrough: -1}
 	for client := 1; client <= s.Clients; client++ {
 		w := newWaiter(p, s, expo, client)
 		at := 0
