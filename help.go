@@ -5,17 +5,17 @@ const usage = `Retry Planner: how long clients wait between retries, and what a 
 does to a service that comes back after an outage.
 
 Usage:
-  retry-planner [SETTINGS]                the full-screen program (needs a terminal)
-  retry-planner --plain [SETTINGS]        the line-oriented menu, for scripts and pipes
-  retry-planner COMMAND [FLAGS] [SETTINGS]  print one report and exit
-  retry-planner help [COMMAND]            this text, or a command's
+  retry-planner [SETTINGS]                  the full-screen program (a terminal)
+  retry-planner --plain [SETTINGS]          the line menu, for scripts and pipes
+  retry-planner COMMAND [FLAGS] [SETTINGS]  one report, then exit
+  retry-planner help [COMMAND]              this text, or a command's
 
 Commands:
-  schedule --policy P [--client N]   one client's retries: attempt, wait, at
-  crowd [--seeds N]                  the five policies' crowd table, or its
-                                     median, 95th percentile and worst over N seeds
-  timeline --policy P [--slot T]     a crowd's retries per slot (per second unless told)
-  jobs NAME:FAILURES ...             jobs through a retry loop, and the ledger
+  schedule --policy P [--client N]  one client's retries: attempt, wait, at
+  crowd [--seeds N]                 the five policies' crowd table, or the
+                                    median, p95 and worst over N seeds
+  timeline --policy P [--slot T]    a crowd's retries per slot (1 s unless told)
+  jobs NAME:FAILURES ...            jobs through a retry loop, and the ledger
 
 Every command takes --format text|csv|json (text unless told). Text is what
 --plain writes for the same figures; CSV has one header row; JSON is one
