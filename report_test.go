@@ -249,3 +249,34 @@ func TestJobsAfterDoubleDash(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
+
+// The README's examples are the goldens: each fenced block after a comment
+// naming a golden file holds that file.
+func TestReadmeExamplesAreGoldens(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := 0
+	rest := string(readme)
+	for {
+		_, after, ok := strings.Cut(rest, "<!-- testdata/reports/")
+		if !ok {
+			break
+		}
+		name, after, _ := strings.Cut(after, " -->\n```")
+		_, block, _ := strings.Cut(after, "\n")
+		block, rest, _ = strings.Cut(block, "```\n")
+		want, err := os.ReadFile(filepath.Join("testdata", "reports", name))
+		if err != nil {
+			t.Fatalf("the README shows %s: %v", name, err)
+		}
+		if block != string(want) {
+			t.Errorf("the README's %s: got\n%s\nwant\n%s", name, block, want)
+		}
+		examples++
+	}
+	if examples < 2 {
+		t.Errorf("the README shows %d golden examples, want the crowd's CSV and JSON at least", examples)
+	}
+}
