@@ -141,15 +141,6 @@ func fieldOf(name string) (backoff.Field, bool) {
 	return 0, false
 }
 
-func flagOf(f backoff.Field) string {
-	for _, sf := range settingFlags() {
-		if sf.field == f {
-			return sf.name
-		}
-	}
-	return f.String()
-}
-
 // settingsDraft gathers the settings flags from both stretches of the
 // command line; the last of a repeated flag wins. Each value's form is
 // checked as it is read, its range once all are read.
@@ -162,29 +153,30 @@ func newSettingsDraft(s backoff.Settings) settingsDraft {
 	return settingsDraft{settings: s, typed: map[backoff.Field]string{}}
 }
 
-// take applies u if it is a settings flag and reports whether it was one.
-func (d *settingsDraft) take(u flagUse) (bool, error) {
+// take applies u, a settings flag, after checking that its value is a
+// number or a time.
+func (d *settingsDraft) take(u flagUse) error {
 	f, ok := fieldOf(u.name)
 	if !ok {
-		return false, nil
+		return usagef("--%s is not a setting", u.name)
 	}
 	var v int
 	if f.IsTime() {
 		ms, ok := parseMillis(u.value)
 		if !ok {
-			return true, usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowedTime(f))
+			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowedTime(f))
 		}
 		v = ms
 	} else {
 		n, err := strconv.Atoi(u.value)
 		if err != nil {
-			return true, usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowed(f))
+			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowed(f))
 		}
 		v = n
 	}
 	d.settings.Set(f, v)
 	d.typed[f] = u.value
-	return true, nil
+	return nil
 }
 
 // has reports whether a flag set field f.

@@ -57,7 +57,7 @@ func parseArgs(args []string) (options, error) {
 	for _, u := range uses {
 		if u.name == "plain" {
 			opts.plain = true
-		} else if _, err := draft.take(u); err != nil {
+		} else if err := draft.take(u); err != nil {
 			return opts, err
 		}
 	}

@@ -62,7 +62,7 @@ type report struct {
 	policy  backoff.Policy
 	client  int          // schedule: which client
 	seeds   int          // crowd: how many seeds; 0 for the one seed's table
-	slot    int          // timeline: ms per slot
+	slot    int          // timeline: ms per slot (the crowd's is the settings')
 	jobs    []ledger.Job // jobs
 }
 
@@ -79,7 +79,7 @@ type reportArgs struct {
 // program's, else a command's.
 type helpRequest struct{ topic string }
 
-func (h *helpRequest) Error() string { return "help on " + h.topic }
+func (h *helpRequest) Error() string { return "help requested" }
 
 // readReport reads a report command and its arguments (args[0] is the
 // command), taking settings flags into draft.
@@ -142,9 +142,7 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 		}
 		ra.report.seeds = n
 	default:
-		if _, err := draft.take(u); err != nil {
-			return err
-		}
+		return draft.take(u)
 	}
 	return nil
 }
