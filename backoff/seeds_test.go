@@ -177,11 +177,17 @@ func largest() backoff.Settings {
 }
 
 // BenchmarkCrowdSeeds is crowd --seeds 1000 at the largest settings, on as
-// many workers as -cpu allows.
+// many workers as -cpu allows. cpu-ns/op is the CPU time spent, all workers
+// together: if it stays put from -cpu 1 to -cpu 2, the workers add no work,
+// and only a machine busy with other things keeps ns/op from halving.
 func BenchmarkCrowdSeeds(b *testing.B) {
 	s := largest()
+	start := processCPU()
 	for b.Loop() {
 		backoff.RunSeeds(s, 1000, runtime.GOMAXPROCS(0))
+	}
+	if cpu := processCPU() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
