@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -279,4 +280,31 @@ func TestReadmeExamplesAreGoldens(t *testing.T) {
 	if examples < 2 {
 		t.Errorf("the README shows %d golden examples, want the crowd's CSV and JSON at least", examples)
 	}
+}
+
+// Whatever the command line, parseArgs returns options, a request for help,
+// or a usage error of one line.
+func FuzzParseArgs(f *testing.F) {
+	for _, rc := range reportCases() {
+		f.Add(strings.Join(rc.args, "\x00"))
+	}
+	for _, seed := range []string{"", "--plain", "--help", "help\x00crowd", "--seed\x00", "jobs\x00--\x00-x:1",
+		"--first-wait=1.5ms", "crowd\x00--format\x00a\nb", "jobs\x00a:1\tb:2", "--longest\x00500\x00crowd\x00--first-wait\x00100"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\x00")
+		_, err := parseArgs(args)
+		var help *helpRequest
+		var uerr *usageError
+		switch {
+		case err == nil, errors.As(err, &help):
+		case errors.As(err, &uerr):
+			if uerr.msg == "" || strings.ContainsAny(uerr.msg, "\n\r") {
+				t.Errorf("%q: message %q, want one line", args, uerr.msg)
+			}
+		default:
+			t.Errorf("%q: %T %v, want a usage error", args, err, err)
+		}
+	})
 }
