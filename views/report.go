@@ -195,7 +195,7 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 
 func seedRange(sc backoff.SeedsCrowd) string {
 	if sc.Count == 1 {
-		return fmt.Sprintf("1 seed, %d", sc.First)
+		return fmt.Sprintf("seed %d alone", sc.First)
 	}
 	return fmt.Sprintf("%d seeds, %d to %d", sc.Count, sc.First, sc.First+sc.Count-1)
 }
