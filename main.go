@@ -3,7 +3,8 @@
 // after an outage.
 //
 // With no arguments it opens the full-screen program; --plain runs the
-// line-oriented menu for scripts and pipes.
+// line-oriented menu for scripts and pipes; a report command (schedule,
+// crowd, timeline, jobs) prints one report as text, CSV or JSON and exits.
 package main
 
 import (
@@ -29,6 +30,7 @@ type options struct {
 	plain    bool
 	settings backoff.Settings
 	rest     []string // a report command and its arguments, if any
+	report   report   // rest, read and checked
 }
 
 // usageError is a command line the program cannot run: one line on standard
@@ -37,37 +39,53 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// parseArgs reads the command line (see flags.go): the flags before a
+// command, then the command's stretch, then the settings' ranges.
 func parseArgs(args []string) (options, error) {
 	opts := options{settings: backoff.Defaults()}
-	for i, a := range args {
-		switch a {
-		case "--plain", "-plain":
-			opts.plain = true
-		case "--help", "-help", "-h":
-			return opts, errHelp
-		default:
-			opts.rest = args[i:]
-			return opts, nil
+	draft := newSettingsDraft(opts.settings)
+	global := flagSet{who: "before a command, retry-planner", valued: settingNames(true), switches: []string{"plain", "help"}}
+	uses, _, rest, err := global.scan(args, true)
+	if err != nil {
+		return opts, err
+	}
+	for _, u := range uses {
+		if u.name == "help" {
+			return opts, &helpRequest{}
 		}
 	}
-	return opts, nil
+	for _, u := range uses {
+		if u.name == "plain" {
+			opts.plain = true
+		} else if err := draft.take(u); err != nil {
+			return opts, err
+		}
+	}
+	opts.rest = rest
+	var ra reportArgs
+	if len(rest) > 0 {
+		if opts.plain && rest[0] != "help" {
+			return opts, usagef("--plain runs the menu and takes no command, got %q; drop one of them", rest[0])
+		}
+		if ra, err = readReport(rest, &draft); err != nil {
+			return opts, err
+		}
+	}
+	if opts.settings, err = draft.check(); err != nil {
+		return opts, err
+	}
+	if len(rest) > 0 {
+		opts.report, err = ra.finish(opts.settings, draft.has(backoff.Slot))
+	}
+	return opts, err
 }
-
-var errHelp = errors.New("help")
-
-const usage = `Retry Planner: how long clients wait between retries, and what a crowd of them
-does to a service that comes back after an outage.
-
-Usage:
-  retry-planner           the full-screen program (needs a terminal)
-  retry-planner --plain   the line-oriented menu, for scripts and pipes
-`
 
 // run is the whole program, minus the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, usage)
+	var help *helpRequest
+	if errors.As(err, &help) {
+		fmt.Fprint(stdout, commandHelp(help.topic))
 		return 0
 	}
 	var uerr *usageError
@@ -79,8 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case opts.plain:
 		return runPlain(opts.settings, stdin, stdout)
 	case len(opts.rest) > 0:
-		fmt.Fprintf(stderr, "retry-planner: unknown argument %q; try --help\n", opts.rest[0])
-		return 2
+		return runReport(opts.report, opts.settings, stdout, stderr)
 	default:
 		return runTUI(opts.settings, stdin, stdout, stderr)
 	}

@@ -133,15 +133,14 @@ func Expo(first, longest, k int) int {
 // exponential waits and, for full and equal jitter, the width of each
 // retry's range as a divisor with a precomputed reciprocal.
 type plan struct {
-	first, longest, seed int
-	outage               int
+	first, longest, outage int
 	expo                 []int     // expo[k] for k = 1 .. attempts-1; expo[0] unused
 	full, equal          []divisor // the ranges [0, expo[k]] and [0, expo[k]-expo[k]/2]
 }
 
 func newPlan(s Settings) *plan {
 	n := max(s.Attempts, 1)
-	pl := &plan{first: s.FirstWait, longest: s.LongestWait, seed: s.Seed, outage: s.Outage,
+	pl := &plan{first: s.FirstWait, longest: s.LongestWait, outage: s.Outage,
 		expo: make([]int, n), full: make([]divisor, n), equal: make([]divisor, n)}
 	for k := 1; k < n; k++ {
 		e := Expo(s.FirstWait, s.LongestWait, k)
@@ -155,13 +154,13 @@ func newPlan(s Settings) *plan {
 // retries is how many retries a client has: Attempts-1.
 func (pl *plan) retries() int { return len(pl.expo) - 1 }
 
-// draw writes one client's waits under policy p into waits[1:], waits[k]
+// draw writes the waits of one client of the seed under policy p into waits[1:], waits[k]
 // being the wait before retry k; len(waits) must be Attempts. Each policy
 // has its own loop so that the crowd's inner loop carries no call and no
 // switch per retry. It draws exactly what LCG.Between would: the remainder
 // by a width known in advance is done by multiplication.
-func (pl *plan) draw(p Policy, client int, waits []int) {
-	rng := ClientLCG(pl.seed, client)
+func (pl *plan) draw(p Policy, seed, client int, waits []int) {
+	rng := ClientLCG(seed, client)
 	expo := pl.expo[:len(waits)]
 	switch p {
 	case Fixed:
@@ -204,7 +203,7 @@ func Waits(p Policy, s Settings, client int) []int {
 		return nil
 	}
 	waits := make([]int, s.Attempts)
-	newPlan(s).draw(p, client, waits)
+	newPlan(s).draw(p, s.Seed, client, waits)
 	return waits[1:]
 }
 

@@ -101,7 +101,7 @@ func (t *tally) run(p Policy, s Settings) (c Crowd, lastSlot uint32) {
 	waits := buf[:retries+1]
 	lastAt := 0
 	for client := 1; client <= s.Clients; client++ {
-		pl.draw(p, client, waits)
+		pl.draw(p, s.Seed, client, waits)
 		at, k := 0, 1
 		for ; k <= retries; k++ {
 			at += waits[k]
@@ -121,6 +121,19 @@ func (t *tally) run(p Policy, s Settings) (c Crowd, lastSlot uint32) {
 		lastAt = max(lastAt, at) // a client's last retry is its latest
 	}
 	return c, t.slot.div(uint32(lastAt))
+}
+
+// figures runs policy p and returns the crowd's figures without its counts,
+// leaving the scratch zero: all the crowd over many seeds needs.
+func (t *tally) figures(p Policy, s Settings) crowdFigures {
+	c, last := t.run(p, s)
+	used := t.scratch[:last+1]
+	most := int32(0)
+	for _, n := range used {
+		most = max(most, n)
+	}
+	clear(used)
+	return crowdFigures{retries: c.Retries, busiest: int(most), lastThrough: c.LastThrough, gaveUp: c.GaveUp}
 }
 
 // crowd runs policy p and copies its counts out, leaving the scratch zero.

@@ -128,12 +128,16 @@ func HashScale(most int) int {
 }
 
 // HistogramText is the retries of a crowd per slot as rows of #, one row per
-// non-empty slot; the reference uses 1000 ms slots.
+// non-empty slot; the reference uses 1000 ms slots, "in each second".
 func HistogramText(c backoff.Crowd) string {
 	most, _ := c.Busiest()
 	scale := HashScale(most)
+	each := "second"
+	if c.Slot != 1000 {
+		each = Millis(c.Slot)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: retries in each second, # for every %d:\n", c.Policy, scale)
+	fmt.Fprintf(&b, "%s: retries in each %s, # for every %d:\n", c.Policy, each, scale)
 	for _, bin := range c.Bins() {
 		fmt.Fprintf(&b, "  %7d ms %5d  %s\n", bin.From, bin.Retries, strings.Repeat("#", (bin.Retries+scale-1)/scale))
 	}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package backoff_test
+
+import "time"
+
+// processCPU is not measured here; the benchmarks leave out cpu-ns/op.
+func processCPU() time.Duration { return 0 }
