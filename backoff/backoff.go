@@ -134,8 +134,8 @@ func Expo(first, longest, k int) int {
 // retry's range as a divisor with a precomputed reciprocal.
 type plan struct {
 	first, longest, outage int
-	expo                 []int     // expo[k] for k = 1 .. attempts-1; expo[0] unused
-	full, equal          []divisor // the ranges [0, expo[k]] and [0, expo[k]-expo[k]/2]
+	expo                   []int     // expo[k] for k = 1 .. attempts-1; expo[0] unused
+	full, equal            []divisor // the ranges [0, expo[k]] and [0, expo[k]-expo[k]/2]
 }
 
 func newPlan(s Settings) *plan {
