@@ -70,7 +70,7 @@ func restoreTerminal(fd int, saved *term.State, out io.Writer) {
 // background is dark is asked of the terminal now, not in the middle of the
 // program's input. With NO_COLOR the styles have no colour, but bold and
 // reverse video still work where the terminal has them.
-func chooseStyles(out *os.File) views.Styles {
+func chooseStyles(out *os.File) *views.Styles {
 	lipgloss.HasDarkBackground()
 	if os.Getenv("NO_COLOR") == "" {
 		return views.DefaultStyles()

@@ -43,11 +43,11 @@ type ClientPane struct {
 	schedule []backoff.Retry // of policy and client under settings
 	width    int
 	height   int
-	styles   views.Styles
+	styles   *views.Styles
 }
 
 // NewClientPane returns pane 1 on exponential, client 1.
-func NewClientPane(s backoff.Settings, st views.Styles) ClientPane {
+func NewClientPane(s backoff.Settings, st *views.Styles) ClientPane {
 	m := ClientPane{KeyMap: DefaultClientKeyMap(), settings: s, policy: backoff.Exponential, client: 1, styles: st}
 	m.recompute()
 	return m

@@ -33,11 +33,12 @@ type CrowdPane struct {
 	crowds   [backoff.NumPolicies]backoff.Crowd
 	view     viewport.Model
 	width    int
-	styles   views.Styles
+	height   int
+	styles   *views.Styles
 }
 
 // NewCrowdPane runs the five crowds under s.
-func NewCrowdPane(s backoff.Settings, st views.Styles) CrowdPane {
+func NewCrowdPane(s backoff.Settings, st *views.Styles) CrowdPane {
 	km := DefaultCrowdKeyMap()
 	m := CrowdPane{KeyMap: km, view: newViewport(km.scrollKeys), styles: st}
 	m.SetSettings(s)
@@ -53,8 +54,7 @@ func (m *CrowdPane) SetSettings(s backoff.Settings) {
 
 // SetSize sets the pane's size in cells.
 func (m *CrowdPane) SetSize(w, h int) {
-	m.width = max(w, 0)
-	m.view.Width, m.view.Height = m.width, max(h, 0)
+	m.width, m.height = max(w, 0), max(h, 0)
 	m.render()
 }
 
@@ -62,7 +62,7 @@ func (m *CrowdPane) SetSize(w, h int) {
 func (m CrowdPane) Crowds() [backoff.NumPolicies]backoff.Crowd { return m.crowds }
 
 func (m *CrowdPane) render() {
-	m.view.SetContent(views.CrowdPane(m.settings, m.crowds, m.width, m.styles))
+	sizeViewport(&m.view, views.CrowdPane(m.settings, m.crowds, m.width, m.styles), m.width, m.height, false)
 }
 
 // Update scrolls.
@@ -76,7 +76,7 @@ func (m CrowdPane) Update(msg tea.Msg) (CrowdPane, tea.Cmd) {
 }
 
 // View draws the pane.
-func (m CrowdPane) View() string { return m.view.View() }
+func (m CrowdPane) View() string { return viewportView(m.view, m.styles) }
 
 // newViewport is a viewport that scrolls with keys only: up and down a line
 // or a page.
@@ -89,4 +89,32 @@ func newViewport(k scrollKeys) viewport.Model {
 	}
 	v.MouseWheelEnabled = false
 	return v
+}
+
+// sizeViewport gives v the room h for content, keeping a line for the
+// scroll hint when the content is taller than the room. With fit, v takes
+// no more lines than the content has.
+func sizeViewport(v *viewport.Model, content string, w, h int, fit bool) {
+	lines := views.Height(content)
+	v.Width = max(w, 0)
+	switch {
+	case lines > h && h >= 2:
+		v.Height = h - 1
+	case fit:
+		v.Height = max(min(h, lines), 0)
+	default:
+		v.Height = max(h, 0)
+	}
+	v.SetContent(content)
+}
+
+// viewportView is v's lines and, when they do not all show, the scroll hint.
+func viewportView(v viewport.Model, st *views.Styles) string {
+	total := v.TotalLineCount()
+	if total <= v.Height || v.Height <= 0 {
+		return v.View()
+	}
+	first := v.YOffset + 1
+	last := min(v.YOffset+v.Height, total)
+	return v.View() + "\n" + views.ScrollHint(first, last, total, v.Width, st)
 }

@@ -40,6 +40,9 @@ func (k JobsKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Type, k.Run, k.Stop}, {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
+// jobsPlaceholder stands in the empty line while it does not have the keys.
+const jobsPlaceholder = "(enter to type the jobs)"
+
 // JobsPane is pane 4: a line of jobs, run through one ledger.
 type JobsPane struct {
 	KeyMap JobsKeyMap
@@ -54,14 +57,14 @@ type JobsPane struct {
 	summary  string // rendered on change: views.JobsSummary
 	width    int
 	height   int
-	styles   views.Styles
+	styles   *views.Styles
 }
 
 // NewJobsPane returns pane 4 with no jobs run.
-func NewJobsPane(s backoff.Settings, st views.Styles) JobsPane {
+func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in := textinput.New()
 	in.Prompt = views.JobsPrompt
-	in.Placeholder = "alpha:0 bravo:2 charlie:9 delta:fatal"
+	in.Placeholder = jobsPlaceholder
 	in.PromptStyle = st.InputPrompt
 	in.TextStyle = st.InputText
 	in.PlaceholderStyle = st.InputPlaceholder
@@ -125,11 +128,8 @@ func (m *JobsPane) render() {
 	if m.summary != "" {
 		used += views.Height(m.summary) + 1
 	}
-	body := views.JobsBody(m.report, m.width, m.styles)
 	// The ledger takes the room it needs, the counts right under it.
-	m.view.Width = m.width
-	m.view.Height = max(min(m.height-used, views.Height(body)), 0)
-	m.view.SetContent(body)
+	sizeViewport(&m.view, views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
 }
 
 // Update types, runs and scrolls.
@@ -157,6 +157,7 @@ func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 	if key.Matches(k, m.KeyMap.Type) {
 		cmd := m.input.Focus()
 		m.input.CursorEnd()
+		m.input.Placeholder = ""
 		m.KeyMap.Type.SetEnabled(false)
 		m.KeyMap.Run.SetEnabled(true)
 		m.KeyMap.Stop.SetEnabled(true)
@@ -171,6 +172,7 @@ func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 
 func (m *JobsPane) stopTyping() {
 	m.input.Blur()
+	m.input.Placeholder = jobsPlaceholder
 	m.KeyMap.Type.SetEnabled(true)
 	m.KeyMap.Run.SetEnabled(false)
 	m.KeyMap.Stop.SetEnabled(false)
@@ -210,7 +212,7 @@ func (m JobsPane) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
-	out := m.head() + "\n\n" + m.view.View()
+	out := m.head() + "\n\n" + viewportView(m.view, m.styles)
 	if m.summary != "" {
 		out += "\n\n" + m.summary
 	}

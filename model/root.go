@@ -55,11 +55,11 @@ type App struct {
 
 	width, height int // the window
 	bodyHeight    int // the panes' height: the window less header and footer
-	styles        views.Styles
+	styles        *views.Styles
 }
 
 // NewApp returns the program on pane 1 with settings s.
-func NewApp(s backoff.Settings, st views.Styles) App {
+func NewApp(s backoff.Settings, st *views.Styles) App {
 	h := help.New()
 	h.Styles = st.Help
 	m := App{

@@ -65,11 +65,11 @@ type SettingsPane struct {
 	note     string // what the last form did
 	width    int
 	height   int
-	styles   views.Styles
+	styles   *views.Styles
 }
 
 // NewSettingsPane returns pane 5 showing s, the form closed.
-func NewSettingsPane(s backoff.Settings, st views.Styles) SettingsPane {
+func NewSettingsPane(s backoff.Settings, st *views.Styles) SettingsPane {
 	return SettingsPane{KeyMap: DefaultSettingsKeyMap(), settings: s, styles: st}
 }
 

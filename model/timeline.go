@@ -44,12 +44,12 @@ type TimelinePane struct {
 	view   viewport.Model
 	width  int
 	height int
-	styles views.Styles
+	styles *views.Styles
 }
 
 // NewTimelinePane runs the crowds per second under s; it opens on
 // exponential.
-func NewTimelinePane(s backoff.Settings, st views.Styles) TimelinePane {
+func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
 	m := TimelinePane{KeyMap: km, view: newViewport(km.scrollKeys), styles: st}
 	m.data.Policy = backoff.Exponential
@@ -84,12 +84,8 @@ func (m TimelinePane) Crowd(p backoff.Policy) backoff.Crowd { return m.data.Crow
 
 func (m *TimelinePane) render() {
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
-	m.view.Width = m.width
-	m.view.Height = max(m.height-views.Height(m.head), 0)
-	if m.width == 0 || m.head == "" {
-		m.view.Height = m.height
-	}
-	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles))
+	room := max(m.height-views.Height(m.head), 0)
+	sizeViewport(&m.view, views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
 }
 
 // Update changes the policy, toggles all five, or scrolls.
@@ -120,5 +116,5 @@ func (m TimelinePane) View() string {
 	if m.height == 0 || m.width == 0 {
 		return ""
 	}
-	return views.Fit(m.head+"\n"+m.view.View(), m.width, m.height)
+	return views.Fit(m.head+"\n"+viewportView(m.view, m.styles), m.width, m.height)
 }

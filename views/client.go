@@ -24,7 +24,7 @@ type ClientData struct {
 // PolicyRow is the five policies in a row, the chosen one in brackets. When
 // the row is wider than w it gives way to the chosen policy alone and its
 // place among the five.
-func PolicyRow(selected backoff.Policy, w int, st Styles) string {
+func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
 	w = max(w, 0)
 	var b strings.Builder
 	n := 0
@@ -52,7 +52,7 @@ func PolicyRow(selected backoff.Policy, w int, st Styles) string {
 // schedule as a table, the total before the last attempt, and the timeline
 // strip. When h is short the blank lines go first, then the table's last
 // rows, replaced by a line that says how many are hidden.
-func ClientPane(d ClientData, w, h int, st Styles) string {
+func ClientPane(d ClientData, w, h int, st *Styles) string {
 	w, h = max(w, 0), max(h, 0)
 	if w == 0 || h == 0 {
 		return ""
@@ -61,10 +61,14 @@ func ClientPane(d ClientData, w, h int, st Styles) string {
 		st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
 		st.Muted.Render(fmt.Sprintf(" of %d; attempt 1 at 0 ms, then:", d.Clients))
 	total := fmt.Sprintf("In all %s before the last attempt.", Millis(backoff.Total(d.Schedule)))
+	if backoff.Total(d.Schedule) < d.Outage {
+		total += " Every attempt comes while the service is down: this client gives up."
+	}
+	total = st.Text.Render(Wrap(total, w))
 	strip := TimelineStrip(d.Schedule, d.Outage, w, st)
 
 	rows := scheduleRows(d)
-	fixed := Height(head) + 1 + Height(strip) + 2 // +2: the table's header and rule
+	fixed := Height(head) + Height(total) + Height(strip) + 2 // +2: the table's header and rule
 	gaps := 3
 	if fixed+gaps+len(rows) > h {
 		gaps = 0
@@ -82,7 +86,7 @@ func ClientPane(d ClientData, w, h int, st Styles) string {
 	if gaps > 0 {
 		gap = "\n"
 	}
-	out := head + "\n" + gap + tbl + "\n" + gap + st.Text.Render(total) + "\n" + gap + strip
+	out := head + "\n" + gap + tbl + "\n" + gap + total + "\n" + gap + strip
 	return Fit(out, w, h)
 }
 
@@ -112,7 +116,7 @@ func landing(ms, outage int, through bool) string {
 	}
 }
 
-func scheduleTable(d ClientData, rows [][]string, w int, st Styles) string {
+func scheduleTable(d ClientData, rows [][]string, w int, st *Styles) string {
 	return readTable([]string{"attempt", "wait", "at", "the service"}, rows, []bool{true, true, true, false}, w, st,
 		func(row, col int) lipgloss.Style {
 			if col != 3 || row >= len(rows) {
@@ -133,7 +137,7 @@ func scheduleTable(d ClientData, rows [][]string, w int, st Styles) string {
 // for the one that gets through, ○ for attempts it makes unnecessary, ┃ for
 // the moment the service is back; then a line of times under it and a
 // legend. It needs w >= 3.
-func TimelineStrip(schedule []backoff.Retry, outage, w int, st Styles) string {
+func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 	if w < 3 {
 		return ""
 	}
@@ -193,14 +197,14 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st Styles) string {
 			legend = append(legend, glyph[k]+" "+[...]string{down: "down", through: "gets through", later: "not needed"}[k])
 		}
 	}
-	legend = append(legend, "┃ service back")
+	legend = append(legend, "┃ back")
 	return b.String() + "\n" + stripLabels(col(outage), outage, end, w, st) + "\n" +
 		Fit(st.Muted.Render(strings.Join(legend, "  ")), w, 1)
 }
 
 // stripLabels puts "0 ms" at the left, "back at …" under the ┃ and the
 // strip's end at the right, leaving out a label that would touch another.
-func stripLabels(backCol, outage, end, w int, st Styles) string {
+func stripLabels(backCol, outage, end, w int, st *Styles) string {
 	cells := []rune(strings.Repeat(" ", w))
 	used := make([]bool, w)
 	put := func(s string, at int) bool {

@@ -73,7 +73,7 @@ func CrowdBest(crowds [backoff.NumPolicies]backoff.Crowd) [backoff.NumPolicies][
 // CrowdPane is pane 2's whole content at width w, for a viewport to scroll:
 // what the crowd is, the table of the five policies with the best of each
 // column picked out, and the reference's sentences under it.
-func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w int, st Styles) string {
+func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""

@@ -14,12 +14,12 @@ const AppName = "Retry Planner"
 var PaneNames = [5]string{"one client", "the crowd", "retries over time", "jobs with a ledger", "settings"}
 
 // shortPaneNames are the tabs for a narrow window.
-var shortPaneNames = [5]string{"client", "crowd", "over time", "jobs", "settings"}
+var shortPaneNames = [5]string{"client", "crowd", "time", "jobs", "settings"}
 
 // Header is the first two lines of every frame: the program's name and the
 // five panes as tabs, the focused one in brackets, then a rule. It drops the
 // name, then shortens the tabs, as the width shrinks.
-func Header(active, w int, st Styles) string {
+func Header(active, w int, st *Styles) string {
 	w = max(w, 0)
 	tabs := func(names [5]string) (string, int) {
 		var b strings.Builder
@@ -57,7 +57,7 @@ func Header(active, w int, st Styles) string {
 
 // TooSmall is the whole frame when the window is below the least size the
 // program needs: what it has and what it needs.
-func TooSmall(w, h, needW, needH int, st Styles) string {
+func TooSmall(w, h, needW, needH int, st *Styles) string {
 	lines := []string{
 		fmt.Sprintf("The terminal is too small: %dx%d.", w, h),
 		fmt.Sprintf("Retry Planner needs at least %dx%d.", needW, needH),

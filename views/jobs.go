@@ -24,7 +24,7 @@ const (
 // JobsBody is pane 4's scrollable part at width w: each job's result, then
 // the ledger as a table, one row per attempt. A report of no jobs gives
 // the note that nothing ran yet.
-func JobsBody(r ledger.Report, w int, st Styles) string {
+func JobsBody(r ledger.Report, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""
@@ -75,7 +75,7 @@ func entryOutcome(e ledger.Entry) string {
 
 // JobsSummary is what stays under the ledger: its counts and, when it
 // balances, the self-check, wrapped to w.
-func JobsSummary(r ledger.Report, w int, st Styles) string {
+func JobsSummary(r ledger.Report, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 || len(r.Results) == 0 {
 		return ""

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -87,4 +88,19 @@ func joinLines(blocks ...string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// ScrollHint is the line under a scrolled view: which of its lines show and
+// how to see the rest.
+func ScrollHint(first, last, total, w int, st *Styles) string {
+	var where string
+	switch {
+	case first <= 1:
+		where = "↓ more below"
+	case last >= total:
+		where = "↑ more above"
+	default:
+		where = "↕ more above and below"
+	}
+	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s (↑/↓, pgup/pgdn)", first, last, total, where)), w, 1)
 }

@@ -8,7 +8,7 @@ import (
 
 // SettingsSummary is pane 5 while its form is closed: the settings as a
 // table, named as --plain asks for them, and how to change them.
-func SettingsSummary(s backoff.Settings, w int, st Styles) string {
+func SettingsSummary(s backoff.Settings, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""

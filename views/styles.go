@@ -81,14 +81,15 @@ type Styles struct {
 	p palette
 }
 
-// DefaultStyles returns the program's styles in colour.
-func DefaultStyles() Styles { return newStyles(colours()) }
+// DefaultStyles returns the program's styles in colour. They are shared
+// by pointer and never changed after this.
+func DefaultStyles() *Styles { return newStyles(colours()) }
 
 // NoColorStyles returns the program's styles without any colour, for
 // NO_COLOR: bold, faint and reverse video still set things apart.
-func NoColorStyles() Styles { return newStyles(noColours()) }
+func NoColorStyles() *Styles { return newStyles(noColours()) }
 
-func newStyles(p palette) Styles {
+func newStyles(p palette) *Styles {
 	base := lipgloss.NewStyle()
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return base.Foreground(c) }
 	s := Styles{
@@ -138,13 +139,13 @@ func newStyles(p palette) Styles {
 		FullDesc:       fg(p.muted),
 		FullSeparator:  fg(p.muted),
 	}
-	return s
+	return &s
 }
 
 // FormTheme is the settings form's huh theme in the program's colours.
 // Fields sit one a line, each title beside its value like the --plain
 // prompts.
-func (s Styles) FormTheme() *huh.Theme {
+func (s *Styles) FormTheme() *huh.Theme {
 	t := huh.ThemeBase()
 	p := s.p
 	t.FieldSeparator = lipgloss.NewStyle().SetString("\n")

@@ -10,7 +10,7 @@ import (
 // border, columns two cells apart, those marked in right aligned right.
 // When it is wider than w it shrinks to w, cutting cells with an ellipsis.
 // style, if not nil, gives a body cell's style; it may return the zero style.
-func readTable(headers []string, rows [][]string, right []bool, w int, st Styles, style func(row, col int) lipgloss.Style) string {
+func readTable(headers []string, rows [][]string, right []bool, w int, st *Styles, style func(row, col int) lipgloss.Style) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""

@@ -44,22 +44,21 @@ type TimelineData struct {
 
 // TimelineHead is the fixed top of pane 3: the policies and what the bars
 // show; in all-five mode also each column's name.
-func TimelineHead(d TimelineData, w int, st Styles) string {
+func TimelineHead(d TimelineData, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""
 	}
-	back := fmt.Sprintf("; %s marks the second the service is back (%s)", BackMark, Millis(d.Outage))
+	back := fmt.Sprintf("; %s back at %s", BackMark, Millis(d.Outage))
 	if !d.All {
-		c := d.Crowds[d.Policy]
-		most, _ := c.Busiest()
+		most, _ := d.Crowds[d.Policy].Busiest()
 		title := st.Title.Render(fmt.Sprintf("%s: retries in each second", d.Policy)) +
 			st.Muted.Render(fmt.Sprintf(", most %d%s", most, back))
-		return PolicyRow(d.Policy, w, st) + "\n" + Fit(title, w, 1)
+		return PolicyRow(d.Policy, w, st) + "\n" + Wrap(title, w)
 	}
 	most := timelineMost(d.Crowds)
-	title := st.Title.Render("All five: retries in each second") +
-		st.Muted.Render(fmt.Sprintf(", one scale, most %d%s", most, back))
+	title := st.Title.Render("All five on one scale: retries in each second") +
+		st.Muted.Render(fmt.Sprintf(", most %d%s", most, back))
 	g := timelineGeometry(d, w)
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", max(g.label+2, 0)))
@@ -71,7 +70,7 @@ func TimelineHead(d TimelineData, w int, st Styles) string {
 			b.WriteString(st.Muted.Render(padRight(cut(" "+p.String(), max(g.column-1, 0)), g.column)))
 		}
 	}
-	return Fit(title, w, 1) + "\n" + Fit(b.String(), w, 1)
+	return Wrap(title, w) + "\n" + Fit(b.String(), w, 1)
 }
 
 // timelineGeom is the widths of pane 3's rows: the label (the second, in
@@ -139,7 +138,7 @@ func timelineSeconds(d TimelineData) []int {
 // row per second, the second's start in ms, the back mark, then the bar and
 // its count (in all-five mode, one bar and count per policy). Bars before
 // the service is back are drawn in one colour, from then on in another.
-func TimelineBody(d TimelineData, w int, st Styles) string {
+func TimelineBody(d TimelineData, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""
