@@ -62,7 +62,8 @@ type SettingsPane struct {
 	settings backoff.Settings
 	form     *huh.Form // nil while closed; a fresh one each time it opens
 	draft    *formDraft
-	note     string // what the last form did
+	longest  *huh.Input // its title's range follows the first wait typed
+	note     string     // what the last form did
 	width    int
 	height   int
 	styles   *views.Styles
@@ -146,8 +147,7 @@ func (m *SettingsPane) open() tea.Cmd {
 			Value(&m.draft.values[i]).
 			Validate(m.validator(f))
 		if f == backoff.LongestWait {
-			pane := *m
-			in.TitleFunc(func() string { return fieldTitle(f, pane.draftSettings()) }, &m.draft.values[0])
+			m.longest = in
 		}
 		fields = append(fields, in)
 	}
@@ -165,7 +165,7 @@ func (m *SettingsPane) open() tea.Cmd {
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.note = nil, nil, note
+	m.form, m.draft, m.longest, m.note = nil, nil, nil, note
 	m.setFormKeys(false)
 }
 
@@ -195,6 +195,9 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	if f, ok := model.(*huh.Form); ok {
 		m.form = f
 	}
+	// Set here, in Update, rather than with huh's TitleFunc, which would
+	// read the draft from a command's goroutine while fields write it.
+	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
 	switch m.form.State {
 	case huh.StateCompleted:
 		s := m.draftSettings()
