@@ -43,6 +43,7 @@ type ClientPane struct {
 	schedule []backoff.Retry // of policy and client under settings
 	width    int
 	height   int
+	frame    string // rendered on change: views.ClientPane
 	styles   *views.Styles
 }
 
@@ -62,7 +63,10 @@ func (m *ClientPane) SetSettings(s backoff.Settings) {
 }
 
 // SetSize sets the pane's size in cells.
-func (m *ClientPane) SetSize(w, h int) { m.width, m.height = max(w, 0), max(h, 0) }
+func (m *ClientPane) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.render()
+}
 
 // Policy is the policy shown.
 func (m ClientPane) Policy() backoff.Policy { return m.policy }
@@ -75,6 +79,13 @@ func (m ClientPane) Schedule() []backoff.Retry { return m.schedule }
 
 func (m *ClientPane) recompute() {
 	m.schedule = backoff.Schedule(m.policy, m.settings, m.client)
+	m.render()
+}
+
+func (m *ClientPane) render() {
+	m.frame = views.ClientPane(views.ClientData{
+		Policy: m.policy, Client: m.client, Clients: m.settings.Clients, Outage: m.settings.Outage, Schedule: m.schedule,
+	}, m.width, m.height, m.styles)
 }
 
 // Update changes the policy or the client on their keys.
@@ -100,8 +111,4 @@ func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 }
 
 // View draws the pane.
-func (m ClientPane) View() string {
-	return views.ClientPane(views.ClientData{
-		Policy: m.policy, Client: m.client, Clients: m.settings.Clients, Outage: m.settings.Outage, Schedule: m.schedule,
-	}, m.width, m.height, m.styles)
-}
+func (m ClientPane) View() string { return m.frame }

@@ -6,8 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+		tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
@@ -53,8 +52,10 @@ type JobsPane struct {
 	report   ledger.Report
 	note     string // Cancelled., or why the line was refused
 	failed   bool   // the note is an error
-	view     viewport.Model
+	view     scroller
 	summary  string // rendered on change: views.JobsSummary
+	helpText string // rendered on change: views.JobsHelp wrapped
+	noteText string // rendered on change: the note wrapped
 	width    int
 	height   int
 	styles   *views.Styles
@@ -71,7 +72,7 @@ func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in.Cursor.Style = st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
 	km := DefaultJobsKeyMap()
-	m := JobsPane{KeyMap: km, settings: s, input: in, view: newViewport(km.scrollKeys), styles: st}
+	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys), styles: st}
 	m.render()
 	return m
 }
@@ -103,33 +104,33 @@ func (m *JobsPane) SetSize(w, h int) {
 
 // head is the lines above the ledger: what to type, the line, the note.
 func (m JobsPane) head() string {
-	help := m.styles.Muted.Render(views.Wrap(views.JobsHelp, m.width))
-	line := m.input.View()
-	note := ""
-	if m.note != "" {
-		style := m.styles.Note
-		if m.failed {
-			style = m.styles.Error
-		}
-		note = style.Render(views.Wrap(m.note, m.width))
-	}
-	out := help + "\n" + line
-	if note != "" {
-		out += "\n" + note
+	out := m.helpText + "\n" + views.Fit(m.input.View(), m.width, 1)
+	if m.noteText != "" {
+		out += "\n" + m.noteText
 	}
 	return out
 }
 
 // render lays out the parts that change only with the report or the size.
 func (m *JobsPane) render() {
+	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, m.width))
+	m.noteText = ""
+	if m.note != "" {
+		style := m.styles.Note
+		if m.failed {
+			style = m.styles.Error
+		}
+		m.noteText = style.Render(views.Wrap(m.note, m.width))
+	}
 	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
+	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
 	m.summary = views.JobsSummary(m.report, m.width, m.styles)
 	used := views.Height(m.head()) + 1 // and a blank line
 	if m.summary != "" {
 		used += views.Height(m.summary) + 1
 	}
 	// The ledger takes the room it needs, the counts right under it.
-	sizeViewport(&m.view, views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
+	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
 }
 
 // Update types, runs and scrolls.
@@ -165,9 +166,7 @@ func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 		m.render()
 		return m, cmd
 	}
-	var cmd tea.Cmd
-	m.view, cmd = m.view.Update(msg)
-	return m, cmd
+	return m, m.view.Update(msg)
 }
 
 func (m *JobsPane) stopTyping() {
@@ -184,8 +183,7 @@ func (m *JobsPane) setScrollKeys(on bool) {
 	for _, b := range []*key.Binding{&m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.PageUp, &m.KeyMap.PageDown} {
 		b.SetEnabled(on)
 	}
-	m.view.KeyMap.Up, m.view.KeyMap.Down = m.KeyMap.Up, m.KeyMap.Down
-	m.view.KeyMap.PageUp, m.view.KeyMap.PageDown = m.KeyMap.PageUp, m.KeyMap.PageDown
+	m.view.SetKeys(m.KeyMap.scrollKeys)
 }
 
 // run reads a line as --plain does: an empty one cancels, one that does not
@@ -212,9 +210,9 @@ func (m JobsPane) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
-	out := m.head() + "\n\n" + viewportView(m.view, m.styles)
+	out := m.head() + "\n\n" + m.view.View(m.styles)
 	if m.summary != "" {
 		out += "\n\n" + m.summary
 	}
-	return views.Fit(out, m.width, m.height)
+	return views.ClipHeight(out, m.height)
 }

@@ -55,6 +55,8 @@ type App struct {
 
 	width, height int // the window
 	bodyHeight    int // the panes' height: the window less header and footer
+	header        string
+	footer        string
 	styles        *views.Styles
 }
 
@@ -224,15 +226,13 @@ func (m App) footerKeys() footerKeys {
 	return footerKeys{pane: pane, global: m.keys, captured: m.captured()}
 }
 
-func (m App) footer() string {
-	return views.Fit(m.help.View(m.footerKeys()), m.width, m.height)
-}
-
-// layout gives the panes the room left between header and footer, when it
-// has changed.
+// layout draws the header and footer again and gives the panes the room
+// left between them, when it has changed.
 func (m *App) layout() {
 	m.help.Width = m.width
-	body := max(m.height-headerHeight-views.Height(m.footer()), 0)
+	m.header = views.Header(int(m.focus), m.width, m.styles)
+	m.footer = views.Fit(m.help.View(m.footerKeys()), m.width, m.height)
+	body := max(m.height-headerHeight-views.Height(m.footer), 0)
 	if body == m.bodyHeight {
 		return
 	}
@@ -263,7 +263,7 @@ func (m App) View() string {
 	default:
 		body = m.form.View()
 	}
-	frame := views.Header(int(m.focus), m.width, m.styles) + "\n" +
-		views.FitHeight(body, m.width, m.bodyHeight) + "\n" + m.footer()
-	return views.Fit(frame, m.width, m.height)
+	// The panes cut their lines to the width when their content changes,
+	// so a frame only joins strings.
+	return m.header + "\n" + views.ClipHeight(body, m.bodyHeight) + "\n" + m.footer
 }

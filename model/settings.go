@@ -64,6 +64,7 @@ type SettingsPane struct {
 	draft    *formDraft
 	longest  *huh.Input // its title's range follows the first wait typed
 	note     string     // what the last form did
+	summary  string     // rendered on change: the settings and the note
 	width    int
 	height   int
 	styles   *views.Styles
@@ -81,11 +82,27 @@ func (m SettingsPane) Editing() bool { return m.form != nil }
 func (m SettingsPane) Note() string { return m.note }
 
 // SetSettings shows new settings.
-func (m *SettingsPane) SetSettings(s backoff.Settings) { m.settings = s }
+func (m *SettingsPane) SetSettings(s backoff.Settings) {
+	m.settings = s
+	m.render()
+}
+
+func (m *SettingsPane) render() {
+	m.summary = ""
+	if m.width == 0 || m.height == 0 {
+		return
+	}
+	out := views.SettingsSummary(m.settings, m.width, m.styles)
+	if m.note != "" {
+		out += "\n\n" + m.styles.Note.Render(views.Wrap(m.note, m.width))
+	}
+	m.summary = views.Fit(out, m.width, m.height)
+}
 
 // SetSize sets the pane's size in cells.
 func (m *SettingsPane) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
+	m.render()
 	if m.form != nil {
 		m.form.WithWidth(m.width).WithHeight(m.formHeight())
 	}
@@ -167,6 +184,7 @@ func (m *SettingsPane) open() tea.Cmd {
 func (m *SettingsPane) close(note string) {
 	m.form, m.draft, m.longest, m.note = nil, nil, nil, note
 	m.setFormKeys(false)
+	m.render()
 }
 
 func (m *SettingsPane) setFormKeys(open bool) {
@@ -226,9 +244,5 @@ func (m SettingsPane) View() string {
 		title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
 		return views.Fit(views.Wrap(title, m.width)+"\n\n"+m.form.View(), m.width, m.height)
 	}
-	out := views.SettingsSummary(m.settings, m.width, st)
-	if m.note != "" {
-		out += "\n\n" + st.Note.Render(views.Wrap(m.note, m.width))
-	}
-	return views.Fit(out, m.width, m.height)
+	return m.summary
 }

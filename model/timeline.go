@@ -2,8 +2,7 @@ package model
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+		tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views"
@@ -41,7 +40,7 @@ type TimelinePane struct {
 
 	data   views.TimelineData
 	head   string // rendered on change: TimelineHead
-	view   viewport.Model
+	view   scroller
 	width  int
 	height int
 	styles *views.Styles
@@ -51,7 +50,7 @@ type TimelinePane struct {
 // exponential.
 func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
-	m := TimelinePane{KeyMap: km, view: newViewport(km.scrollKeys), styles: st}
+	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys), styles: st}
 	m.data.Policy = backoff.Exponential
 	m.SetSettings(s)
 	return m
@@ -85,7 +84,7 @@ func (m TimelinePane) Crowd(p backoff.Policy) backoff.Crowd { return m.data.Crow
 func (m *TimelinePane) render() {
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
 	room := max(m.height-views.Height(m.head), 0)
-	sizeViewport(&m.view, views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
+	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
 }
 
 // Update changes the policy, toggles all five, or scrolls.
@@ -102,9 +101,7 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 	case key.Matches(k, m.KeyMap.All):
 		m.data.All = !m.data.All
 	default:
-		var cmd tea.Cmd
-		m.view, cmd = m.view.Update(msg)
-		return m, cmd
+		return m, m.view.Update(msg)
 	}
 	m.render()
 	m.view.GotoTop()
@@ -116,5 +113,5 @@ func (m TimelinePane) View() string {
 	if m.height == 0 || m.width == 0 {
 		return ""
 	}
-	return views.Fit(m.head+"\n"+viewportView(m.view, m.styles), m.width, m.height)
+	return views.ClipHeight(m.head+"\n"+m.view.View(m.styles), m.height)
 }

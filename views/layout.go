@@ -20,11 +20,30 @@ func Fit(s string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
+		// A cell takes at least a byte, so a line of no more bytes than
+		// cells fits without being measured.
+		if len(l) > w && ansi.StringWidth(l) > w {
 			lines[i] = ansi.Truncate(l, w, "")
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ClipHeight keeps the first h lines of s and pads it with empty lines to
+// exactly h, without measuring widths: for text already cut to its width.
+func ClipHeight(s string, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	n := strings.Count(s, "\n") + 1
+	if n > h {
+		at := 0
+		for i := 0; i < h; i++ {
+			at += strings.IndexByte(s[at:], '\n') + 1
+		}
+		return s[:at-1]
+	}
+	return s + strings.Repeat("\n", h-n)
 }
 
 // FitHeight is Fit, then padded with empty lines to exactly h lines.
