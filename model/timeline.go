@@ -2,7 +2,7 @@ package model
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-		tea "github.com/charmbracelet/bubbletea"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views"
