@@ -117,5 +117,5 @@ func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w 
 	if note, ok := CrowdGaveUpNote(crowds); ok {
 		out += "\n" + st.Text.Render(Wrap(note, w))
 	}
-	return out
+	return Fit(out, w, Height(out))
 }

@@ -64,7 +64,7 @@ func JobsBody(r ledger.Report, w int, st *Styles) string {
 			}
 			return st.Bad
 		}))
-	return b.String()
+	return Fit(b.String(), w, Height(b.String()))
 }
 
 // entryOutcome is how an attempt ended, as the ledger line writes it after

@@ -68,7 +68,13 @@ func Wrap(s string, w int) string {
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		for _, l := range strings.Split(ansi.Wrap(para, w, ""), "\n") {
-			out = append(out, strings.TrimRight(l, " "))
+			// ansi.Wrap can leave a line too long around a lone "-".
+			if ansi.StringWidth(l) > w {
+				l = ansi.Hardwrap(l, w, true)
+			}
+			for _, part := range strings.Split(l, "\n") {
+				out = append(out, strings.TrimRight(part, " "))
+			}
 		}
 	}
 	return strings.Join(out, "\n")

@@ -20,5 +20,6 @@ func SettingsSummary(s backoff.Settings, w int, st *Styles) string {
 	rows = append(rows, []string{backoff.Slot.String(), strconv.Itoa(s.Slot)})
 	tbl := readTable([]string{"setting", "value"}, rows, []bool{false, true}, w, st, nil)
 	hint := st.Muted.Render(Wrap("Press enter to change the first six; the crowd counts retries per slot, which stays as it is.", w))
-	return st.Title.Render("Settings") + "\n\n" + tbl + "\n\n" + hint
+	out := st.Title.Render("Settings") + "\n\n" + tbl + "\n\n" + hint
+	return Fit(out, w, Height(out))
 }
