@@ -96,9 +96,9 @@ func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, m.KeyMap.Prev):
-		m.policy = (m.policy + backoff.NumPolicies - 1) % backoff.NumPolicies
+		m.policy = stepPolicy(m.policy, false)
 	case key.Matches(k, m.KeyMap.Next):
-		m.policy = (m.policy + 1) % backoff.NumPolicies
+		m.policy = stepPolicy(m.policy, true)
 	case key.Matches(k, m.KeyMap.Up):
 		m.client = min(m.client+1, m.settings.Clients)
 	case key.Matches(k, m.KeyMap.Down):

@@ -53,9 +53,10 @@ type App struct {
 	jobs     JobsPane
 	form     SettingsPane
 
-	width, height int // the window
-	bodyHeight    int // the panes' height: the window less header and footer
-	header        string
+	width, height int    // the window
+	bodyHeight    int    // the panes' height: the window less header and footer
+	header        string // drawn for headerOf
+	headerOf      [2]int // the focus and width the header was drawn for
 	footer        string
 	styles        *views.Styles
 }
@@ -230,7 +231,9 @@ func (m App) footerKeys() footerKeys {
 // left between them, when it has changed.
 func (m *App) layout() {
 	m.help.Width = m.width
-	m.header = views.Header(int(m.focus), m.width, m.styles)
+	if of := [2]int{int(m.focus), m.width}; of != m.headerOf || m.header == "" {
+		m.header, m.headerOf = views.Header(int(m.focus), m.width, m.styles), of
+	}
 	m.footer = views.Fit(m.help.View(m.footerKeys()), m.width, m.height)
 	body := max(m.height-headerHeight-views.Height(m.footer), 0)
 	if body == m.bodyHeight {

@@ -94,10 +94,15 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 		return m, nil
 	}
 	switch {
+	case key.Matches(k, m.KeyMap.Prev, m.KeyMap.Next) && m.data.All:
+		// All five stay as they are; only the header picks out another.
+		m.data.Policy = stepPolicy(m.data.Policy, key.Matches(k, m.KeyMap.Next))
+		m.head = views.TimelineHead(m.data, m.width, m.styles)
+		return m, nil
 	case key.Matches(k, m.KeyMap.Prev):
-		m.data.Policy = (m.data.Policy + backoff.NumPolicies - 1) % backoff.NumPolicies
+		m.data.Policy = stepPolicy(m.data.Policy, false)
 	case key.Matches(k, m.KeyMap.Next):
-		m.data.Policy = (m.data.Policy + 1) % backoff.NumPolicies
+		m.data.Policy = stepPolicy(m.data.Policy, true)
 	case key.Matches(k, m.KeyMap.All):
 		m.data.All = !m.data.All
 	default:
@@ -114,4 +119,13 @@ func (m TimelinePane) View() string {
 		return ""
 	}
 	return views.ClipHeight(m.head+"\n"+m.view.View(m.styles), m.height)
+}
+
+// stepPolicy is the next policy in the reference's order, or the previous
+// one, going round.
+func stepPolicy(p backoff.Policy, next bool) backoff.Policy {
+	if next {
+		return (p + 1) % backoff.NumPolicies
+	}
+	return (p + backoff.NumPolicies - 1) % backoff.NumPolicies
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -148,43 +149,76 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	if !d.All {
 		most, _ = d.Crowds[d.Policy].Busiest()
 	}
+	// Each style is worked out once; a row then only joins strings.
+	muted, back, bar, after, num := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Bar), newPaint(st.BarAfter), newPaint(st.Count)
+	mark := back.paint(BackMark)
 	backSec := d.Outage / 1000
 	var b strings.Builder
 	for i, s := range timelineSeconds(d) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		label := st.Muted
-		mark := " "
-		bar := st.Bar
+		label, gutter, bars := muted, " ", bar
 		if s == backSec {
-			label, mark = st.Back, BackMark
+			label, gutter = back, mark
 		}
 		if s >= backSec {
-			bar = st.BarAfter
+			bars = after
 		}
-		b.WriteString(label.Render(padLeft(Millis(s*1000), g.label)))
-		b.WriteString(" " + st.Back.Render(mark) + " ")
+		b.WriteString(label.paint(padLeft(Millis(s*1000), g.label)))
+		b.WriteString(" " + gutter + " ")
 		if !d.All {
 			n := count(d.Crowds[d.Policy], s)
-			b.WriteString(bar.Render(Bar(n, most, g.bar)) + " " + st.Count.Render(strconv.Itoa(n)))
+			blocks, _ := bar8(n, most, g.bar)
+			b.WriteString(bars.paint(blocks) + " " + num.paint(strconv.Itoa(n)))
 			continue
 		}
 		for p, c := range d.Crowds {
 			n := count(c, s)
-			blocks := Bar(n, most, g.bar)
-			num := ""
+			blocks, cells := bar8(n, most, g.bar)
+			digits := ""
 			if n > 0 {
-				num = strconv.Itoa(n)
+				digits = strconv.Itoa(n)
 			}
-			cell := bar.Render(blocks) + " " + st.Count.Render(num)
+			b.WriteString(bars.paint(blocks) + " " + num.paint(digits))
 			if p < backoff.NumPolicies-1 {
-				cell += strings.Repeat(" ", max(g.column-ansi.StringWidth(blocks)-1-len(num), 0))
+				b.WriteString(strings.Repeat(" ", max(g.column-cells-1-len(digits), 0)))
 			}
-			b.WriteString(cell)
 		}
 	}
-	return Fit(b.String(), w, 1<<30)
+	out := b.String()
+	// The geometry keeps every row within w unless w is too narrow for even
+	// an empty bar and its count.
+	if g.bar == 0 {
+		out = Fit(out, w, Height(out))
+	}
+	return out
+}
+
+// bar8 is Bar and the number of cells it takes.
+func bar8(n, most, width int) (string, int) {
+	s := Bar(n, most, width)
+	if s == "" {
+		return "", 0
+	}
+	eighths := max(int(int64(min(n, most))*int64(width)*8/int64(most)), 1)
+	return s, (eighths + 7) / 8
+}
+
+// paint is a style worked out once as the codes before and after the text,
+// for views that style hundreds of short strings.
+type paint struct{ pre, post string }
+
+func newPaint(s lipgloss.Style) paint {
+	pre, post, _ := strings.Cut(s.Render("x"), "x")
+	return paint{pre, post}
+}
+
+func (p paint) paint(text string) string {
+	if text == "" {
+		return ""
+	}
+	return p.pre + text + p.post
 }
 
 func count(c backoff.Crowd, sec int) int {

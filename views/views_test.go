@@ -153,3 +153,24 @@ func TestCrowdPaneFigures(t *testing.T) {
 		t.Error("the second sentence is missing or wrong")
 	}
 }
+
+// Colours follow the terminal's background: the same style gives another
+// colour on a light terminal than on a dark one, and none without colour.
+func TestAdaptiveColours(t *testing.T) {
+	defer func() {
+		lipgloss.SetColorProfile(termenv.Ascii)
+		lipgloss.SetHasDarkBackground(true)
+	}()
+	lipgloss.SetColorProfile(termenv.ANSI)
+	render := func(st *Styles, dark bool) string {
+		lipgloss.SetHasDarkBackground(dark)
+		return st.Bar.Render("█")
+	}
+	dark, light := render(DefaultStyles(), true), render(DefaultStyles(), false)
+	if dark == light || !strings.Contains(dark, "\x1b[") || !strings.Contains(light, "\x1b[") {
+		t.Errorf("bar on dark %q and on light %q: want two different colours", dark, light)
+	}
+	if got := render(NoColorStyles(), true); got != "█" {
+		t.Errorf("bar without colour: got %q, want no escape codes", got)
+	}
+}
