@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -25,9 +27,9 @@ const (
 // String is the pane's name as the plain menu writes it, such as "the crowd".
 func (f Focus) String() string {
 	if f < 0 || f >= numPanes {
-		return "Focus(?)"
+		return fmt.Sprintf("Focus(%d)", int(f))
 	}
-	return views.PaneNames[f]
+	return views.PaneName(int(f))
 }
 
 // The least window the program draws in; below it, it says so.

@@ -10,11 +10,24 @@ import (
 // AppName is the name in the header.
 const AppName = "Retry Planner"
 
-// PaneNames are the five panes as the plain menu names them.
-var PaneNames = [5]string{"one client", "the crowd", "retries over time", "jobs with a ledger", "settings"}
+// paneNames are the five panes as the plain menu names them.
+func paneNames() [5]string {
+	return [5]string{"one client", "the crowd", "retries over time", "jobs with a ledger", "settings"}
+}
 
 // shortPaneNames are the tabs for a narrow window.
-var shortPaneNames = [5]string{"client", "crowd", "time", "jobs", "settings"}
+func shortPaneNames() [5]string {
+	return [5]string{"client", "crowd", "time", "jobs", "settings"}
+}
+
+// PaneName is pane i's name (0 to 4) as the plain menu writes it, such as
+// "the crowd"; "" for any other i.
+func PaneName(i int) string {
+	if i < 0 || i >= 5 {
+		return ""
+	}
+	return paneNames()[i]
+}
 
 // Header is the first two lines of every frame: the program's name and the
 // five panes as tabs, the focused one in brackets, then a rule. It drops the
@@ -37,8 +50,8 @@ func Header(active, w int, st *Styles) string {
 		}
 		return b.String(), n
 	}
-	full, n := tabs(PaneNames)
-	short, m := tabs(shortPaneNames)
+	full, n := tabs(paneNames())
+	short, m := tabs(shortPaneNames())
 	name := st.App.Render(AppName) + "  "
 	nameW := len(AppName) + 2
 	var line string
