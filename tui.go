@@ -3,12 +3,80 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/model"
+	"github.com/retryplanner/retry-planner/views"
 )
 
-// runTUI opens the full-screen program.
-func runTUI(_ backoff.Settings, _ io.Reader, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "retry-planner: the full-screen program is not built yet; use --plain")
-	return 2
+// notTerminal is the one line for a full-screen run without a terminal.
+const notTerminal = "retry-planner: the full-screen program needs a terminal on standard input and output; use --plain for scripts and pipes"
+
+// runTUI opens the full-screen program. Without a terminal on both standard
+// input and output it says to use --plain and returns 2. The terminal is
+// restored on every way out: bubbletea restores it after a quit, an error
+// or a panic in the model, and a panic anywhere else on this goroutine is
+// caught here, the terminal put back as it was, and reported.
+func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		fmt.Fprintln(stderr, notTerminal)
+		return 2
+	}
+	saved, err := term.GetState(int(in.Fd()))
+	if err != nil {
+		fmt.Fprintf(stderr, "retry-planner: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			restoreTerminal(int(in.Fd()), saved, out)
+			fmt.Fprintf(stderr, "retry-planner: panic: %v\n%s", r, debug.Stack())
+			status = 1
+		}
+	}()
+	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
+}
+
+// runProgram runs p and turns how it ended into an exit status: 0 after a
+// quit, 1 after an error or a panic, once restore has put the terminal back.
+func runProgram(p *tea.Program, stderr io.Writer, restore func()) int {
+	if _, err := p.Run(); err != nil {
+		restore()
+		fmt.Fprintf(stderr, "retry-planner: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// restoreTerminal leaves the alternate screen, shows the cursor and puts
+// the terminal's modes back as they were before the program. Doing it twice
+// does no harm.
+func restoreTerminal(fd int, saved *term.State, out io.Writer) {
+	fmt.Fprint(out, "\x1b[?1049l\x1b[?25h")
+	_ = term.Restore(fd, saved)
+}
+
+// chooseStyles settles the colours before the program starts: whether the
+// background is dark is asked of the terminal now, not in the middle of the
+// program's input. With NO_COLOR the styles have no colour, but bold and
+// reverse video still work where the terminal has them.
+func chooseStyles(out *os.File) *views.Styles {
+	lipgloss.HasDarkBackground()
+	if os.Getenv("NO_COLOR") == "" {
+		return views.DefaultStyles()
+	}
+	if termenv.NewOutput(out).ColorProfile() != termenv.Ascii {
+		lipgloss.SetColorProfile(termenv.ANSI)
+	}
+	return views.NoColorStyles()
 }

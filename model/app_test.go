@@ -1,0 +1,350 @@
+package model
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// TestMain fixes the colour profile and background so that goldens are the
+// same on every machine.
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+// newApp is the program at defaults in a w x h window.
+func newApp(t testing.TB, w, h int) App {
+	t.Helper()
+	return send(t, NewApp(backoff.Defaults(), views.DefaultStyles()), tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// send updates m with each message in turn, dropping the commands.
+func send(t testing.TB, m App, msgs ...tea.Msg) App {
+	t.Helper()
+	for _, msg := range msgs {
+		next, _ := m.Update(msg)
+		m = next.(App)
+	}
+	return m
+}
+
+// press is the messages of keys written as bubbletea names them ("enter",
+// "shift+tab", "left") or, for any other word, typed rune by rune.
+func press(names ...string) []tea.Msg {
+	special := map[string]tea.KeyType{
+		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
+		"backspace": tea.KeyBackspace, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"ctrl+c": tea.KeyCtrlC, "space": tea.KeySpace,
+	}
+	var msgs []tea.Msg
+	for _, n := range names {
+		if k, ok := special[n]; ok {
+			msgs = append(msgs, tea.KeyMsg{Type: k})
+			continue
+		}
+		for _, r := range n {
+			msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+	}
+	return msgs
+}
+
+// checkFits fails unless the frame has at most h lines of at most w cells.
+func checkFits(t testing.TB, frame string, w, h int) {
+	t.Helper()
+	lines := strings.Split(frame, "\n")
+	if len(lines) > max(h, 1) {
+		t.Fatalf("%dx%d: frame has %d lines, want at most %d:\n%s", w, h, len(lines), h, frame)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Fatalf("%dx%d: line %d is %d cells wide, want at most %d: %q", w, h, i, n, w, l)
+		}
+	}
+}
+
+func quits(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestOpensOnExponentialClientOne(t *testing.T) {
+	m := newApp(t, 100, 30)
+	if m.Focus() != FocusClient {
+		t.Errorf("focus: got %v, want %v", m.Focus(), FocusClient)
+	}
+	c := m.ClientPane()
+	if c.Policy() != backoff.Exponential || c.Client() != 1 {
+		t.Errorf("got %v client %d, want exponential client 1", c.Policy(), c.Client())
+	}
+	if got := backoff.Total(c.Schedule()); got != 31000 {
+		t.Errorf("total: got %d, want 31000", got)
+	}
+	if m.TimelinePane().Policy() != backoff.Exponential {
+		t.Errorf("timeline policy: got %v, want exponential", m.TimelinePane().Policy())
+	}
+}
+
+func TestNavigation(t *testing.T) {
+	tests := []struct {
+		keys []string
+		want Focus
+	}{
+		{[]string{"tab"}, FocusCrowd},
+		{[]string{"tab", "tab", "tab", "tab", "tab"}, FocusClient},
+		{[]string{"shift+tab"}, FocusSettings},
+		{[]string{"3"}, FocusTimeline},
+		{[]string{"5", "4"}, FocusJobs},
+		{[]string{"45"}, FocusSettings}, // two keys read at once
+	}
+	for _, tt := range tests {
+		m := send(t, newApp(t, 100, 30), press(tt.keys...)...)
+		if m.Focus() != tt.want {
+			t.Errorf("%q: got %v, want %v", tt.keys, m.Focus(), tt.want)
+		}
+	}
+}
+
+func TestPolicyAndClientKeys(t *testing.T) {
+	tests := []struct {
+		keys   []string
+		policy backoff.Policy
+		client int
+	}{
+		{[]string{"right"}, backoff.FullJitter, 1},
+		{[]string{"l", "l"}, backoff.EqualJitter, 1},
+		{[]string{"left", "h"}, backoff.Decorrelated, 1},
+		{[]string{"up", "k", "up"}, backoff.Exponential, 4},
+		{[]string{"up", "down", "j", "down"}, backoff.Exponential, 1}, // not below 1
+	}
+	for _, tt := range tests {
+		c := send(t, newApp(t, 100, 30), press(tt.keys...)...).ClientPane()
+		if c.Policy() != tt.policy || c.Client() != tt.client {
+			t.Errorf("%q: got %v client %d, want %v client %d", tt.keys, c.Policy(), c.Client(), tt.policy, tt.client)
+		}
+	}
+	// Not above the number of clients.
+	s := backoff.Defaults()
+	s.Clients = 3
+	m := send(t, newApp(t, 100, 30), SettingsAppliedMsg{Settings: s})
+	m = send(t, m, press("up", "up", "up", "up", "up")...)
+	if got := m.ClientPane().Client(); got != 3 {
+		t.Errorf("client after five ups with 3 clients: got %d, want 3", got)
+	}
+	want := backoff.Schedule(backoff.Exponential, s, 3)
+	if got := m.ClientPane().Schedule(); len(got) != len(want) || got[0] != want[0] {
+		t.Errorf("schedule: got %v, want %v", got, want)
+	}
+}
+
+func TestTimelineKeys(t *testing.T) {
+	m := send(t, newApp(t, 100, 30), press("3", "right", "right")...)
+	if got := m.TimelinePane().Policy(); got != backoff.EqualJitter {
+		t.Errorf("policy: got %v, want equal jitter", got)
+	}
+	m = send(t, m, press("a")...)
+	if !m.TimelinePane().All() {
+		t.Error("a did not show all five")
+	}
+	m = send(t, m, press("a")...)
+	if m.TimelinePane().All() {
+		t.Error("a again did not go back to one policy")
+	}
+	if got, want := m.TimelinePane().Crowd(backoff.EqualJitter).Counts[2], 147; got != want {
+		t.Errorf("equal jitter in second 2: got %d, want %d", got, want)
+	}
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c"} {
+		next, cmd := newApp(t, 100, 30).Update(press(k)[0])
+		if !quits(cmd) {
+			t.Errorf("%s did not quit", k)
+		}
+		_ = next
+	}
+}
+
+// While the jobs line or the form has the keys, 1-5, q and tab are typed
+// into it; ctrl+c still quits.
+func TestFieldsTakeTheKeys(t *testing.T) {
+	m := send(t, newApp(t, 100, 30), press("4", "enter")...)
+	if !m.JobsPane().Typing() {
+		t.Fatal("enter on pane 4 did not start typing")
+	}
+	for _, k := range []string{"q", "1", "tab", "5", "?"} {
+		var cmd tea.Cmd
+		var next tea.Model
+		next, cmd = m.Update(press(k)[0])
+		m = next.(App)
+		if quits(cmd) || m.Focus() != FocusJobs {
+			t.Fatalf("%s left the jobs line", k)
+		}
+	}
+	if _, cmd := m.Update(press("ctrl+c")[0]); !quits(cmd) {
+		t.Error("ctrl+c did not quit while typing")
+	}
+
+	m = send(t, newApp(t, 100, 30), press("5", "enter")...)
+	if !m.SettingsPane().Editing() {
+		t.Fatal("enter on pane 5 did not open the form")
+	}
+	m = send(t, m, press("q", "1", "tab", "2")...)
+	if m.Focus() != FocusSettings || !m.SettingsPane().Editing() {
+		t.Fatal("keys left the form")
+	}
+	if _, cmd := m.Update(press("ctrl+c")[0]); !quits(cmd) {
+		t.Error("ctrl+c did not quit in the form")
+	}
+}
+
+func TestJobs(t *testing.T) {
+	tests := []struct {
+		line     string
+		note     string
+		attempts int
+	}{
+		{"alpha:0 bravo:2 charlie:9 delta:fatal", "", 11},
+		{"   ", views.Cancelled, 0},
+		{"", views.Cancelled, 0},
+		{"alpha", views.JobsFormat, 0},
+		{"a:1 b:1 c:1 d:1 e:1 f:1 g:1 h:1 i:1", views.JobsTooMany, 0},
+	}
+	for _, tt := range tests {
+		keys := []string{"4", "enter"}
+		if tt.line != "" {
+			keys = append(keys, tt.line)
+		}
+		m := send(t, newApp(t, 100, 30), press(append(keys, "enter")...)...)
+		j := m.JobsPane()
+		if j.Typing() {
+			t.Errorf("%q: still typing after enter", tt.line)
+		}
+		if j.Note() != tt.note {
+			t.Errorf("%q: note: got %q, want %q", tt.line, j.Note(), tt.note)
+		}
+		if got := j.Report().Ledger.Attempts; got != tt.attempts {
+			t.Errorf("%q: attempts: got %d, want %d", tt.line, got, tt.attempts)
+		}
+	}
+	// esc stops typing without running.
+	m := send(t, newApp(t, 100, 30), press("4", "enter", "alpha:0", "esc")...)
+	if j := m.JobsPane(); j.Typing() || len(j.Report().Results) != 0 || j.Note() != "" {
+		t.Errorf("esc: typing %v, %d results, note %q; want stopped, none, no note", j.Typing(), len(j.Report().Results), j.Note())
+	}
+}
+
+func TestJobsRunAgainWithNewSettings(t *testing.T) {
+	m := send(t, newApp(t, 100, 30), press("4", "enter", "charlie:9", "enter")...)
+	s := backoff.Defaults()
+	s.Attempts = 3
+	m = send(t, m, SettingsAppliedMsg{Settings: s})
+	if got := m.JobsPane().Report().Ledger.Attempts; got != 3 {
+		t.Errorf("attempts after 3 attempts per client: got %d, want 3", got)
+	}
+}
+
+// The settings form checks each field with --plain's range and message.
+func TestSettingsFormValidation(t *testing.T) {
+	m := send(t, newApp(t, 100, 30), press("5", "enter", "backspace", "backspace", "backspace", "backspace", "0", "enter")...)
+	if view := m.View(); !strings.Contains(view, views.NumberError(1, 10000)) {
+		t.Errorf("first wait 0: the view does not say %q:\n%s", views.NumberError(1, 10000), view)
+	}
+	if !m.SettingsPane().Editing() {
+		t.Error("the form closed on an error")
+	}
+	m = send(t, m, press("esc")...)
+	if m.SettingsPane().Editing() || m.Settings() != backoff.Defaults() {
+		t.Errorf("esc: editing %v, settings %+v; want closed, defaults", m.SettingsPane().Editing(), m.Settings())
+	}
+	if !strings.HasPrefix(m.SettingsPane().Note(), views.Cancelled) {
+		t.Errorf("esc: note %q, want it to start with %q", m.SettingsPane().Note(), views.Cancelled)
+	}
+}
+
+// The longest wait's range starts at the first wait being typed.
+func TestSettingsLongestWaitRange(t *testing.T) {
+	p := NewSettingsPane(backoff.Defaults(), views.DefaultStyles())
+	p.SetSize(100, 20)
+	p, _ = p.Update(press("enter")[0])
+	p.draft.values[0] = "5000"
+	check := p.validator(backoff.LongestWait)
+	if err := check("4999"); err == nil || err.Error() != views.NumberError(5000, 600000) {
+		t.Errorf("longest 4999 after first 5000: got %v, want %q", err, views.NumberError(5000, 600000))
+	}
+	if err := check("5000"); err != nil {
+		t.Errorf("longest 5000 after first 5000: got %v, want nil", err)
+	}
+	for _, bad := range []string{"", "x", "-1", "12345678", "600001"} {
+		if err := check(bad); err == nil {
+			t.Errorf("longest %q: got nil, want an error", bad)
+		}
+	}
+}
+
+func TestSettingsAppliedRecomputesEveryPane(t *testing.T) {
+	s := backoff.Defaults()
+	s.FirstWait = 100
+	m := send(t, newApp(t, 100, 30), SettingsAppliedMsg{Settings: s})
+	if m.Settings() != s {
+		t.Fatalf("settings: got %+v, want %+v", m.Settings(), s)
+	}
+	crowds := m.CrowdPane().Crowds()
+	for p, want := range map[backoff.Policy]int{backoff.Exponential: 200, backoff.FullJitter: 250, backoff.EqualJitter: 195, backoff.Decorrelated: 119} {
+		if got, _ := crowds[p].Busiest(); got != want {
+			t.Errorf("%v busiest slot: got %d, want %d", p, got, want)
+		}
+	}
+	if got := backoff.Total(m.ClientPane().Schedule()); got != 3100 {
+		t.Errorf("client total: got %d, want 3100", got)
+	}
+	if got, _ := m.TimelinePane().Crowd(backoff.Exponential).Busiest(); got != 600 {
+		t.Errorf("timeline busiest second: got %d, want 600 (100, 300 and 700 ms)", got)
+	}
+}
+
+func TestCrowdFigures(t *testing.T) {
+	m := newApp(t, 100, 30)
+	c := m.CrowdPane().Crowds()[backoff.FullJitter]
+	most, slot := c.Busiest()
+	if c.Retries != 962 || most != 28 || slot*c.Slot != 400 || c.LastThrough != 24563 || c.GaveUp != 36 {
+		t.Errorf("full jitter: got %d / %d / %d ms / %d ms / %d, want 962 / 28 / 400 ms / 24563 ms / 36",
+			c.Retries, most, slot*c.Slot, c.LastThrough, c.GaveUp)
+	}
+	view := send(t, m, press("2")...).View()
+	for _, want := range []string{"962", "28", "400 ms", "24563 ms", "36"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the crowd pane does not show %q", want)
+		}
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	m := newApp(t, 30, 10)
+	view := m.View()
+	checkFits(t, view, 30, 10)
+	if !strings.Contains(view, "too small") || !strings.Contains(view, "50x14") {
+		t.Errorf("30x10 view does not say it is too small and needs 50x14:\n%s", view)
+	}
+}
+
+func TestFirstViewBeforeAnySize(t *testing.T) {
+	m := NewApp(backoff.Defaults(), views.DefaultStyles())
+	if v := m.View(); v != "" {
+		t.Errorf("view before any window size: got %q, want nothing", v)
+	}
+}

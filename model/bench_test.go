@@ -1,0 +1,57 @@
+package model
+
+import "testing"
+
+// BenchmarkView draws one frame of each pane at 200x60: a frame has to
+// take well under a millisecond for the program to keep up with a key held
+// down.
+func BenchmarkView(b *testing.B) {
+	panes := []struct {
+		name string
+		keys []string
+	}{
+		{"1_client", nil},
+		{"2_crowd", []string{"2"}},
+		{"3_timeline", []string{"3", "right"}},
+		{"3_timeline_all", []string{"3", "a"}},
+		{"4_jobs", []string{"4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter"}},
+		{"5_settings", []string{"5"}},
+		{"5_settings_form", []string{"5", "enter"}},
+	}
+	for _, p := range panes {
+		b.Run(p.name, func(b *testing.B) {
+			m := send(b, newApp(b, 200, 60), press(p.keys...)...)
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkHeldKey is a key and the frame after it: the policy changed in
+// panes 1 and 3, the ledger scrolled in pane 4.
+func BenchmarkHeldKey(b *testing.B) {
+	panes := []struct {
+		name  string
+		setup []string
+		key   string
+	}{
+		{"1_client", nil, "right"},
+		{"3_timeline", []string{"3"}, "right"},
+		{"3_timeline_all", []string{"3", "a"}, "right"},
+		{"4_jobs", []string{"4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter"}, "down"},
+	}
+	for _, p := range panes {
+		b.Run(p.name, func(b *testing.B) {
+			m := send(b, newApp(b, 200, 60), press(p.setup...)...)
+			k := press(p.key)[0]
+			b.ReportAllocs()
+			for b.Loop() {
+				next, _ := m.Update(k)
+				m = next.(App)
+				_ = m.View()
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package model
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// ClientKeyMap is pane 1's keys.
+type ClientKeyMap struct {
+	policyKeys
+	Up, Down key.Binding // the client number
+}
+
+// DefaultClientKeyMap returns pane 1's keys: the policy with left/right,
+// the client with up/down.
+func DefaultClientKeyMap() ClientKeyMap {
+	return ClientKeyMap{
+		policyKeys: defaultPolicyKeys(),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "next client")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "previous client")),
+	}
+}
+
+func (k ClientKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), pair(k.Up, k.Down, "↑/↓", "client")}
+}
+
+func (k ClientKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Prev, k.Next}, {k.Up, k.Down}}
+}
+
+// ClientPane is pane 1: one client's schedule under one policy. It opens on
+// exponential, client 1.
+type ClientPane struct {
+	KeyMap ClientKeyMap
+
+	settings backoff.Settings
+	policy   backoff.Policy
+	client   int
+	schedule []backoff.Retry // of policy and client under settings
+	width    int
+	height   int
+	frame    string // rendered on change: views.ClientPane
+	styles   *views.Styles
+}
+
+// NewClientPane returns pane 1 on exponential, client 1.
+func NewClientPane(s backoff.Settings, st *views.Styles) ClientPane {
+	m := ClientPane{KeyMap: DefaultClientKeyMap(), settings: s, policy: backoff.Exponential, client: 1, styles: st}
+	m.recompute()
+	return m
+}
+
+// SetSettings recomputes the schedule under new settings, keeping the
+// client within the new number of clients.
+func (m *ClientPane) SetSettings(s backoff.Settings) {
+	m.settings = s
+	m.client = min(max(m.client, 1), s.Clients)
+	m.recompute()
+}
+
+// SetSize sets the pane's size in cells.
+func (m *ClientPane) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.render()
+}
+
+// Policy is the policy shown.
+func (m ClientPane) Policy() backoff.Policy { return m.policy }
+
+// Client is the client number shown.
+func (m ClientPane) Client() int { return m.client }
+
+// Schedule is the schedule shown.
+func (m ClientPane) Schedule() []backoff.Retry { return m.schedule }
+
+func (m *ClientPane) recompute() {
+	m.schedule = backoff.Schedule(m.policy, m.settings, m.client)
+	m.render()
+}
+
+func (m *ClientPane) render() {
+	m.frame = views.ClientPane(views.ClientData{
+		Policy: m.policy, Client: m.client, Clients: m.settings.Clients, Outage: m.settings.Outage, Schedule: m.schedule,
+	}, m.width, m.height, m.styles)
+}
+
+// Update changes the policy or the client on their keys.
+func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.KeyMap.Prev):
+		m.policy = stepPolicy(m.policy, false)
+	case key.Matches(k, m.KeyMap.Next):
+		m.policy = stepPolicy(m.policy, true)
+	case key.Matches(k, m.KeyMap.Up):
+		m.client = min(m.client+1, m.settings.Clients)
+	case key.Matches(k, m.KeyMap.Down):
+		m.client = max(m.client-1, 1)
+	default:
+		return m, nil
+	}
+	m.recompute()
+	return m, nil
+}
+
+// View draws the pane.
+func (m ClientPane) View() string { return m.frame }

@@ -1,0 +1,218 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// JobsKeyMap is pane 4's keys.
+type JobsKeyMap struct {
+	scrollKeys
+	Type key.Binding // starts typing the jobs
+	Run  key.Binding // runs them and stops typing
+	Stop key.Binding // stops typing without running
+}
+
+// DefaultJobsKeyMap returns pane 4's keys.
+func DefaultJobsKeyMap() JobsKeyMap {
+	return JobsKeyMap{
+		scrollKeys: defaultScrollKeys(),
+		Type:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "type jobs")),
+		Run:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run"), key.WithDisabled()),
+		Stop:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing"), key.WithDisabled()),
+	}
+}
+
+func (k JobsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Type, k.Run, k.Stop, pair(k.Up, k.Down, "↑/↓", "scroll")}
+}
+
+func (k JobsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Type, k.Run, k.Stop}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
+
+// jobsPlaceholder stands in the empty line while it does not have the keys.
+const jobsPlaceholder = "(enter to type the jobs)"
+
+// JobsPane is pane 4: a line of jobs, run through one ledger.
+type JobsPane struct {
+	KeyMap JobsKeyMap
+
+	settings backoff.Settings
+	input    textinput.Model
+	jobs     []ledger.Job // the last line that ran
+	report   ledger.Report
+	note     string // Cancelled., or why the line was refused
+	failed   bool   // the note is an error
+	view     scroller
+	summary  string // rendered on change: views.JobsSummary
+	helpText string // rendered on change: views.JobsHelp wrapped
+	noteText string // rendered on change: the note wrapped
+	width    int
+	height   int
+	styles   *views.Styles
+}
+
+// NewJobsPane returns pane 4 with no jobs run.
+func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
+	in := textinput.New()
+	in.Prompt = views.JobsPrompt
+	in.Placeholder = jobsPlaceholder
+	in.PromptStyle = st.InputPrompt
+	in.TextStyle = st.InputText
+	in.PlaceholderStyle = st.InputPlaceholder
+	in.Cursor.Style = st.InputCursor
+	in.Cursor.SetMode(cursor.CursorStatic)
+	km := DefaultJobsKeyMap()
+	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys), styles: st}
+	m.render()
+	return m
+}
+
+// Typing reports whether the jobs line has the keys.
+func (m JobsPane) Typing() bool { return m.input.Focused() }
+
+// Report is the last run's report.
+func (m JobsPane) Report() ledger.Report { return m.report }
+
+// Note is the note under the line: Cancelled., or why it was refused.
+func (m JobsPane) Note() string { return m.note }
+
+// SetSettings runs the last line of jobs again under the new settings, so
+// the ledger shows what they would do now.
+func (m *JobsPane) SetSettings(s backoff.Settings) {
+	m.settings = s
+	if m.jobs != nil {
+		m.report = ledger.RunAll(m.jobs, s)
+	}
+	m.render()
+}
+
+// SetSize sets the pane's size in cells.
+func (m *JobsPane) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.render()
+}
+
+// head is the lines above the ledger: what to type, the line, the note.
+func (m JobsPane) head() string {
+	out := m.helpText + "\n" + views.Fit(m.input.View(), m.width, 1)
+	if m.noteText != "" {
+		out += "\n" + m.noteText
+	}
+	return out
+}
+
+// render lays out the parts that change only with the report or the size.
+func (m *JobsPane) render() {
+	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, m.width))
+	m.noteText = ""
+	if m.note != "" {
+		style := m.styles.Note
+		if m.failed {
+			style = m.styles.Error
+		}
+		m.noteText = style.Render(views.Wrap(m.note, m.width))
+	}
+	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
+	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
+	m.summary = views.JobsSummary(m.report, m.width, m.styles)
+	used := views.Height(m.head()) + 1 // and a blank line
+	if m.summary != "" {
+		used += views.Height(m.summary) + 1
+	}
+	// The ledger takes the room it needs, the counts right under it.
+	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
+}
+
+// Update types, runs and scrolls.
+func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	if m.Typing() {
+		switch {
+		case key.Matches(k, m.KeyMap.Run):
+			m.run(m.input.Value())
+			m.stopTyping()
+			return m, nil
+		case key.Matches(k, m.KeyMap.Stop):
+			m.stopTyping()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	if key.Matches(k, m.KeyMap.Type) {
+		cmd := m.input.Focus()
+		m.input.CursorEnd()
+		m.input.Placeholder = ""
+		m.KeyMap.Type.SetEnabled(false)
+		m.KeyMap.Run.SetEnabled(true)
+		m.KeyMap.Stop.SetEnabled(true)
+		m.setScrollKeys(false)
+		m.render()
+		return m, cmd
+	}
+	return m, m.view.Update(msg)
+}
+
+func (m *JobsPane) stopTyping() {
+	m.input.Blur()
+	m.input.Placeholder = jobsPlaceholder
+	m.KeyMap.Type.SetEnabled(true)
+	m.KeyMap.Run.SetEnabled(false)
+	m.KeyMap.Stop.SetEnabled(false)
+	m.setScrollKeys(true)
+	m.render()
+}
+
+func (m *JobsPane) setScrollKeys(on bool) {
+	for _, b := range []*key.Binding{&m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.PageUp, &m.KeyMap.PageDown} {
+		b.SetEnabled(on)
+	}
+	m.view.SetKeys(m.KeyMap.scrollKeys)
+}
+
+// run reads a line as --plain does: an empty one cancels, one that does not
+// parse is refused with --plain's message and keeps the last report.
+func (m *JobsPane) run(line string) {
+	m.note, m.failed = "", false
+	line = strings.Trim(line, " ")
+	if line == "" {
+		m.note = views.Cancelled
+		return
+	}
+	jobs, err := ledger.Parse(line)
+	if err != nil {
+		m.note, m.failed = views.JobsError(err), true
+		return
+	}
+	m.jobs = jobs
+	m.report = ledger.RunAll(jobs, m.settings)
+	m.view.GotoTop()
+}
+
+// View draws the pane.
+func (m JobsPane) View() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	out := m.head() + "\n\n" + m.view.View(m.styles)
+	if m.summary != "" {
+		out += "\n\n" + m.summary
+	}
+	return views.ClipHeight(out, m.height)
+}

@@ -1,0 +1,82 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// scroller shows a window of content that is already cut to its width: a
+// bubbles viewport keeps the offset and reads the keys, and View joins the
+// lines in sight without measuring them again, so a frame costs little
+// however wide the bars are.
+type scroller struct {
+	vp    viewport.Model
+	lines []string
+}
+
+// newScroller scrolls with keys only: up and down a line or a page.
+func newScroller(k scrollKeys) scroller {
+	v := viewport.New(0, 0)
+	none := key.NewBinding(key.WithDisabled())
+	v.KeyMap = viewport.KeyMap{
+		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: none, HalfPageDown: none, Left: none, Right: none,
+	}
+	v.MouseWheelEnabled = false
+	return scroller{vp: v}
+}
+
+// SetContent shows content, whose lines are at most w cells, in h lines,
+// keeping one for the scroll hint when the content is taller. With fit it
+// takes no more lines than the content has.
+func (s *scroller) SetContent(content string, w, h int, fit bool) {
+	s.lines = strings.Split(content, "\n")
+	n := len(s.lines)
+	s.vp.Width = max(w, 0)
+	switch {
+	case n > h && h >= 2:
+		s.vp.Height = h - 1
+	case fit:
+		s.vp.Height = max(min(h, n), 0)
+	default:
+		s.vp.Height = max(h, 0)
+	}
+	s.vp.SetContent(content)
+}
+
+// SetKeys replaces the keys it scrolls with.
+func (s *scroller) SetKeys(k scrollKeys) {
+	s.vp.KeyMap.Up, s.vp.KeyMap.Down = k.Up, k.Down
+	s.vp.KeyMap.PageUp, s.vp.KeyMap.PageDown = k.PageUp, k.PageDown
+}
+
+// GotoTop scrolls to the first line.
+func (s *scroller) GotoTop() { s.vp.GotoTop() }
+
+// Update scrolls on its keys.
+func (s *scroller) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return cmd
+}
+
+// View is the lines in sight and, when some are not, the scroll hint.
+func (s scroller) View(st *views.Styles) string {
+	h := s.vp.Height
+	if h <= 0 || s.vp.Width <= 0 {
+		return ""
+	}
+	total := len(s.lines)
+	top := min(max(s.vp.YOffset, 0), max(total-h, 0))
+	bottom := min(top+h, total)
+	out := strings.Join(s.lines[top:bottom], "\n")
+	if total > h {
+		out += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, st)
+	}
+	return out
+}

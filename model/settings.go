@@ -1,0 +1,248 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// SettingsAppliedMsg carries settings the form has just applied; the root
+// recomputes every pane with them.
+type SettingsAppliedMsg struct {
+	Settings backoff.Settings
+}
+
+// SettingsKeyMap is pane 5's keys; the form's own are listed while it is
+// open.
+type SettingsKeyMap struct {
+	Open   key.Binding
+	Next   key.Binding // in the form: the next field, or apply on the last
+	Back   key.Binding // in the form: the previous field
+	Cancel key.Binding // in the form: close it, changing nothing
+}
+
+// DefaultSettingsKeyMap returns pane 5's keys.
+func DefaultSettingsKeyMap() SettingsKeyMap {
+	return SettingsKeyMap{
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "change settings")),
+		Next:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
+		Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
+	}
+}
+
+func (k SettingsKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Next, k.Back, k.Cancel}
+}
+
+func (k SettingsKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}}
+}
+
+// formDraft is what the form's fields write into as they are typed: one
+// string per setting, in backoff.FormFields order. It lives behind a
+// pointer so the fields' bindings survive the pane being copied.
+type formDraft struct {
+	values [6]string
+}
+
+// SettingsPane is pane 5: the settings, and a form to change the six that
+// --plain asks for.
+type SettingsPane struct {
+	KeyMap SettingsKeyMap
+
+	settings backoff.Settings
+	form     *huh.Form // nil while closed; a fresh one each time it opens
+	draft    *formDraft
+	longest  *huh.Input // its title's range follows the first wait typed
+	note     string     // what the last form did
+	summary  string     // rendered on change: the settings and the note
+	width    int
+	height   int
+	styles   *views.Styles
+}
+
+// NewSettingsPane returns pane 5 showing s, the form closed.
+func NewSettingsPane(s backoff.Settings, st *views.Styles) SettingsPane {
+	return SettingsPane{KeyMap: DefaultSettingsKeyMap(), settings: s, styles: st}
+}
+
+// Editing reports whether the form is open and has the keys.
+func (m SettingsPane) Editing() bool { return m.form != nil }
+
+// Note is what the last form did: the new settings, or Cancelled.
+func (m SettingsPane) Note() string { return m.note }
+
+// SetSettings shows new settings.
+func (m *SettingsPane) SetSettings(s backoff.Settings) {
+	m.settings = s
+	m.render()
+}
+
+func (m *SettingsPane) render() {
+	m.summary = ""
+	if m.width == 0 || m.height == 0 {
+		return
+	}
+	out := views.SettingsSummary(m.settings, m.width, m.styles)
+	if m.note != "" {
+		out += "\n\n" + m.styles.Note.Render(views.Wrap(m.note, m.width))
+	}
+	m.summary = views.Fit(out, m.width, m.height)
+}
+
+// SetSize sets the pane's size in cells.
+func (m *SettingsPane) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.render()
+	if m.form != nil {
+		m.form.WithWidth(m.width).WithHeight(m.formHeight())
+	}
+}
+
+// formHeight leaves room above the form for the title and below it for
+// an error.
+func (m SettingsPane) formHeight() int {
+	return max(min(m.height-4, len(backoff.FormFields())), 1)
+}
+
+// fieldValue parses a typed setting as --plain does: 1 to 7 digits,
+// spaces around them ignored.
+func fieldValue(s string) (int, bool) {
+	return backoff.ParseDigits(strings.Trim(s, " "), 7)
+}
+
+// draftSettings are the settings the draft holds so far: each field, in
+// the form's order, whose value is a number in its range replaces the
+// current value.
+func (m SettingsPane) draftSettings() backoff.Settings {
+	s := m.settings
+	for i, f := range backoff.FormFields() {
+		if v, ok := fieldValue(m.draft.values[i]); ok && s.Check(f, v) == nil {
+			s.Set(f, v)
+		}
+	}
+	return s
+}
+
+// validator checks field f with --plain's range and message. The longest
+// wait's range starts at the first wait being typed.
+func (m SettingsPane) validator(f backoff.Field) func(string) error {
+	return func(typed string) error {
+		low, high := m.draftSettings().Range(f)
+		if v, ok := fieldValue(typed); !ok || v < low || v > high {
+			return errors.New(views.NumberError(low, high))
+		}
+		return nil
+	}
+}
+
+func fieldTitle(f backoff.Field, s backoff.Settings) string {
+	low, high := s.Range(f)
+	return fmt.Sprintf("%s (%d to %d)", f, low, high)
+}
+
+// open builds a fresh form bound to a fresh draft of the current settings.
+func (m *SettingsPane) open() tea.Cmd {
+	m.draft = &formDraft{}
+	fields := make([]huh.Field, 0, len(backoff.FormFields()))
+	for i, f := range backoff.FormFields() {
+		m.draft.values[i] = strconv.Itoa(m.settings.Get(f))
+		in := huh.NewInput().
+			Key(f.String()).
+			Title(fieldTitle(f, m.settings)).
+			Inline(true).
+			Prompt("> ").
+			Value(&m.draft.values[i]).
+			Validate(m.validator(f))
+		if f == backoff.LongestWait {
+			m.longest = in
+		}
+		fields = append(fields, in)
+	}
+	keys := huh.NewDefaultKeyMap()
+	keys.Quit = key.NewBinding(key.WithDisabled()) // the root quits on ctrl+c
+	m.form = huh.NewForm(huh.NewGroup(fields...)).
+		WithTheme(m.styles.FormTheme()).
+		WithKeyMap(keys).
+		WithShowHelp(false).
+		WithWidth(m.width).
+		WithHeight(m.formHeight())
+	m.note = ""
+	m.setFormKeys(true)
+	return m.form.Init()
+}
+
+func (m *SettingsPane) close(note string) {
+	m.form, m.draft, m.longest, m.note = nil, nil, nil, note
+	m.setFormKeys(false)
+	m.render()
+}
+
+func (m *SettingsPane) setFormKeys(open bool) {
+	m.KeyMap.Open.SetEnabled(!open)
+	m.KeyMap.Next.SetEnabled(open)
+	m.KeyMap.Back.SetEnabled(open)
+	m.KeyMap.Cancel.SetEnabled(open)
+}
+
+// Update opens the form on enter; while it is open every message goes to
+// it, but esc, which closes it changing nothing. When the form completes,
+// its settings are applied with a SettingsAppliedMsg.
+func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
+	k, isKey := msg.(tea.KeyMsg)
+	if m.form == nil {
+		if isKey && key.Matches(k, m.KeyMap.Open) {
+			return m, m.open()
+		}
+		return m, nil
+	}
+	if isKey && key.Matches(k, m.KeyMap.Cancel) {
+		m.close(views.Cancelled + " The settings are as they were.")
+		return m, nil
+	}
+	model, cmd := m.form.Update(msg)
+	if f, ok := model.(*huh.Form); ok {
+		m.form = f
+	}
+	// Set here, in Update, rather than with huh's TitleFunc, which would
+	// read the draft from a command's goroutine while fields write it.
+	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
+	switch m.form.State {
+	case huh.StateCompleted:
+		s := m.draftSettings()
+		if err := s.Validate(); err != nil {
+			// The fields check themselves; this is only a safety net.
+			m.close(err.Error())
+			return m, nil
+		}
+		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
+		m.settings = s
+		return m, func() tea.Msg { return SettingsAppliedMsg{Settings: s} }
+	case huh.StateAborted:
+		m.close(views.Cancelled + " The settings are as they were.")
+		return m, nil
+	}
+	return m, cmd
+}
+
+// View draws the pane: the form while it is open, else the settings.
+func (m SettingsPane) View() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	st := m.styles
+	if m.form != nil {
+		title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
+		return views.Fit(views.Wrap(title, m.width)+"\n\n"+m.form.View(), m.width, m.height)
+	}
+	return m.summary
+}

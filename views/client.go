@@ -1,0 +1,231 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// ClientData is what the one-client pane shows: one client's schedule under
+// one policy, against the moment the service is back.
+type ClientData struct {
+	Policy   backoff.Policy
+	Client   int // 1 to Clients
+	Clients  int
+	Outage   int // ms: the service is back then
+	Schedule []backoff.Retry
+}
+
+// PolicyRow is the five policies in a row, the chosen one in brackets. When
+// the row is wider than w it gives way to the chosen policy alone and its
+// place among the five.
+func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
+	w = max(w, 0)
+	var b strings.Builder
+	n := 0
+	for i, p := range backoff.Policies() {
+		if i > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		if p == selected {
+			b.WriteString(st.PolicySelected.Render("[" + p.String() + "]"))
+		} else {
+			b.WriteString(st.Policy.Render(" " + p.String() + " "))
+		}
+		n += len(p.String()) + 2
+	}
+	if n <= w {
+		return b.String()
+	}
+	short := st.PolicySelected.Render("["+selected.String()+"]") +
+		st.Muted.Render(fmt.Sprintf(" %d of %d", int(selected)+1, backoff.NumPolicies))
+	return Fit(short, w, 1)
+}
+
+// ClientPane is pane 1 in w x h cells: the policies, the client number, the
+// schedule as a table, the total before the last attempt, and the timeline
+// strip. When h is short the blank lines go first, then the table's last
+// rows, replaced by a line that says how many are hidden.
+func ClientPane(d ClientData, w, h int, st *Styles) string {
+	w, h = max(w, 0), max(h, 0)
+	if w == 0 || h == 0 {
+		return ""
+	}
+	head := PolicyRow(d.Policy, w, st) + "\n" +
+		st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
+		st.Muted.Render(fmt.Sprintf(" of %d; attempt 1 at 0 ms, then:", d.Clients))
+	total := fmt.Sprintf("In all %s before the last attempt.", Millis(backoff.Total(d.Schedule)))
+	if backoff.Total(d.Schedule) < d.Outage {
+		total += " Every attempt comes while the service is down: this client gives up."
+	}
+	total = st.Text.Render(Wrap(total, w))
+	strip := TimelineStrip(d.Schedule, d.Outage, w, st)
+
+	rows := scheduleRows(d)
+	fixed := Height(head) + Height(total) + Height(strip) + 2 // +2: the table's header and rule
+	gaps := 3
+	if fixed+gaps+len(rows) > h {
+		gaps = 0
+	}
+	room := h - fixed - gaps
+	if room < len(rows) {
+		hidden := len(rows) - max(room-1, 0)
+		rows = rows[:max(room-1, 0)]
+		if room >= 1 {
+			rows = append(rows, []string{"…", "", fmt.Sprintf("%d more", hidden), ""})
+		}
+	}
+	tbl := scheduleTable(d, rows, w, st)
+	gap := ""
+	if gaps > 0 {
+		gap = "\n"
+	}
+	out := head + "\n" + gap + tbl + "\n" + gap + total + "\n" + gap + strip
+	return Fit(out, w, h)
+}
+
+// scheduleRows are the schedule's rows, attempt 1 first: attempt, wait, at,
+// and what the service does then.
+func scheduleRows(d ClientData) [][]string {
+	rows := make([][]string, 0, len(d.Schedule)+1)
+	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false)})
+	through := 0 >= d.Outage
+	for _, r := range d.Schedule {
+		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through)})
+		through = through || r.At >= d.Outage
+	}
+	return rows
+}
+
+// landing says what an attempt at ms meets: the service down, the service
+// back (the attempt gets through), or nothing, as an earlier one got through.
+func landing(ms, outage int, through bool) string {
+	switch {
+	case through:
+		return "○ not needed"
+	case ms < outage:
+		return "× down"
+	default:
+		return "✓ gets through"
+	}
+}
+
+func scheduleTable(d ClientData, rows [][]string, w int, st *Styles) string {
+	return readTable([]string{"attempt", "wait", "at", "the service"}, rows, []bool{true, true, true, false}, w, st,
+		func(row, col int) lipgloss.Style {
+			if col != 3 || row >= len(rows) {
+				return st.Cell
+			}
+			switch {
+			case strings.HasPrefix(rows[row][3], "×"):
+				return st.Down
+			case strings.HasPrefix(rows[row][3], "✓"):
+				return st.Through
+			}
+			return st.Later
+		})
+}
+
+// TimelineStrip draws a schedule on one line from 0 ms to its end (or the
+// outage's end, if later): × for an attempt while the service is down, ✓
+// for the one that gets through, ○ for attempts it makes unnecessary, ┃ for
+// the moment the service is back; then a line of times under it and a
+// legend. It needs w >= 3.
+func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
+	if w < 3 {
+		return ""
+	}
+	end := max(outage, backoff.Total(schedule), 1)
+	col := func(ms int) int { return int(int64(ms) * int64(w-1) / int64(end)) }
+
+	const (
+		line = iota
+		later
+		back
+		down
+		through
+	)
+	kind := make([]int, w)
+	mark := func(c, k int) {
+		if k > kind[c] {
+			kind[c] = k
+		}
+	}
+	mark(col(outage), back)
+	got := 0 >= outage
+	if got {
+		mark(0, through)
+	} else {
+		mark(0, down)
+	}
+	for _, r := range schedule {
+		switch {
+		case got:
+			mark(col(r.At), later)
+		case r.At < outage:
+			mark(col(r.At), down)
+		default:
+			mark(col(r.At), through)
+			got = true
+		}
+	}
+	glyph := [...]string{"─", "○", "┃", "×", "✓"}
+	style := [...]lipgloss.Style{st.Rule, st.Later, st.Back, st.Down, st.Through}
+	var b strings.Builder
+	for c := 0; c < w; {
+		k := kind[c]
+		n := 1
+		for c+n < w && kind[c+n] == k {
+			n++
+		}
+		b.WriteString(style[k].Render(strings.Repeat(glyph[k], n)))
+		c += n
+	}
+	var seen [through + 1]bool
+	for _, k := range kind {
+		seen[k] = true
+	}
+	legend := []string{}
+	for _, k := range []int{down, through, later} {
+		if seen[k] {
+			legend = append(legend, glyph[k]+" "+[...]string{down: "down", through: "gets through", later: "not needed"}[k])
+		}
+	}
+	legend = append(legend, "┃ back")
+	return b.String() + "\n" + stripLabels(col(outage), outage, end, w, st) + "\n" +
+		Fit(st.Muted.Render(strings.Join(legend, "  ")), w, 1)
+}
+
+// stripLabels puts "0 ms" at the left, "back at …" under the ┃ and the
+// strip's end at the right, leaving out a label that would touch another.
+func stripLabels(backCol, outage, end, w int, st *Styles) string {
+	cells := []rune(strings.Repeat(" ", w))
+	used := make([]bool, w)
+	put := func(s string, at int) bool {
+		r := []rune(s)
+		at = min(max(at, 0), w-len(r))
+		if at < 0 {
+			return false
+		}
+		for i := max(at-1, 0); i < min(at+len(r)+1, w); i++ {
+			if used[i] {
+				return false
+			}
+		}
+		for i, c := range r {
+			cells[at+i] = c
+			used[at+i] = true
+		}
+		return true
+	}
+	put("back at "+Millis(outage), backCol)
+	put(Millis(0), 0)
+	put(Millis(end), w-ansi.StringWidth(Millis(end)))
+	return st.Muted.Render(strings.TrimRight(string(cells), " "))
+}

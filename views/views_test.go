@@ -1,0 +1,176 @@
+package views
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/ledger"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+func TestBar(t *testing.T) {
+	tests := []struct {
+		n, most, width int
+		want           string
+	}{
+		{200, 200, 4, "████"},
+		{100, 200, 4, "██"},
+		{1, 200, 4, "▏"}, // never less than an eighth
+		{0, 200, 4, ""},
+		{3, 8, 1, "▍"},
+		{5, 8, 2, "█▎"},
+		{7, 8, 1, "▉"},
+		{9, 8, 1, "█"}, // never past the width
+		{5, 0, 3, ""},
+		{5, 5, 0, ""},
+		{5, 5, -3, ""},
+	}
+	for _, tt := range tests {
+		if got := Bar(tt.n, tt.most, tt.width); got != tt.want {
+			t.Errorf("Bar(%d, %d, %d): got %q, want %q", tt.n, tt.most, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestCrowdBest(t *testing.T) {
+	best := CrowdBest(backoff.RunCrowds(backoff.Defaults()))
+	want := map[[2]int]bool{
+		{int(backoff.Decorrelated), colRetries}: true,
+		{int(backoff.Decorrelated), colMost}:    true,
+		{int(backoff.Exponential), colThrough}:  true,
+		{int(backoff.Exponential), colGaveUp}:   true,
+		{int(backoff.EqualJitter), colGaveUp}:   true,
+	}
+	for p := range best {
+		for col := range best[p] {
+			if got := best[p][col]; got != want[[2]int{p, col}] {
+				t.Errorf("%v, column %d: got best %v, want %v", backoff.Policy(p), col, got, !got)
+			}
+		}
+	}
+	// All alike is no best: with a first wait of 100 ms every policy makes
+	// 1000 retries.
+	s := backoff.Defaults()
+	s.FirstWait = 100
+	for p, row := range CrowdBest(backoff.RunCrowds(s)) {
+		if row[colRetries] {
+			t.Errorf("%v: retries picked out although all five are 1000", backoff.Policy(p))
+		}
+	}
+}
+
+func TestClipHeight(t *testing.T) {
+	tests := []struct {
+		s    string
+		h    int
+		want string
+	}{
+		{"a\nb\nc", 2, "a\nb"},
+		{"a", 3, "a\n\n"},
+		{"a\nb", 2, "a\nb"},
+		{"a", 0, ""},
+		{"", 1, ""},
+	}
+	for _, tt := range tests {
+		if got := ClipHeight(tt.s, tt.h); got != tt.want {
+			t.Errorf("ClipHeight(%q, %d): got %q, want %q", tt.s, tt.h, got, tt.want)
+		}
+	}
+}
+
+// Every view copes with any width, 0 included, and keeps its lines within it.
+func TestViewsFitAnyWidth(t *testing.T) {
+	st := DefaultStyles()
+	s := backoff.Defaults()
+	crowds := backoff.RunCrowds(s)
+	var perSecond [backoff.NumPolicies]backoff.Crowd
+	for _, p := range backoff.Policies() {
+		perSecond[p] = backoff.Timeline(p, s, 1000)
+	}
+	jobs, err := ledger.Parse("alpha:0 bravo:2 charlie:9 delta:fatal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := ledger.RunAll(jobs, s)
+	client := ClientData{Policy: backoff.Decorrelated, Client: 1, Clients: 200, Outage: s.Outage, Schedule: backoff.Schedule(backoff.Decorrelated, s, 1)}
+	for w := 0; w <= 130; w++ {
+		views := map[string]string{
+			"header":   Header(2, w, st),
+			"policies": PolicyRow(backoff.FullJitter, w, st),
+			"client":   ClientPane(client, w, 30, st),
+			"strip":    TimelineStrip(client.Schedule, client.Outage, w, st),
+			"crowd":    CrowdPane(s, crowds, w, st),
+			"head":     TimelineHead(TimelineData{Crowds: perSecond, Outage: s.Outage}, w, st),
+			"bars":     TimelineBody(TimelineData{Crowds: perSecond, Policy: backoff.EqualJitter, Outage: s.Outage}, w, st),
+			"all":      TimelineBody(TimelineData{Crowds: perSecond, All: true, Outage: s.Outage}, w, st),
+			"jobs":     JobsBody(report, w, st),
+			"summary":  JobsSummary(report, w, st),
+			"settings": SettingsSummary(s, w, st),
+			"small":    TooSmall(w, 10, 50, 14, st),
+			"hint":     ScrollHint(3, 10, 40, w, st),
+		}
+		for name, v := range views {
+			for i, l := range strings.Split(v, "\n") {
+				if n := ansi.StringWidth(l); n > w {
+					t.Fatalf("%s at width %d: line %d is %d wide: %q", name, w, i, n, l)
+				}
+			}
+			if w == 0 && strings.TrimSpace(v) != "" {
+				t.Errorf("%s at width 0: got %q, want nothing", name, v)
+			}
+		}
+	}
+}
+
+// The figures on screen are --plain's: the crowd table's full jitter row.
+func TestCrowdPaneFigures(t *testing.T) {
+	s := backoff.Defaults()
+	out := CrowdPane(s, backoff.RunCrowds(s), 100, DefaultStyles())
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "full jitter") {
+			row = l
+		}
+	}
+	if got := strings.Fields(row); strings.Join(got, " ") != "full jitter 962 28 400 ms 24563 ms 36" {
+		t.Errorf("full jitter row: got %q, want 962 / 28 / 400 ms / 24563 ms / 36", row)
+	}
+	if !strings.Contains(out, "here 28, 44 and 15 against 200.") {
+		t.Error("the first sentence is missing or wrong")
+	}
+	if !strings.Contains(out, "36 and 0 clients gave up") {
+		t.Error("the second sentence is missing or wrong")
+	}
+}
+
+// Colours follow the terminal's background: the same style gives another
+// colour on a light terminal than on a dark one, and none without colour.
+func TestAdaptiveColours(t *testing.T) {
+	defer func() {
+		lipgloss.SetColorProfile(termenv.Ascii)
+		lipgloss.SetHasDarkBackground(true)
+	}()
+	lipgloss.SetColorProfile(termenv.ANSI)
+	render := func(st *Styles, dark bool) string {
+		lipgloss.SetHasDarkBackground(dark)
+		return st.Bar.Render("█")
+	}
+	dark, light := render(DefaultStyles(), true), render(DefaultStyles(), false)
+	if dark == light || !strings.Contains(dark, "\x1b[") || !strings.Contains(light, "\x1b[") {
+		t.Errorf("bar on dark %q and on light %q: want two different colours", dark, light)
+	}
+	if got := render(NoColorStyles(), true); got != "█" {
+		t.Errorf("bar without colour: got %q, want no escape codes", got)
+	}
+}
