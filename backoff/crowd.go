@@ -1,6 +1,9 @@
 package backoff
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Crowd is what Clients clients, all failing at 0 ms, do under one policy
 // until the service is back at Outage ms.
@@ -73,16 +76,16 @@ func (pl *plan) slots(width int) int {
 type tally struct {
 	pl      *plan
 	slot    divisor
-	scratch []int32 // zero between runs; no slot holds more than Clients*11 retries
+	scratch []int // zero between runs
 }
 
-var scratchPool = sync.Pool{New: func() any { return new([]int32) }}
+var scratchPool = sync.Pool{New: func() any { return new([]int) }}
 
 func newTally(pl *plan, width int) *tally {
 	n := pl.slots(width)
-	buf := scratchPool.Get().(*[]int32)
+	buf := scratchPool.Get().(*[]int)
 	if cap(*buf) < n {
-		*buf = make([]int32, n)
+		*buf = make([]int, n)
 	}
 	return &tally{pl: pl, slot: newDivisor(uint32(width)), scratch: (*buf)[:n]}
 }
@@ -128,22 +131,16 @@ func (t *tally) run(p Policy, s Settings) (c Crowd, lastSlot uint32) {
 func (t *tally) figures(p Policy, s Settings) crowdFigures {
 	c, last := t.run(p, s)
 	used := t.scratch[:last+1]
-	most := int32(0)
-	for _, n := range used {
-		most = max(most, n)
-	}
+	most, _ := BusiestSlot(used)
 	clear(used)
-	return crowdFigures{retries: c.Retries, busiest: int(most), lastThrough: c.LastThrough, gaveUp: c.GaveUp}
+	return crowdFigures{retries: c.Retries, busiest: most, lastThrough: c.LastThrough, gaveUp: c.GaveUp}
 }
 
 // crowd runs policy p and copies its counts out, leaving the scratch zero.
 func (t *tally) crowd(p Policy, s Settings) Crowd {
 	c, last := t.run(p, s)
 	used := t.scratch[:last+1]
-	c.Counts = make([]int, len(used))
-	for i, n := range used {
-		c.Counts[i] = int(n)
-	}
+	c.Counts = slices.Clone(used)
 	clear(used)
 	return c
 }
