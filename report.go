@@ -53,7 +53,7 @@ func formatList() string {
 
 // timelineSlot is the timeline's slot without --slot: the reference's
 // retries over time count per second.
-const timelineSlot = 1000
+const timelineSlot = backoff.Second
 
 // report is one report command, read and checked.
 type report struct {

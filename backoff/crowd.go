@@ -181,8 +181,12 @@ func (c Crowd) Bins() []Bin {
 	return out
 }
 
+// Second is the slot width, in ms, of the reference's retries over time.
+const Second = 1000
+
 // Timeline runs the crowd under policy p counting retries per slot of the
-// given width instead of s.Slot; the reference's retries over time use 1000 ms.
+// given width instead of s.Slot; the reference's retries over time use
+// Second.
 func Timeline(p Policy, s Settings, slot int) Crowd {
 	s.Slot = slot
 	return RunCrowd(p, s)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -189,15 +188,9 @@ func (m *JobsPane) setScrollKeys(on bool) {
 // run reads a line as --plain does: an empty one cancels, one that does not
 // parse is refused with --plain's message and keeps the last report.
 func (m *JobsPane) run(line string) {
-	m.note, m.failed = "", false
-	line = strings.Trim(line, " ")
-	if line == "" {
-		m.note = views.Cancelled
-		return
-	}
-	jobs, err := ledger.Parse(line)
-	if err != nil {
-		m.note, m.failed = views.JobsError(err), true
+	jobs, note, refused := readJobs(line)
+	m.note, m.failed = note, refused
+	if note != "" {
 		return
 	}
 	m.jobs = jobs

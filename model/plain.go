@@ -128,11 +128,32 @@ func (p *Plain) askNumber(label string, low, high int) (n int, ok bool, err erro
 		if answer == "" {
 			return 0, false, nil
 		}
-		if n, ok := backoff.ParseDigits(answer, 7); ok && n >= low && n <= high {
+		if n, ok := answerNumber(answer); ok && n >= low && n <= high {
 			return n, true, nil
 		}
 		p.println(views.NumberError(low, high))
 	}
+}
+
+// answerNumber reads a typed number as --plain does: the spaces around it
+// dropped, then 1 to 7 digits and nothing else.
+func answerNumber(s string) (int, bool) {
+	return backoff.ParseDigits(strings.Trim(s, " "), 7)
+}
+
+// readJobs reads a line of jobs as --plain does. It returns the jobs, or the
+// message to show instead: Cancelled for an empty line (refused false), or
+// why the line was refused (refused true).
+func readJobs(line string) (jobs []ledger.Job, message string, refused bool) {
+	line = strings.Trim(line, " ")
+	if line == "" {
+		return nil, views.Cancelled, false
+	}
+	jobs, err := ledger.Parse(line)
+	if err != nil {
+		return nil, views.JobsError(err), true
+	}
+	return jobs, "", false
 }
 
 func (p *Plain) oneClient() error {
@@ -157,7 +178,7 @@ func (p *Plain) retriesOverTime() error {
 	if !ok || err != nil {
 		return err
 	}
-	p.print(views.HistogramText(backoff.Timeline(policy, p.settings, 1000)))
+	p.print(views.HistogramText(backoff.Timeline(policy, p.settings, backoff.Second)))
 	return nil
 }
 
@@ -167,13 +188,9 @@ func (p *Plain) jobs() error {
 	if err != nil {
 		return err
 	}
-	if line == "" {
-		p.println(views.Cancelled)
-		return nil
-	}
-	jobs, perr := ledger.Parse(line)
-	if perr != nil {
-		p.println(views.JobsError(perr))
+	jobs, message, _ := readJobs(line)
+	if message != "" {
+		p.println(message)
 		return nil
 	}
 	p.print(views.JobsText(ledger.RunAll(jobs, p.settings)))

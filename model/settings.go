@@ -114,19 +114,13 @@ func (m SettingsPane) formHeight() int {
 	return max(min(m.height-4, len(backoff.FormFields())), 1)
 }
 
-// fieldValue parses a typed setting as --plain does: 1 to 7 digits,
-// spaces around them ignored.
-func fieldValue(s string) (int, bool) {
-	return backoff.ParseDigits(strings.Trim(s, " "), 7)
-}
-
 // draftSettings are the settings the draft holds so far: each field, in
 // the form's order, whose value is a number in its range replaces the
 // current value.
 func (m SettingsPane) draftSettings() backoff.Settings {
 	s := m.settings
 	for i, f := range backoff.FormFields() {
-		if v, ok := fieldValue(m.draft.values[i]); ok && s.Check(f, v) == nil {
+		if v, ok := answerNumber(m.draft.values[i]); ok && s.Check(f, v) == nil {
 			s.Set(f, v)
 		}
 	}
@@ -138,7 +132,7 @@ func (m SettingsPane) draftSettings() backoff.Settings {
 func (m SettingsPane) validator(f backoff.Field) func(string) error {
 	return func(typed string) error {
 		low, high := m.draftSettings().Range(f)
-		if v, ok := fieldValue(typed); !ok || v < low || v > high {
+		if v, ok := answerNumber(typed); !ok || v < low || v > high {
 			return errors.New(views.NumberError(low, high))
 		}
 		return nil

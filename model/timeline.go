@@ -60,7 +60,7 @@ func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 // reference does.
 func (m *TimelinePane) SetSettings(s backoff.Settings) {
 	for _, p := range backoff.Policies() {
-		m.data.Crowds[p] = backoff.Timeline(p, s, 1000)
+		m.data.Crowds[p] = backoff.Timeline(p, s, backoff.Second)
 	}
 	m.data.Outage, m.data.Attempts = s.Outage, s.Attempts
 	m.render()

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/charmbracelet/lipgloss"
@@ -78,8 +77,7 @@ func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w 
 	if w == 0 {
 		return ""
 	}
-	intro := fmt.Sprintf("%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms:",
-		s.Clients, s.Outage, s.Attempts, s.Slot)
+	intro := CrowdIntro(s) + ":"
 	best := CrowdBest(crowds)
 	rows := make([][]string, len(crowds))
 	for i, c := range crowds {

@@ -157,8 +157,7 @@ func CrowdDoc(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) str
 // median, the 95th percentile and the worst.
 func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms.\n",
-		s.Clients, s.Outage, s.Attempts, s.Slot)
+	b.WriteString(CrowdIntro(s) + ".\n")
 	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
 	b.WriteString("  policy          figure                median         p95       worst\n")
 	for _, p := range sc.Policies {

@@ -26,11 +26,12 @@ const (
 	LedgerCheck  = "Every attempt was counted once, and finally ran on each - after a return, after a raise, and after a failure alike."
 )
 
-// PolicyPrompt is the plain menu's question for a policy.
-var PolicyPrompt = "policy (" + backoff.PolicyList() + ")> "
-
-// PolicyError is the answer to a name that is not a policy.
-var PolicyError = "Type " + backoff.PolicyList() + "."
+// The plain menu's question for a policy, and its answer to a name that is
+// not one; TestPolicyTextsNameEveryPolicy keeps them in step with the core.
+const (
+	PolicyPrompt = "policy (fixed, exponential, full jitter, equal jitter or decorrelated)> "
+	PolicyError  = "Type fixed, exponential, full jitter, equal jitter or decorrelated."
+)
 
 // NumberPrompt asks for a number in [low, high]: "clients (1 to 1000)> ".
 func NumberPrompt(label string, low, high int) string {
@@ -67,11 +68,17 @@ func ScheduleText(p backoff.Policy, client int, schedule []backoff.Retry) string
 	return b.String()
 }
 
+// CrowdIntro is the sentence before every crowd table, without its final
+// punctuation: "200 clients fail at 0 ms; ... Retries counted per 100 ms".
+func CrowdIntro(s backoff.Settings) string {
+	return fmt.Sprintf("%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms",
+		s.Clients, s.Outage, s.Attempts, s.Slot)
+}
+
 // CrowdText is the crowd table of the five policies and what it shows.
 func CrowdText(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms:\n",
-		s.Clients, s.Outage, s.Attempts, s.Slot)
+	b.WriteString(CrowdIntro(s) + ":\n")
 	b.WriteString("  policy          retries   most in a slot   the slot from   all through by   gave up\n")
 	for _, c := range crowds {
 		most, slot := c.Busiest()

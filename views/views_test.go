@@ -174,3 +174,12 @@ func TestAdaptiveColours(t *testing.T) {
 		t.Errorf("bar without colour: got %q, want no escape codes", got)
 	}
 }
+
+func TestPolicyTextsNameEveryPolicy(t *testing.T) {
+	if want := "policy (" + backoff.PolicyList() + ")> "; PolicyPrompt != want {
+		t.Errorf("PolicyPrompt: got %q, want %q", PolicyPrompt, want)
+	}
+	if want := "Type " + backoff.PolicyList() + "."; PolicyError != want {
+		t.Errorf("PolicyError: got %q, want %q", PolicyError, want)
+	}
+}
