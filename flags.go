@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -255,7 +256,9 @@ func parseMillis(v string) (int, bool) {
 	if err != nil || d%time.Millisecond != 0 {
 		return 0, false
 	}
-	return int(d / time.Millisecond), true
+	// Clamped, not wrapped, where int is 32 bits: a time past the range must
+	// be refused by the range, not come back as a small one.
+	return int(min(max(d/time.Millisecond, math.MinInt), math.MaxInt)), true
 }
 
 // quoteOdd quotes a value for a message when it holds anything but letters,

@@ -22,6 +22,9 @@ import (
 )
 
 func main() {
+	// A reader that goes away (| head) makes a write fail with EPIPE instead
+	// of killing the process, so that every mode can end quietly.
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -85,8 +88,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args)
 	var help *helpRequest
 	if errors.As(err, &help) {
-		fmt.Fprint(stdout, commandHelp(help.topic))
-		return 0
+		_, err := io.WriteString(stdout, commandHelp(help.topic))
+		return writeStatus(err, "the help", stderr)
 	}
 	var uerr *usageError
 	if errors.As(err, &uerr) {
@@ -95,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case opts.plain:
-		return runPlain(opts.settings, stdin, stdout)
+		return runPlain(opts.settings, stdin, stdout, stderr)
 	case len(opts.rest) > 0:
 		return runReport(opts.report, opts.settings, stdout, stderr)
 	default:
@@ -104,16 +107,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // runPlain runs the line menu. Answers are echoed after their prompts unless
-// a terminal already echoes them. A reader that goes away (| head) ends the
-// session quietly: SIGPIPE is ignored so the failed write comes back as an
-// error, and the session stops at it.
-func runPlain(s backoff.Settings, stdin io.Reader, stdout io.Writer) int {
-	signal.Ignore(syscall.SIGPIPE)
+// a terminal already echoes them. The session stops at the first write that
+// fails.
+func runPlain(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	echo := !isTerminal(stdin)
-	// Run fails only when the screen cannot be written: no one is left to
-	// tell, and the session has already stopped.
-	_ = model.NewPlain(stdin, stdout, echo, s).Run()
-	return 0
+	return writeStatus(model.NewPlain(stdin, stdout, echo, s).Run(), "the screen", stderr)
+}
+
+// writeStatus is the exit status after writing what: 0 when it was written
+// or when the reader went away (a closed pipe, as with | head: it asked for
+// no more, so that is no failure); otherwise 1, with the error on standard
+// error.
+func writeStatus(err error, what string, stderr io.Writer) int {
+	if err == nil || errors.Is(err, syscall.EPIPE) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "retry-planner: writing %s: %v\n", what, err)
+	return 1
 }
 
 func isTerminal(f any) bool {

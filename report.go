@@ -2,11 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"runtime"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
@@ -172,16 +173,23 @@ func (ra *reportArgs) finish(s backoff.Settings, slotSet bool) (report, error) {
 }
 
 // readJobs reads the jobs, as --plain does, from the words of the command
-// line: each word one or more jobs separated by spaces.
+// line: each word one or more jobs separated by spaces. A job's name must be
+// printable text: a report writes it on a line of its own, in CSV and in
+// JSON, which have no room for control characters or broken UTF-8.
 func readJobs(words []string) ([]ledger.Job, error) {
-	line := strings.Join(words, " ")
-	jobs, err := ledger.Parse(line)
+	for _, w := range words {
+		if !utf8.ValidString(w) || strings.ContainsFunc(w, unicode.IsControl) {
+			return nil, usagef("jobs: %s: a job is printable text, name:failures or name:fatal", strconv.Quote(w))
+		}
+	}
+	jobs, err := ledger.Parse(strings.Join(words, " "))
 	var ferr *ledger.FormatError
+	var many *ledger.TooManyJobsError
 	switch {
 	case errors.As(err, &ferr):
 		return nil, usagef("%v", ferr)
-	case errors.Is(err, ledger.ErrTooManyJobs):
-		return nil, usagef("jobs: %d jobs, want at most %d", len(strings.Fields(line)), ledger.MaxJobs)
+	case errors.As(err, &many):
+		return nil, usagef("jobs: %v", many)
 	case err != nil:
 		return nil, usagef("jobs: %v", err)
 	case len(jobs) == 0:
@@ -256,9 +264,6 @@ func (r report) pick(text, csv, json func() string) string {
 // runReport prints the report. Its only failure is a stdout that cannot be
 // written to.
 func runReport(r report, s backoff.Settings, stdout, stderr io.Writer) int {
-	if _, err := io.WriteString(stdout, r.render(s, runtime.GOMAXPROCS(0))); err != nil {
-		fmt.Fprintf(stderr, "retry-planner: writing the %s report: %v\n", r.command, err)
-		return 1
-	}
-	return 0
+	_, err := io.WriteString(stdout, r.render(s, runtime.GOMAXPROCS(0)))
+	return writeStatus(err, "the "+r.command+" report", stderr)
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/retryplanner/retry-planner/views"
@@ -438,6 +439,9 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"jobs", "a:1000"}, []string{`job "a:1000"`, "0 to 999"}},
 		{[]string{"jobs", "a:1", "b:1", "c:1", "d:1", "e:1", "f:1", "g:1", "h:1", "i:1"}, []string{"9 jobs", "at most 8"}},
 		{[]string{"jobs", "a:1 b:1 c:1 d:1 e:1", "f:1 g:1 h:1 i:1 j:1"}, []string{"10 jobs", "at most 8"}},
+		{[]string{"jobs", "x\ty:1", "b:1", "c:1", "d:1", "e:1", "f:1", "g:1", "h:1", "i:1"}, []string{`"x\ty:1"`, "printable"}},
+		{[]string{"jobs", "a\nb:1"}, []string{`"a\nb:1"`, "printable"}},
+		{[]string{"jobs", "a\xff:1"}, []string{`"a\xff:1"`, "printable"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -466,6 +470,27 @@ func TestReportErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A reader that goes away (| head) is no failure: exit 0, nothing said.
+func TestReaderGoneIsQuiet(t *testing.T) {
+	for _, args := range [][]string{{"crowd"}, {"--help"}, {"--plain"}} {
+		var errb bytes.Buffer
+		if code := run(args, strings.NewReader("2\n"), closedPipe{}, &errb); code != 0 || errb.Len() > 0 {
+			t.Errorf("%q to a closed pipe: exit %d, stderr %q; want 0 and nothing", args, code, errb.String())
+		}
+	}
+	// Any other failure to write is an error, --plain's included.
+	var errb bytes.Buffer
+	if code := run([]string{"--plain"}, strings.NewReader("2\n"), brokenWriter{}, &errb); code != 1 || !strings.Contains(errb.String(), "disk full") {
+		t.Errorf("--plain to a full disk: exit %d, stderr %q; want 1 and the error", code, errb.String())
+	}
+}
+
+type closedPipe struct{}
+
+func (closedPipe) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
 }
 
 type brokenWriter struct{}

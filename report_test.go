@@ -6,17 +6,25 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	_ "github.com/charmbracelet/x/exp/golden" // registers -update
 )
 
-// updateReports rewrites testdata/reports from the program's output:
+// updating reports whether the golden package's -update flag is set:
 //
-//	go test -run TestReportGoldens -update-reports .
+//	go test -run 'Golden' . -update
 //
-// It is not called -update: the golden package of the full-screen tests
-// registers that name, and two flags of one name panic.
-var updateReports = flag.Bool("update-reports", false, "rewrite testdata/reports")
+// rewrites testdata/reports from the program's output. The flag is the
+// golden package's, registered when it is imported, so every package's
+// goldens are rewritten the same way.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // runArgs runs the program on args with stdin and returns what it wrote and
 // its exit status.
@@ -74,10 +82,10 @@ func formatsAndExtensions() [][2]string {
 }
 
 // checkGolden compares got with the file, or rewrites it under
-// -update-reports.
+// -update.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateReports {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +96,7 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update-reports to write it)", err)
+		t.Fatalf("%v (run go test -update to write it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
@@ -305,6 +313,32 @@ func FuzzParseArgs(f *testing.F) {
 			}
 		default:
 			t.Errorf("%q: %T %v, want a usage error", args, err, err)
+		}
+	})
+}
+
+// Whatever is typed as a time, parseMillis never panics, and what it takes
+// it takes exactly: the milliseconds written back, as a number and as a Go
+// duration, read back the same.
+func FuzzParseMillis(f *testing.F) {
+	for _, s := range []string{"1000", "0", "-5", "1s", "250ms", "1.5s", "1.5ms", "1m30s", "", "1e3", "9223372036854775807", "2562047h47m16.854775807s", "+7", "-0s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := parseMillis(s)
+		if !ok {
+			if n != 0 {
+				t.Fatalf("parseMillis(%q): refused but gave %d", s, n)
+			}
+			return
+		}
+		if back, ok := parseMillis(strconv.Itoa(n)); !ok || back != n {
+			t.Fatalf("parseMillis(%q) = %d, but %d reads back as %d, %v", s, n, n, back, ok)
+		}
+		if d := time.Duration(n) * time.Millisecond; d/time.Millisecond == time.Duration(n) {
+			if back, ok := parseMillis(d.String()); !ok || back != n {
+				t.Fatalf("parseMillis(%q) = %d, but %s reads back as %d, %v", s, n, d, back, ok)
+			}
 		}
 	})
 }

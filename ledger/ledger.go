@@ -219,8 +219,21 @@ func RunAll(jobs []Job, s backoff.Settings) Report {
 	return r
 }
 
-// ErrTooManyJobs is a line of more than MaxJobs jobs.
+// ErrTooManyJobs is a line of more than MaxJobs jobs; errors.Is finds it in
+// a *TooManyJobsError.
 var ErrTooManyJobs = fmt.Errorf("more than %d jobs", MaxJobs)
+
+// TooManyJobsError is a line of Count jobs, more than MaxJobs.
+type TooManyJobsError struct {
+	Count int
+}
+
+func (e *TooManyJobsError) Error() string {
+	return fmt.Sprintf("%d jobs, want at most %d", e.Count, MaxJobs)
+}
+
+// Is makes errors.Is(err, ErrTooManyJobs) hold.
+func (e *TooManyJobsError) Is(target error) bool { return target == ErrTooManyJobs }
 
 // FormatError is a job not written name:number or name:fatal.
 type FormatError struct {
@@ -258,7 +271,7 @@ func Parse(line string) ([]Job, error) {
 		jobs = append(jobs, Job{Name: name, Failures: n})
 	}
 	if len(jobs) > MaxJobs {
-		return nil, ErrTooManyJobs
+		return nil, &TooManyJobsError{Count: len(jobs)}
 	}
 	return jobs, nil
 }

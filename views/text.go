@@ -3,6 +3,7 @@
 package views
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -45,7 +46,7 @@ func NumberError(low, high int) string {
 
 // JobsError is the answer to a line of jobs that ledger.Parse refused.
 func JobsError(err error) string {
-	if err == ledger.ErrTooManyJobs {
+	if errors.Is(err, ledger.ErrTooManyJobs) {
 		return JobsTooMany
 	}
 	return JobsFormat
