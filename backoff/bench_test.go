@@ -1,6 +1,9 @@
 package backoff
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // largest is the settings at the top of every range, seed 7, 100 ms slots.
 func largest() Settings {
@@ -58,5 +61,21 @@ func BenchmarkCrowdArithmetic(b *testing.B) {
 	}
 	if sink == 0 {
 		b.Fatal("no waits drawn")
+	}
+}
+
+// BenchmarkCrowdSeeds is crowd --seeds 1000 at the largest settings, on as
+// many workers as -cpu allows. cpu-ns/op is the CPU time spent, all workers
+// together: if it stays put from -cpu 1 to -cpu 2, the workers add no work,
+// and only a machine busy with other things keeps ns/op from halving.
+func BenchmarkCrowdSeeds(b *testing.B) {
+	s := largest()
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		RunSeeds(s, 1000, runtime.GOMAXPROCS(0))
+	}
+	if cpu := processCPU() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

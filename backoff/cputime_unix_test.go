@@ -1,6 +1,6 @@
 //go:build unix
 
-package backoff_test
+package backoff
 
 import (
 	"syscall"

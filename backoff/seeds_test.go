@@ -2,7 +2,6 @@ package backoff_test
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -168,26 +167,4 @@ func ExampleRunSeeds() {
 	// full jitter  busiest {Median:31 P95:36 Worst:37}, gave up {Median:39 P95:60 Worst:67}
 	// equal jitter busiest {Median:42 P95:43 Worst:44}, gave up {Median:0 P95:0 Worst:0}
 	// decorrelated busiest {Median:15 P95:18 Worst:21}, gave up {Median:10 P95:16 Worst:21}
-}
-
-// largest are the settings at the top of every range, with the reference's
-// seed and slot.
-func largest() backoff.Settings {
-	return backoff.Settings{FirstWait: 10000, LongestWait: 600000, Attempts: 12, Clients: 1000, Outage: 600000, Seed: 7, Slot: 100}
-}
-
-// BenchmarkCrowdSeeds is crowd --seeds 1000 at the largest settings, on as
-// many workers as -cpu allows. cpu-ns/op is the CPU time spent, all workers
-// together: if it stays put from -cpu 1 to -cpu 2, the workers add no work,
-// and only a machine busy with other things keeps ns/op from halving.
-func BenchmarkCrowdSeeds(b *testing.B) {
-	s := largest()
-	b.ReportAllocs()
-	start := processCPU()
-	for b.Loop() {
-		backoff.RunSeeds(s, 1000, runtime.GOMAXPROCS(0))
-	}
-	if cpu := processCPU() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-	}
 }
