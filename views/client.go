@@ -91,13 +91,14 @@ func ClientPane(d ClientData, w, h int, st *Styles) string {
 }
 
 // scheduleRows are the schedule's rows, attempt 1 first: attempt, wait, at,
-// and what the service does then.
+// and what the service does then. As in the core, attempt 1 at 0 ms always
+// fails, whatever the outage; the first retry at or after it gets through.
 func scheduleRows(d ClientData) [][]string {
 	rows := make([][]string, 0, len(d.Schedule)+1)
-	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false)})
-	through := 0 >= d.Outage
+	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false, true)})
+	through := false
 	for _, r := range d.Schedule {
-		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through)})
+		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through, false)})
 		through = through || r.At >= d.Outage
 	}
 	return rows
@@ -105,11 +106,12 @@ func scheduleRows(d ClientData) [][]string {
 
 // landing says what an attempt at ms meets: the service down, the service
 // back (the attempt gets through), or nothing, as an earlier one got through.
-func landing(ms, outage int, through bool) string {
+// The first attempt always meets it down.
+func landing(ms, outage int, through, first bool) string {
 	switch {
 	case through:
 		return "○ not needed"
-	case ms < outage:
+	case first || ms < outage:
 		return "× down"
 	default:
 		return "✓ gets through"
@@ -133,7 +135,8 @@ func scheduleTable(d ClientData, rows [][]string, w int, st *Styles) string {
 }
 
 // TimelineStrip draws a schedule on one line from 0 ms to its end (or the
-// outage's end, if later): × for an attempt while the service is down, ✓
+// outage's end, if later): × for an attempt while the service is down (the
+// first always is, as in the core), ✓
 // for the one that gets through, ○ for attempts it makes unnecessary, ┃ for
 // the moment the service is back; then a line of times under it and a
 // legend. It needs w >= 3.
@@ -158,12 +161,8 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 		}
 	}
 	mark(col(outage), back)
-	got := 0 >= outage
-	if got {
-		mark(0, through)
-	} else {
-		mark(0, down)
-	}
+	mark(0, down) // attempt 1 fails at 0 ms, whatever the outage
+	got := false
 	for _, r := range schedule {
 		switch {
 		case got:

@@ -183,3 +183,39 @@ func TestPolicyTextsNameEveryPolicy(t *testing.T) {
 		t.Errorf("PolicyError: got %q, want %q", PolicyError, want)
 	}
 }
+
+// Attempt 1 is always down, as in the core, where every client fails at
+// 0 ms; with an outage of 0 ms the first retry, attempt 2, gets through.
+func TestClientLandingOutageZero(t *testing.T) {
+	st := DefaultStyles()
+	s := backoff.Defaults()
+	s.Outage = 0
+	sched := backoff.Schedule(backoff.Exponential, s, 1)
+	d := ClientData{Policy: backoff.Exponential, Client: 1, Clients: s.Clients, Outage: 0, Schedule: sched}
+	rows := scheduleRows(d)
+	want := []string{"× down", "✓ gets through"}
+	for range rows[2:] {
+		want = append(want, "○ not needed")
+	}
+	for i, r := range rows {
+		if r[3] != want[i] {
+			t.Errorf("attempt %s: got %q, want %q", r[0], r[3], want[i])
+		}
+	}
+	strip := TimelineStrip(sched, 0, 60, st)
+	line := []rune(strings.Split(strip, "\n")[0])
+	if line[0] != '×' {
+		t.Errorf("strip at 0 ms: got %q, want ×: %s", line[0], strip)
+	}
+	// The first retry is at 1000 ms of a strip that ends at 31000 ms.
+	if at := 1000 * 59 / backoff.Total(sched); line[at] != '✓' {
+		t.Errorf("strip at 1000 ms (column %d): got %q, want ✓: %s", at, line[at], strip)
+	}
+	if got := strings.Count(string(line), "✓"); got != 1 {
+		t.Errorf("strip: %d ✓, want 1: %s", got, strip)
+	}
+	legend := strings.Split(strip, "\n")[2]
+	if !strings.Contains(legend, "× down") || !strings.Contains(legend, "✓ gets through") {
+		t.Errorf("legend: got %q, want × down and ✓ gets through", legend)
+	}
+}
