@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -14,10 +15,47 @@ import (
 	"github.com/retryplanner/retry-planner/views"
 )
 
-// SettingsAppliedMsg carries settings the form has just applied; the root
-// recomputes every pane with them.
+// SettingsAppliedMsg gives every pane new settings from outside the form.
+// The form itself applies its settings in the Update that completes it
+// (the root reads them from SettingsPane.Settings), not with a message:
+// one sent by a command could reach a form opened again in the meantime
+// and be lost there.
 type SettingsAppliedMsg struct {
 	Settings backoff.Settings
+}
+
+// formMsg is a message of the form's commands, tagged with the form that
+// asked for it: a message of a form closed since (a step to the next field,
+// or the one that completes it) must not move or complete a fresh one.
+type formMsg struct {
+	form int // SettingsPane.opened when the form sent it
+	msg  tea.Msg
+}
+
+// tagged runs cmd and tags what it returns as form's, a batch command by
+// command. Messages of bubbletea's own (such as tea.QuitMsg) are left for
+// the runtime.
+func tagged(form int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg := cmd()
+		switch msg := msg.(type) {
+		case nil:
+			return nil
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = tagged(form, c)
+			}
+			return out
+		}
+		if reflect.TypeOf(msg).PkgPath() == reflect.TypeFor[tea.KeyMsg]().PkgPath() {
+			return msg
+		}
+		return formMsg{form: form, msg: msg}
+	}
 }
 
 // SettingsKeyMap is pane 5's keys; the form's own are listed while it is
@@ -61,6 +99,7 @@ type SettingsPane struct {
 
 	settings backoff.Settings
 	form     *huh.Form // nil while closed; a fresh one each time it opens
+	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
 	longest  *huh.Input // its title's range follows the first wait typed
 	note     string     // what the last form did
@@ -80,6 +119,10 @@ func (m SettingsPane) Editing() bool { return m.form != nil }
 
 // Note is what the last form did: the new settings, or Cancelled.
 func (m SettingsPane) Note() string { return m.note }
+
+// Settings are the settings shown: once the form completes, the ones it
+// applied.
+func (m SettingsPane) Settings() backoff.Settings { return m.settings }
 
 // SetSettings shows new settings.
 func (m *SettingsPane) SetSettings(s backoff.Settings) {
@@ -171,7 +214,11 @@ func (m *SettingsPane) open() tea.Cmd {
 		WithWidth(m.width).
 		WithHeight(m.formHeight())
 	m.note = ""
+	m.opened++
 	m.setFormKeys(true)
+	// Init's messages are not tagged (bubbletea runs them in a sequence,
+	// which cannot be taken apart): they refresh the fields and start the
+	// cursor, which does nothing to a form opened later.
 	return m.form.Init()
 }
 
@@ -190,8 +237,14 @@ func (m *SettingsPane) setFormKeys(open bool) {
 
 // Update opens the form on enter; while it is open every message goes to
 // it, but esc, which closes it changing nothing. When the form completes,
-// its settings are applied with a SettingsAppliedMsg.
+// its settings are the pane's at once (see Settings).
 func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
+	if fm, ok := msg.(formMsg); ok {
+		if m.form == nil || fm.form != m.opened {
+			return m, nil // from a form closed since
+		}
+		msg = fm.msg
+	}
 	k, isKey := msg.(tea.KeyMsg)
 	if m.form == nil {
 		if isKey && key.Matches(k, m.KeyMap.Open) {
@@ -218,14 +271,14 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 			m.close(err.Error())
 			return m, nil
 		}
-		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
 		m.settings = s
-		return m, func() tea.Msg { return SettingsAppliedMsg{Settings: s} }
+		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
+		return m, nil
 	case huh.StateAborted:
 		m.close(views.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
-	return m, cmd
+	return m, tagged(m.opened, cmd)
 }
 
 // View draws the pane: the form while it is open, else the settings.
