@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -346,5 +347,46 @@ func TestFirstViewBeforeAnySize(t *testing.T) {
 	m := NewApp(backoff.Defaults(), views.DefaultStyles())
 	if v := m.View(); v != "" {
 		t.Errorf("view before any window size: got %q, want nothing", v)
+	}
+}
+
+// At the least size pane 1's schedule, total and strip do not all fit:
+// pgup/pgdn scroll them (up and down stay the client's), the head stays,
+// and the hint says how.
+func TestClientScrolls(t *testing.T) {
+	m := newApp(t, MinWidth, MinHeight)
+	top := m.View()
+	checkFits(t, top, MinWidth, MinHeight)
+	for _, want := range []string{"[exponential]", "Client 1 of 200", "↓ more below (pgup/pgdn)"} {
+		if !strings.Contains(top, want) {
+			t.Errorf("top: does not show %q:\n%s", want, top)
+		}
+	}
+	if strings.Contains(top, "31000 ms before the last attempt") {
+		t.Errorf("top: the total already shows, nothing to scroll:\n%s", top)
+	}
+	m = send(t, m, press("pgdown")...)
+	bottom := m.View()
+	checkFits(t, bottom, MinWidth, MinHeight)
+	for _, want := range []string{"[exponential]", "Client 1 of 200", "In all 31000 ms before the last attempt.", "× down  ✓ gets through", "↑ more above (pgup/pgdn)"} {
+		if !strings.Contains(bottom, want) {
+			t.Errorf("after pgdn: does not show %q:\n%s", want, bottom)
+		}
+	}
+	golden.RequireEqual(t, []byte(bottom))
+	// up is the next client, and the scroll stays where it was.
+	m = send(t, m, press("up")...)
+	if got := m.ClientPane().Client(); got != 2 {
+		t.Errorf("client after up: got %d, want 2", got)
+	}
+	if v := m.View(); !strings.Contains(v, "Client 2 of 200") || !strings.Contains(v, "↑ more above") {
+		t.Errorf("after up: want client 2, still scrolled:\n%s", v)
+	}
+	if v := send(t, m, press("pgup")...).View(); !strings.Contains(v, "↓ more below") {
+		t.Errorf("after pgup: want the top again:\n%s", v)
+	}
+	// At 100x30 it all fits: no hint.
+	if v := newApp(t, 100, 30).View(); strings.Contains(v, "more below") {
+		t.Errorf("100x30: a scroll hint, want none:\n%s", v)
 	}
 }

@@ -17,6 +17,7 @@ import (
 type scroller struct {
 	vp    viewport.Model
 	lines []string
+	keys  string // the keys the scroll hint names, such as "pgup/pgdn"
 }
 
 // newScroller scrolls with keys only: up and down a line or a page.
@@ -28,7 +29,19 @@ func newScroller(k scrollKeys) scroller {
 		HalfPageUp: none, HalfPageDown: none, Left: none, Right: none,
 	}
 	v.MouseWheelEnabled = false
-	return scroller{vp: v}
+	return scroller{vp: v, keys: hintKeys(k)}
+}
+
+// hintKeys names the enabled keys of k for the scroll hint.
+func hintKeys(k scrollKeys) string {
+	var names []string
+	if k.Up.Enabled() || k.Down.Enabled() {
+		names = append(names, "↑/↓")
+	}
+	if k.PageUp.Enabled() || k.PageDown.Enabled() {
+		names = append(names, "pgup/pgdn")
+	}
+	return strings.Join(names, ", ")
 }
 
 // SetContent shows content, whose lines are at most w cells, in h lines,
@@ -47,12 +60,14 @@ func (s *scroller) SetContent(content string, w, h int, fit bool) {
 		s.vp.Height = max(h, 0)
 	}
 	s.vp.SetContent(content)
+	s.vp.SetYOffset(s.vp.YOffset) // within the new content and height
 }
 
 // SetKeys replaces the keys it scrolls with.
 func (s *scroller) SetKeys(k scrollKeys) {
 	s.vp.KeyMap.Up, s.vp.KeyMap.Down = k.Up, k.Down
 	s.vp.KeyMap.PageUp, s.vp.KeyMap.PageDown = k.PageUp, k.PageDown
+	s.keys = hintKeys(k)
 }
 
 // GotoTop scrolls to the first line.
@@ -76,7 +91,7 @@ func (s scroller) View(st *views.Styles) string {
 	bottom := min(top+h, total)
 	out := strings.Join(s.lines[top:bottom], "\n")
 	if total > h {
-		out += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, st)
+		out += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, s.keys, st)
 	}
 	return out
 }

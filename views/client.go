@@ -48,46 +48,41 @@ func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
 	return Fit(short, w, 1)
 }
 
-// ClientPane is pane 1 in w x h cells: the policies, the client number, the
-// schedule as a table, the total before the last attempt, and the timeline
-// strip. When h is short the blank lines go first, then the table's last
-// rows, replaced by a line that says how many are hidden.
-func ClientPane(d ClientData, w, h int, st *Styles) string {
-	w, h = max(w, 0), max(h, 0)
-	if w == 0 || h == 0 {
+// ClientHead is the fixed top of pane 1: the policies and the client number.
+func ClientHead(d ClientData, w int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 {
 		return ""
 	}
-	head := PolicyRow(d.Policy, w, st) + "\n" +
-		st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
+	client := st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
 		st.Muted.Render(fmt.Sprintf(" of %d; attempt 1 at 0 ms, then:", d.Clients))
+	return PolicyRow(d.Policy, w, st) + "\n" + Fit(client, w, 1)
+}
+
+// ClientBody is pane 1 under its head at width w, for a viewport to scroll:
+// the schedule as a table, the total before the last attempt, and the
+// timeline strip, a blank line before each when all of it fits in room
+// lines.
+func ClientBody(d ClientData, w, room int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 {
+		return ""
+	}
 	total := fmt.Sprintf("In all %s before the last attempt.", Millis(backoff.Total(d.Schedule)))
 	if backoff.Total(d.Schedule) < d.Outage {
 		total += " Every attempt comes while the service is down: this client gives up."
 	}
-	total = st.Text.Render(Wrap(total, w))
-	strip := TimelineStrip(d.Schedule, d.Outage, w, st)
-
-	rows := scheduleRows(d)
-	fixed := Height(head) + Height(total) + Height(strip) + 2 // +2: the table's header and rule
-	gaps := 3
-	if fixed+gaps+len(rows) > h {
-		gaps = 0
+	parts := []string{
+		scheduleTable(d, scheduleRows(d), w, st),
+		st.Text.Render(Wrap(total, w)),
+		TimelineStrip(d.Schedule, d.Outage, w, st),
 	}
-	room := h - fixed - gaps
-	if room < len(rows) {
-		hidden := len(rows) - max(room-1, 0)
-		rows = rows[:max(room-1, 0)]
-		if room >= 1 {
-			rows = append(rows, []string{"…", "", fmt.Sprintf("%d more", hidden), ""})
-		}
+	sep := "\n"
+	if n := Height(parts[0]) + Height(parts[1]) + Height(parts[2]) + 3; n <= room {
+		sep = "\n\n"
+		parts[0] = "\n" + parts[0]
 	}
-	tbl := scheduleTable(d, rows, w, st)
-	gap := ""
-	if gaps > 0 {
-		gap = "\n"
-	}
-	out := head + "\n" + gap + tbl + "\n" + gap + total + "\n" + gap + strip
-	return Fit(out, w, h)
+	return strings.Join(parts, sep)
 }
 
 // scheduleRows are the schedule's rows, attempt 1 first: attempt, wait, at,

@@ -115,9 +115,9 @@ func joinLines(blocks ...string) string {
 	return strings.Join(keep, "\n")
 }
 
-// ScrollHint is the line under a scrolled view: which of its lines show and
-// how to see the rest.
-func ScrollHint(first, last, total, w int, st *Styles) string {
+// ScrollHint is the line under a scrolled view: which of its lines show and,
+// when keys is not empty, the keys that show the rest, such as "pgup/pgdn".
+func ScrollHint(first, last, total, w int, keys string, st *Styles) string {
 	var where string
 	switch {
 	case first <= 1:
@@ -127,5 +127,8 @@ func ScrollHint(first, last, total, w int, st *Styles) string {
 	default:
 		where = "↕ more above and below"
 	}
-	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s (↑/↓, pgup/pgdn)", first, last, total, where)), w, 1)
+	if keys != "" {
+		where += " (" + keys + ")"
+	}
+	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s", first, last, total, where)), w, 1)
 }

@@ -108,7 +108,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 		views := map[string]string{
 			"header":   Header(2, w, st),
 			"policies": PolicyRow(backoff.FullJitter, w, st),
-			"client":   ClientPane(client, w, 30, st),
+			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, w, 30, st),
 			"strip":    TimelineStrip(client.Schedule, client.Outage, w, st),
 			"crowd":    CrowdPane(s, crowds, w, st),
 			"head":     TimelineHead(TimelineData{Crowds: perSecond, Outage: s.Outage}, w, st),
@@ -118,7 +118,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 			"summary":  JobsSummary(report, w, st),
 			"settings": SettingsSummary(s, w, st),
 			"small":    TooSmall(w, 10, 50, 14, st),
-			"hint":     ScrollHint(3, 10, 40, w, st),
+			"hint":     ScrollHint(3, 10, 40, w, "↑/↓, pgup/pgdn", st),
 		}
 		for name, v := range views {
 			for i, l := range strings.Split(v, "\n") {
