@@ -63,7 +63,7 @@ type ClientPane struct {
 // NewClientPane returns pane 1 on exponential, client 1.
 func NewClientPane(s backoff.Settings, st *views.Styles) ClientPane {
 	km := DefaultClientKeyMap()
-	m := ClientPane{KeyMap: km, settings: s, policy: backoff.Exponential, client: 1, view: newScroller(km.scrollKeys()), styles: st}
+	m := ClientPane{KeyMap: km, settings: s, policy: backoff.Exponential, client: 1, view: newScroller(km.scrollKeys(), st), styles: st}
 	m.recompute()
 	return m
 }
@@ -134,5 +134,5 @@ func (m ClientPane) View() string {
 	if m.height == 0 || m.width == 0 {
 		return ""
 	}
-	return views.ClipHeight(m.head+"\n"+m.view.View(m.styles), m.height)
+	return views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
 }

@@ -53,6 +53,7 @@ type JobsPane struct {
 	view     scroller
 	summary  string // rendered on change: views.JobsSummary
 	helpText string // rendered on change: views.JobsHelp wrapped
+	line     string // rendered on change: the input line cut to the width
 	noteText string // rendered on change: the note wrapped
 	width    int
 	height   int
@@ -70,7 +71,7 @@ func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in.Cursor.Style = st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
 	km := DefaultJobsKeyMap()
-	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys), styles: st}
+	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys, st), styles: st}
 	m.render()
 	return m
 }
@@ -102,7 +103,7 @@ func (m *JobsPane) SetSize(w, h int) {
 
 // head is the lines above the ledger: what to type, the line, the note.
 func (m JobsPane) head() string {
-	out := m.helpText + "\n" + views.Fit(m.input.View(), m.width, 1)
+	out := m.helpText + "\n" + m.line
 	if m.noteText != "" {
 		out += "\n" + m.noteText
 	}
@@ -122,6 +123,7 @@ func (m *JobsPane) render() {
 	}
 	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
 	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
+	m.drawLine()
 	m.summary = views.JobsSummary(m.report, m.width, m.styles)
 	used := views.Height(m.head()) + 1 // and a blank line
 	if m.summary != "" {
@@ -131,12 +133,19 @@ func (m *JobsPane) render() {
 	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
 }
 
+// drawLine renders the input line: after every change to the input, as
+// it changes only in Update.
+func (m *JobsPane) drawLine() {
+	m.line = views.Fit(m.input.View(), m.width, 1)
+}
+
 // Update types, runs and scrolls.
 func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
+		m.drawLine()
 		return m, cmd
 	}
 	if m.Typing() {
@@ -151,6 +160,7 @@ func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
+		m.drawLine()
 		return m, cmd
 	}
 	if key.Matches(k, m.KeyMap.Type) {
@@ -202,7 +212,7 @@ func (m JobsPane) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
-	out := m.head() + "\n\n" + m.view.View(m.styles)
+	out := m.head() + "\n\n" + m.view.View()
 	if m.summary != "" {
 		out += "\n\n" + m.summary
 	}

@@ -104,6 +104,8 @@ type SettingsPane struct {
 	longest  *huh.Input // its title's range follows the first wait typed
 	note     string     // what the last form did
 	summary  string     // rendered on change: the settings and the note
+	title    string     // rendered on change: the form's title, wrapped
+	frame    string     // drawn after every change to the open form
 	width    int
 	height   int
 	styles   *views.Styles
@@ -140,6 +142,20 @@ func (m *SettingsPane) render() {
 		out += "\n\n" + m.styles.Note.Render(views.Wrap(m.note, m.width))
 	}
 	m.summary = views.Fit(out, m.width, m.height)
+	st := m.styles
+	title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
+	m.title = views.Wrap(title, m.width)
+}
+
+// drawForm draws the open form under its title. The form changes only in
+// Update (huh builds its fields' view there too), so the pane draws it after
+// each message it passes on, the cursor's blinks included.
+func (m *SettingsPane) drawForm() {
+	m.frame = ""
+	if m.form == nil || m.width == 0 || m.height == 0 {
+		return
+	}
+	m.frame = views.Fit(m.title+"\n\n"+m.form.View(), m.width, m.height)
 }
 
 // SetSize sets the pane's size in cells.
@@ -148,6 +164,7 @@ func (m *SettingsPane) SetSize(w, h int) {
 	m.render()
 	if m.form != nil {
 		m.form.WithWidth(m.width).WithHeight(m.formHeight())
+		m.drawForm()
 	}
 }
 
@@ -219,11 +236,13 @@ func (m *SettingsPane) open() tea.Cmd {
 	// Init's messages are not tagged (bubbletea runs them in a sequence,
 	// which cannot be taken apart): they refresh the fields and start the
 	// cursor, which does nothing to a form opened later.
-	return m.form.Init()
+	cmd := m.form.Init()
+	m.drawForm()
+	return cmd
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.longest, m.note = nil, nil, nil, note
+	m.form, m.draft, m.longest, m.note, m.frame = nil, nil, nil, note, ""
 	m.setFormKeys(false)
 	m.render()
 }
@@ -278,18 +297,14 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		m.close(views.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
+	m.drawForm()
 	return m, tagged(m.opened, cmd)
 }
 
 // View draws the pane: the form while it is open, else the settings.
 func (m SettingsPane) View() string {
-	if m.width == 0 || m.height == 0 {
-		return ""
-	}
-	st := m.styles
 	if m.form != nil {
-		title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
-		return views.Fit(views.Wrap(title, m.width)+"\n\n"+m.form.View(), m.width, m.height)
+		return m.frame
 	}
 	return m.summary
 }

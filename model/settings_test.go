@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views"
@@ -14,7 +17,10 @@ import (
 // messagesOf runs cmd as bubbletea would, batches command by command, and
 // returns the messages it gives. A command that has not returned within a
 // moment (the cursor's blink, which waits half a second) is left out.
-func messagesOf(cmd tea.Cmd) []tea.Msg {
+func messagesOf(cmd tea.Cmd) []tea.Msg { return messagesWithin(cmd, 100*time.Millisecond) }
+
+// messagesWithin is messagesOf, waiting up to d for each command.
+func messagesWithin(cmd tea.Cmd, d time.Duration) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
@@ -23,7 +29,7 @@ func messagesOf(cmd tea.Cmd) []tea.Msg {
 	var msg tea.Msg
 	select {
 	case msg = <-done:
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(d):
 		return nil
 	}
 	switch msg := msg.(type) {
@@ -32,7 +38,7 @@ func messagesOf(cmd tea.Cmd) []tea.Msg {
 	case tea.BatchMsg:
 		var out []tea.Msg
 		for _, c := range msg {
-			out = append(out, messagesOf(c)...)
+			out = append(out, messagesWithin(c, d)...)
 		}
 		return out
 	}
@@ -167,5 +173,63 @@ func TestSettingsSummaryShowsTheAppliedSettings(t *testing.T) {
 	}
 	if want := backoff.FirstWait.String() + " 100"; row != want {
 		t.Errorf("summary row: got %q, want %q", row, want)
+	}
+}
+
+// The open form is drawn after every change, so a frame is never behind
+// the form: after each key and each message of its commands, the cursor's
+// blink included, the pane shows what the form draws now.
+func TestSettingsFormDrawnLive(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI) // the cursor shows in reverse video
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	m := newApp(t, 100, 30)
+	check := func(when string) {
+		t.Helper()
+		p := m.SettingsPane()
+		if want := views.Fit(p.title+"\n\n"+p.form.View(), p.width, p.height); p.View() != want {
+			t.Fatalf("%s: the pane shows\n%s\nwant what the form draws now\n%s", when, p.View(), want)
+		}
+	}
+	var msgs []tea.Msg
+	m, msgs = step(t, m, press("5")[0])
+	m, msgs = step(t, m, press("enter")[0])
+	check("opened")
+	blinks := 0
+	for _, key := range press("backspace", "7", "enter", "4") {
+		var more []tea.Msg
+		m, more = step(t, m, key)
+		msgs = append(msgs, more...)
+		check("after a key")
+	}
+	// The blink comes after half a second.
+	deadline := time.Now().Add(3 * time.Second)
+	for len(msgs) > 0 && blinks < 2 && time.Now().Before(deadline) {
+		before := m.View()
+		var next tea.Msg
+		next, msgs = msgs[0], msgs[1:]
+		next2, cmd := m.Update(next)
+		m = next2.(App)
+		msgs = append(msgs, messagesWithin(cmd, time.Second)...)
+		check("after a message of the form's commands")
+		if fm, ok := next.(formMsg); ok {
+			if _, ok := fm.msg.(cursor.BlinkMsg); ok && m.View() != before {
+				blinks++
+			}
+		}
+	}
+	if blinks == 0 {
+		t.Error("no blink of the cursor changed the frame")
+	}
+}
+
+// The jobs line is drawn after every change, the same as it draws itself.
+func TestJobsLineDrawnLive(t *testing.T) {
+	m := newApp(t, 100, 30)
+	for _, key := range press("4", "enter", "alpha:0 br", "backspace", "left", "x", "enter", "enter", "esc") {
+		m = send(t, m, key)
+		j := m.JobsPane()
+		if want := views.Fit(j.input.View(), j.width, 1); j.line != want {
+			t.Fatalf("the jobs line shows %q, want %q", j.line, want)
+		}
 	}
 }

@@ -50,7 +50,7 @@ type TimelinePane struct {
 // exponential.
 func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
-	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys), styles: st}
+	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 	m.data.Policy = backoff.Exponential
 	m.SetSettings(s)
 	return m
@@ -118,7 +118,7 @@ func (m TimelinePane) View() string {
 	if m.height == 0 || m.width == 0 {
 		return ""
 	}
-	return views.ClipHeight(m.head+"\n"+m.view.View(m.styles), m.height)
+	return views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
 }
 
 // stepPolicy is the next policy in the reference's order, or the previous
