@@ -282,8 +282,9 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	// Set here, in Update, rather than with huh's TitleFunc, which would
 	// read the draft from a command's goroutine while fields write it.
 	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
-	switch m.form.State {
-	case huh.StateCompleted:
+	// The form never aborts: huh aborts only on its quit key, which open
+	// disables (the root quits on ctrl+c), and esc closes it above.
+	if m.form.State == huh.StateCompleted {
 		s := m.draftSettings()
 		if err := s.Validate(); err != nil {
 			// The fields check themselves; this is only a safety net.
@@ -292,9 +293,6 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		}
 		m.settings = s
 		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
-		return m, nil
-	case huh.StateAborted:
-		m.close(views.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
 	m.drawForm()

@@ -190,9 +190,8 @@ func TestSettingsFormDrawnLive(t *testing.T) {
 			t.Fatalf("%s: the pane shows\n%s\nwant what the form draws now\n%s", when, p.View(), want)
 		}
 	}
-	var msgs []tea.Msg
-	m, msgs = step(t, m, press("5")[0])
-	m, msgs = step(t, m, press("enter")[0])
+	m, _ = step(t, m, press("5")[0])
+	m, msgs := step(t, m, press("enter")[0])
 	check("opened")
 	blinks := 0
 	for _, key := range press("backspace", "7", "enter", "4") {

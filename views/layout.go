@@ -46,19 +46,6 @@ func ClipHeight(s string, h int) string {
 	return s + strings.Repeat("\n", h-n)
 }
 
-// FitHeight is Fit, then padded with empty lines to exactly h lines.
-func FitHeight(s string, w, h int) string {
-	s = Fit(s, w, h)
-	if h <= 0 {
-		return ""
-	}
-	n := strings.Count(s, "\n") + 1
-	if n < h {
-		s += strings.Repeat("\n", h-n)
-	}
-	return s
-}
-
 // Wrap word-wraps plain text to w cells, each of its lines on its own, breaking words longer than a line;
 // lines carry no trailing spaces. Width 0 gives "".
 func Wrap(s string, w int) string {
@@ -102,17 +89,6 @@ func padLeft(s string, n int) string {
 // padRight left-aligns s in a field of n cells; a longer s is left as is.
 func padRight(s string, n int) string {
 	return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
-}
-
-// joinLines joins non-empty blocks with one newline.
-func joinLines(blocks ...string) string {
-	var keep []string
-	for _, b := range blocks {
-		if b != "" {
-			keep = append(keep, b)
-		}
-	}
-	return strings.Join(keep, "\n")
 }
 
 // ScrollHint is the line under a scrolled view: which of its lines show and,
