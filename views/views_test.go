@@ -23,22 +23,27 @@ func TestBar(t *testing.T) {
 	tests := []struct {
 		n, most, width int
 		want           string
+		cells          int
 	}{
-		{200, 200, 4, "████"},
-		{100, 200, 4, "██"},
-		{1, 200, 4, "▏"}, // never less than an eighth
-		{0, 200, 4, ""},
-		{3, 8, 1, "▍"},
-		{5, 8, 2, "█▎"},
-		{7, 8, 1, "▉"},
-		{9, 8, 1, "█"}, // never past the width
-		{5, 0, 3, ""},
-		{5, 5, 0, ""},
-		{5, 5, -3, ""},
+		{200, 200, 4, "████", 4},
+		{100, 200, 4, "██", 2},
+		{1, 200, 4, "▏", 1}, // never less than an eighth
+		{0, 200, 4, "", 0},
+		{3, 8, 1, "▍", 1},
+		{5, 8, 2, "█▎", 2},
+		{7, 8, 1, "▉", 1},
+		{9, 8, 1, "█", 1}, // never past the width
+		{5, 0, 3, "", 0},
+		{5, 5, 0, "", 0},
+		{5, 5, -3, "", 0},
 	}
 	for _, tt := range tests {
-		if got := Bar(tt.n, tt.most, tt.width); got != tt.want {
-			t.Errorf("Bar(%d, %d, %d): got %q, want %q", tt.n, tt.most, tt.width, got, tt.want)
+		got, cells := Bar(tt.n, tt.most, tt.width)
+		if got != tt.want || cells != tt.cells {
+			t.Errorf("Bar(%d, %d, %d): got %q, %d cells, want %q, %d cells", tt.n, tt.most, tt.width, got, cells, tt.want, tt.cells)
+		}
+		if w := ansi.StringWidth(got); w != cells {
+			t.Errorf("Bar(%d, %d, %d): %q is %d cells wide, but says %d", tt.n, tt.most, tt.width, got, w, cells)
 		}
 	}
 }
