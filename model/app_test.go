@@ -2,6 +2,7 @@ package model
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -318,6 +319,21 @@ func TestSettingsAppliedRecomputesEveryPane(t *testing.T) {
 	}
 }
 
+// crowdRow is the cells of policy p's row of the crowd table in a frame,
+// the best-of-column marks left out: retries, most in a slot, the slot
+// from, all through by, gave up.
+func crowdRow(t *testing.T, frame string, p backoff.Policy) []string {
+	t.Helper()
+	for _, l := range strings.Split(frame, "\n") {
+		cells := regexp.MustCompile(` {2,}`).Split(strings.TrimSpace(strings.ReplaceAll(l, "*", " ")), -1)
+		if cells[0] == p.String() {
+			return cells[1:]
+		}
+	}
+	t.Fatalf("no %v row in the crowd table:\n%s", p, frame)
+	return nil
+}
+
 func TestCrowdFigures(t *testing.T) {
 	m := newApp(t, 100, 30)
 	c := m.CrowdPane().Crowds()[backoff.FullJitter]
@@ -326,10 +342,17 @@ func TestCrowdFigures(t *testing.T) {
 		t.Errorf("full jitter: got %d / %d / %d ms / %d ms / %d, want 962 / 28 / 400 ms / 24563 ms / 36",
 			c.Retries, most, slot*c.Slot, c.LastThrough, c.GaveUp)
 	}
-	view := send(t, m, press("2")...).View()
-	for _, want := range []string{"962", "28", "400 ms", "24563 ms", "36"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("the crowd pane does not show %q", want)
+	row := crowdRow(t, send(t, m, press("2")...).View(), backoff.FullJitter)
+	if got, want := strings.Join(row, " / "), "962 / 28 / 400 ms / 24563 ms / 36"; got != want {
+		t.Errorf("full jitter row: got %s, want %s", got, want)
+	}
+	// With a first wait of 100 ms the busiest slots become 250, 195 and 119.
+	s := backoff.Defaults()
+	s.FirstWait = 100
+	frame := send(t, m, SettingsAppliedMsg{Settings: s}, press("2")[0]).View()
+	for p, want := range map[backoff.Policy]string{backoff.FullJitter: "250", backoff.EqualJitter: "195", backoff.Decorrelated: "119"} {
+		if got := crowdRow(t, frame, p)[1]; got != want {
+			t.Errorf("first wait 100, %v: most in a slot got %s, want %s", p, got, want)
 		}
 	}
 }
