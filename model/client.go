@@ -57,6 +57,7 @@ type ClientPane struct {
 	height   int
 	head     string // rendered on change: views.ClientHead
 	view     scroller
+	frame    string // the head and the lines in sight, joined on change
 	styles   *views.Styles
 }
 
@@ -105,6 +106,15 @@ func (m *ClientPane) render() {
 	m.head = views.ClientHead(d, m.width, m.styles)
 	room := max(m.height-views.Height(m.head), 0)
 	m.view.SetContent(views.ClientBody(d, m.width, room, m.styles), m.width, room, false)
+	m.join()
+}
+
+// join puts the head over the lines in sight.
+func (m *ClientPane) join() {
+	m.frame = ""
+	if m.height > 0 && m.width > 0 {
+		m.frame = views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
+	}
 }
 
 // Update changes the policy or the client on their keys, or scrolls.
@@ -123,16 +133,13 @@ func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 	case key.Matches(k, m.KeyMap.Down):
 		m.client = max(m.client-1, 1)
 	default:
-		return m, m.view.Update(msg)
+		cmd := m.view.Update(msg)
+		m.join()
+		return m, cmd
 	}
 	m.recompute()
 	return m, nil
 }
 
 // View draws the pane.
-func (m ClientPane) View() string {
-	if m.height == 0 || m.width == 0 {
-		return ""
-	}
-	return views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
-}
+func (m ClientPane) View() string { return m.frame }

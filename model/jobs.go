@@ -52,6 +52,7 @@ type JobsPane struct {
 	failed   bool   // the note is an error
 	view     scroller
 	summary  string // rendered on change: views.JobsSummary
+	frame    string // the parts joined after every change
 	helpText string // rendered on change: views.JobsHelp wrapped
 	line     string // rendered on change: the input line cut to the width
 	noteText string // rendered on change: the note wrapped
@@ -131,6 +132,20 @@ func (m *JobsPane) render() {
 	}
 	// The ledger takes the room it needs, the counts right under it.
 	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
+	m.join()
+}
+
+// join puts the head, the ledger in sight and the counts together.
+func (m *JobsPane) join() {
+	m.frame = ""
+	if m.width == 0 || m.height == 0 {
+		return
+	}
+	out := m.head() + "\n\n" + m.view.View()
+	if m.summary != "" {
+		out += "\n\n" + m.summary
+	}
+	m.frame = views.ClipHeight(out, m.height)
 }
 
 // drawLine renders the input line: after every change to the input, as
@@ -141,6 +156,12 @@ func (m *JobsPane) drawLine() {
 
 // Update types, runs and scrolls.
 func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.join()
+	return m, cmd
+}
+
+func (m JobsPane) update(msg tea.Msg) (JobsPane, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -208,13 +229,4 @@ func (m *JobsPane) run(line string) {
 }
 
 // View draws the pane.
-func (m JobsPane) View() string {
-	if m.width == 0 || m.height == 0 {
-		return ""
-	}
-	out := m.head() + "\n\n" + m.view.View()
-	if m.summary != "" {
-		out += "\n\n" + m.summary
-	}
-	return views.ClipHeight(out, m.height)
-}
+func (m JobsPane) View() string { return m.frame }
