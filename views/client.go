@@ -159,13 +159,16 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 	mark(0, down) // attempt 1 fails at 0 ms, whatever the outage
 	got := false
 	for _, r := range schedule {
+		// A retry comes after attempt 1, so never in its column, even
+		// when it is so soon after that it would round into it.
+		c := max(col(r.At), 1)
 		switch {
 		case got:
-			mark(col(r.At), later)
+			mark(c, later)
 		case r.At < outage:
-			mark(col(r.At), down)
+			mark(c, down)
 		default:
-			mark(col(r.At), through)
+			mark(c, through)
 			got = true
 		}
 	}

@@ -224,3 +224,24 @@ func TestClientLandingOutageZero(t *testing.T) {
 		t.Errorf("legend: got %q, want × down and ✓ gets through", legend)
 	}
 }
+
+// Attempt 1 keeps the strip's first column, as × down, even when a retry
+// comes so soon after it that it would share the column: with an outage of
+// 0 ms, full jitter's first retry at 152 ms gets through.
+func TestStripKeepsAttemptOne(t *testing.T) {
+	st := DefaultStyles()
+	s := backoff.Defaults()
+	s.Outage = 0
+	for _, p := range backoff.Policies() {
+		sched := backoff.Schedule(p, s, 1)
+		for _, w := range []int{3, 50, 80, 100} {
+			line := []rune(strings.Split(TimelineStrip(sched, 0, w, st), "\n")[0])
+			if line[0] != '×' {
+				t.Errorf("%v at width %d: column 0 is %q, want ×: %s", p, w, line[0], string(line))
+			}
+			if got := strings.Count(string(line), "✓"); got != 1 {
+				t.Errorf("%v at width %d: %d ✓, want 1: %s", p, w, got, string(line))
+			}
+		}
+	}
+}
