@@ -2,12 +2,14 @@ package model
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -317,6 +319,21 @@ func TestSettingsAppliedRecomputesEveryPane(t *testing.T) {
 	}
 }
 
+// crowdRow is the cells of policy p's row of the crowd table in a frame,
+// the best-of-column marks left out: retries, most in a slot, the slot
+// from, all through by, gave up.
+func crowdRow(t *testing.T, frame string, p backoff.Policy) []string {
+	t.Helper()
+	for _, l := range strings.Split(frame, "\n") {
+		cells := regexp.MustCompile(` {2,}`).Split(strings.TrimSpace(strings.ReplaceAll(l, "*", " ")), -1)
+		if cells[0] == p.String() {
+			return cells[1:]
+		}
+	}
+	t.Fatalf("no %v row in the crowd table:\n%s", p, frame)
+	return nil
+}
+
 func TestCrowdFigures(t *testing.T) {
 	m := newApp(t, 100, 30)
 	c := m.CrowdPane().Crowds()[backoff.FullJitter]
@@ -325,10 +342,17 @@ func TestCrowdFigures(t *testing.T) {
 		t.Errorf("full jitter: got %d / %d / %d ms / %d ms / %d, want 962 / 28 / 400 ms / 24563 ms / 36",
 			c.Retries, most, slot*c.Slot, c.LastThrough, c.GaveUp)
 	}
-	view := send(t, m, press("2")...).View()
-	for _, want := range []string{"962", "28", "400 ms", "24563 ms", "36"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("the crowd pane does not show %q", want)
+	row := crowdRow(t, send(t, m, press("2")...).View(), backoff.FullJitter)
+	if got, want := strings.Join(row, " / "), "962 / 28 / 400 ms / 24563 ms / 36"; got != want {
+		t.Errorf("full jitter row: got %s, want %s", got, want)
+	}
+	// With a first wait of 100 ms the busiest slots become 250, 195 and 119.
+	s := backoff.Defaults()
+	s.FirstWait = 100
+	frame := send(t, m, SettingsAppliedMsg{Settings: s}, press("2")[0]).View()
+	for p, want := range map[backoff.Policy]string{backoff.FullJitter: "250", backoff.EqualJitter: "195", backoff.Decorrelated: "119"} {
+		if got := crowdRow(t, frame, p)[1]; got != want {
+			t.Errorf("first wait 100, %v: most in a slot got %s, want %s", p, got, want)
 		}
 	}
 }
@@ -346,5 +370,46 @@ func TestFirstViewBeforeAnySize(t *testing.T) {
 	m := NewApp(backoff.Defaults(), views.DefaultStyles())
 	if v := m.View(); v != "" {
 		t.Errorf("view before any window size: got %q, want nothing", v)
+	}
+}
+
+// At the least size pane 1's schedule, total and strip do not all fit:
+// pgup/pgdn scroll them (up and down stay the client's), the head stays,
+// and the hint says how.
+func TestClientScrolls(t *testing.T) {
+	m := newApp(t, MinWidth, MinHeight)
+	top := m.View()
+	checkFits(t, top, MinWidth, MinHeight)
+	for _, want := range []string{"[exponential]", "Client 1 of 200", "↓ more below (pgup/pgdn)"} {
+		if !strings.Contains(top, want) {
+			t.Errorf("top: does not show %q:\n%s", want, top)
+		}
+	}
+	if strings.Contains(top, "31000 ms before the last attempt") {
+		t.Errorf("top: the total already shows, nothing to scroll:\n%s", top)
+	}
+	m = send(t, m, press("pgdown")...)
+	bottom := m.View()
+	checkFits(t, bottom, MinWidth, MinHeight)
+	for _, want := range []string{"[exponential]", "Client 1 of 200", "In all 31000 ms before the last attempt.", "× down  ✓ gets through", "↑ more above (pgup/pgdn)"} {
+		if !strings.Contains(bottom, want) {
+			t.Errorf("after pgdn: does not show %q:\n%s", want, bottom)
+		}
+	}
+	golden.RequireEqual(t, []byte(bottom))
+	// up is the next client, and the scroll stays where it was.
+	m = send(t, m, press("up")...)
+	if got := m.ClientPane().Client(); got != 2 {
+		t.Errorf("client after up: got %d, want 2", got)
+	}
+	if v := m.View(); !strings.Contains(v, "Client 2 of 200") || !strings.Contains(v, "↑ more above") {
+		t.Errorf("after up: want client 2, still scrolled:\n%s", v)
+	}
+	if v := send(t, m, press("pgup")...).View(); !strings.Contains(v, "↓ more below") {
+		t.Errorf("after pgup: want the top again:\n%s", v)
+	}
+	// At 100x30 it all fits: no hint.
+	if v := newApp(t, 100, 30).View(); strings.Contains(v, "more below") {
+		t.Errorf("100x30: a scroll hint, want none:\n%s", v)
 	}
 }

@@ -11,25 +11,37 @@ import (
 // ClientKeyMap is pane 1's keys.
 type ClientKeyMap struct {
 	policyKeys
-	Up, Down key.Binding // the client number
+	Up, Down         key.Binding // the client number
+	PageUp, PageDown key.Binding // scroll, when the window is short
 }
 
 // DefaultClientKeyMap returns pane 1's keys: the policy with left/right,
-// the client with up/down.
+// the client with up/down, and, as up and down are the client's, pgup/pgdn
+// to scroll.
 func DefaultClientKeyMap() ClientKeyMap {
+	scroll := defaultScrollKeys()
 	return ClientKeyMap{
 		policyKeys: defaultPolicyKeys(),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "next client")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "previous client")),
+		PageUp:     scroll.PageUp,
+		PageDown:   scroll.PageDown,
 	}
 }
 
 func (k ClientKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), pair(k.Up, k.Down, "↑/↓", "client")}
+	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), pair(k.Up, k.Down, "↑/↓", "client"),
+		pair(k.PageUp, k.PageDown, "pgup/pgdn", "scroll")}
 }
 
 func (k ClientKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Prev, k.Next}, {k.Up, k.Down}}
+	return [][]key.Binding{{k.Prev, k.Next}, {k.Up, k.Down}, {k.PageUp, k.PageDown}}
+}
+
+// scrollKeys are the keys pane 1 scrolls with: pages only.
+func (k ClientKeyMap) scrollKeys() scrollKeys {
+	none := key.NewBinding(key.WithDisabled())
+	return scrollKeys{Up: none, Down: none, PageUp: k.PageUp, PageDown: k.PageDown}
 }
 
 // ClientPane is pane 1: one client's schedule under one policy. It opens on
@@ -43,13 +55,16 @@ type ClientPane struct {
 	schedule []backoff.Retry // of policy and client under settings
 	width    int
 	height   int
-	frame    string // rendered on change: views.ClientPane
+	head     string // rendered on change: views.ClientHead
+	view     scroller
+	frame    string // the head and the lines in sight, joined on change
 	styles   *views.Styles
 }
 
 // NewClientPane returns pane 1 on exponential, client 1.
 func NewClientPane(s backoff.Settings, st *views.Styles) ClientPane {
-	m := ClientPane{KeyMap: DefaultClientKeyMap(), settings: s, policy: backoff.Exponential, client: 1, styles: st}
+	km := DefaultClientKeyMap()
+	m := ClientPane{KeyMap: km, settings: s, policy: backoff.Exponential, client: 1, view: newScroller(km.scrollKeys(), st), styles: st}
 	m.recompute()
 	return m
 }
@@ -82,13 +97,27 @@ func (m *ClientPane) recompute() {
 	m.render()
 }
 
+// render draws the head and the body under it. The scroll stays where it
+// was as the policy or the client change, so rows can be compared.
 func (m *ClientPane) render() {
-	m.frame = views.ClientPane(views.ClientData{
+	d := views.ClientData{
 		Policy: m.policy, Client: m.client, Clients: m.settings.Clients, Outage: m.settings.Outage, Schedule: m.schedule,
-	}, m.width, m.height, m.styles)
+	}
+	m.head = views.ClientHead(d, m.width, m.styles)
+	room := max(m.height-views.Height(m.head), 0)
+	m.view.SetContent(views.ClientBody(d, m.width, room, m.styles), m.width, room, false)
+	m.join()
 }
 
-// Update changes the policy or the client on their keys.
+// join puts the head over the lines in sight.
+func (m *ClientPane) join() {
+	m.frame = ""
+	if m.height > 0 && m.width > 0 {
+		m.frame = views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
+	}
+}
+
+// Update changes the policy or the client on their keys, or scrolls.
 func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -104,7 +133,9 @@ func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 	case key.Matches(k, m.KeyMap.Down):
 		m.client = max(m.client-1, 1)
 	default:
-		return m, nil
+		cmd := m.view.Update(msg)
+		m.join()
+		return m, cmd
 	}
 	m.recompute()
 	return m, nil

@@ -39,7 +39,7 @@ type CrowdPane struct {
 // NewCrowdPane runs the five crowds under s.
 func NewCrowdPane(s backoff.Settings, st *views.Styles) CrowdPane {
 	km := DefaultCrowdKeyMap()
-	m := CrowdPane{KeyMap: km, view: newScroller(km.scrollKeys), styles: st}
+	m := CrowdPane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 	m.SetSettings(s)
 	return m
 }
@@ -73,4 +73,4 @@ func (m CrowdPane) Update(msg tea.Msg) (CrowdPane, tea.Cmd) {
 }
 
 // View draws the pane.
-func (m CrowdPane) View() string { return m.view.View(m.styles) }
+func (m CrowdPane) View() string { return m.view.View() }

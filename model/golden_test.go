@@ -17,6 +17,8 @@ func goldenStates() []struct {
 } {
 	firstWait100 := backoff.Defaults()
 	firstWait100.FirstWait = 100
+	outage0 := backoff.Defaults()
+	outage0.Outage = 0
 	k := press
 	cat := func(parts ...[]tea.Msg) []tea.Msg {
 		var out []tea.Msg
@@ -35,6 +37,7 @@ func goldenStates() []struct {
 		{"client_full_jitter_client_2", k("right", "up")},
 		{"client_equal_jitter", k("right", "right")},
 		{"client_decorrelated", k("left", "left")},
+		{"client_outage_0", []tea.Msg{SettingsAppliedMsg{Settings: outage0}}},
 		{"crowd", k("2")},
 		{"crowd_first_wait_100", cat([]tea.Msg{SettingsAppliedMsg{Settings: firstWait100}}, k("2"))},
 		{"timeline_fixed", k("3", "left")},

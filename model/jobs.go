@@ -52,7 +52,9 @@ type JobsPane struct {
 	failed   bool   // the note is an error
 	view     scroller
 	summary  string // rendered on change: views.JobsSummary
+	frame    string // the parts joined after every change
 	helpText string // rendered on change: views.JobsHelp wrapped
+	line     string // rendered on change: the input line cut to the width
 	noteText string // rendered on change: the note wrapped
 	width    int
 	height   int
@@ -70,7 +72,7 @@ func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in.Cursor.Style = st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
 	km := DefaultJobsKeyMap()
-	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys), styles: st}
+	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys, st), styles: st}
 	m.render()
 	return m
 }
@@ -102,7 +104,7 @@ func (m *JobsPane) SetSize(w, h int) {
 
 // head is the lines above the ledger: what to type, the line, the note.
 func (m JobsPane) head() string {
-	out := m.helpText + "\n" + views.Fit(m.input.View(), m.width, 1)
+	out := m.helpText + "\n" + m.line
 	if m.noteText != "" {
 		out += "\n" + m.noteText
 	}
@@ -122,6 +124,7 @@ func (m *JobsPane) render() {
 	}
 	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
 	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
+	m.drawLine()
 	m.summary = views.JobsSummary(m.report, m.width, m.styles)
 	used := views.Height(m.head()) + 1 // and a blank line
 	if m.summary != "" {
@@ -129,14 +132,41 @@ func (m *JobsPane) render() {
 	}
 	// The ledger takes the room it needs, the counts right under it.
 	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
+	m.join()
+}
+
+// join puts the head, the ledger in sight and the counts together.
+func (m *JobsPane) join() {
+	m.frame = ""
+	if m.width == 0 || m.height == 0 {
+		return
+	}
+	out := m.head() + "\n\n" + m.view.View()
+	if m.summary != "" {
+		out += "\n\n" + m.summary
+	}
+	m.frame = views.ClipHeight(out, m.height)
+}
+
+// drawLine renders the input line: after every change to the input, as
+// it changes only in Update.
+func (m *JobsPane) drawLine() {
+	m.line = views.Fit(m.input.View(), m.width, 1)
 }
 
 // Update types, runs and scrolls.
 func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.join()
+	return m, cmd
+}
+
+func (m JobsPane) update(msg tea.Msg) (JobsPane, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
+		m.drawLine()
 		return m, cmd
 	}
 	if m.Typing() {
@@ -151,6 +181,7 @@ func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
+		m.drawLine()
 		return m, cmd
 	}
 	if key.Matches(k, m.KeyMap.Type) {
@@ -198,13 +229,4 @@ func (m *JobsPane) run(line string) {
 }
 
 // View draws the pane.
-func (m JobsPane) View() string {
-	if m.width == 0 || m.height == 0 {
-		return ""
-	}
-	out := m.head() + "\n\n" + m.view.View(m.styles)
-	if m.summary != "" {
-		out += "\n\n" + m.summary
-	}
-	return views.ClipHeight(out, m.height)
-}
+func (m JobsPane) View() string { return m.frame }

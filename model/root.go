@@ -102,7 +102,7 @@ func (m App) SettingsPane() SettingsPane { return m.form }
 //  1. the window's size;
 //  2. an open form or text field, which takes every message (ctrl+c still quits);
 //  3. the global keys;
-//  4. messages that belong to a pane (settings applied);
+//  4. messages for every pane (SettingsAppliedMsg);
 //  5. keys and anything else to the focused pane.
 //
 // Then it lays the frame out again, as the footer's height may have changed.
@@ -179,19 +179,24 @@ func (m *App) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 	return true
 }
 
-// paneMessage handles the messages one pane sends for all of them.
+// paneMessage handles the messages that are for every pane.
 func (m *App) paneMessage(msg tea.Msg) bool {
 	applied, ok := msg.(SettingsAppliedMsg)
 	if !ok {
 		return false
 	}
-	m.settings = applied.Settings
+	m.apply(applied.Settings)
+	return true
+}
+
+// apply recomputes every pane under settings s.
+func (m *App) apply(s backoff.Settings) {
+	m.settings = s
 	m.client.SetSettings(m.settings)
 	m.crowd.SetSettings(m.settings)
 	m.timeline.SetSettings(m.settings)
 	m.jobs.SetSettings(m.settings)
 	m.form.SetSettings(m.settings)
-	return true
 }
 
 func (m *App) updateFocused(msg tea.Msg) tea.Cmd {
@@ -207,6 +212,11 @@ func (m *App) updateFocused(msg tea.Msg) tea.Cmd {
 		m.jobs, cmd = m.jobs.Update(msg)
 	case FocusSettings:
 		m.form, cmd = m.form.Update(msg)
+		// A form that completes has applied its settings: every pane takes
+		// them in this same Update, before any other message.
+		if s := m.form.Settings(); s != m.settings {
+			m.apply(s)
+		}
 	}
 	return cmd
 }

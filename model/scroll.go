@@ -11,16 +11,19 @@ import (
 )
 
 // scroller shows a window of content that is already cut to its width: a
-// bubbles viewport keeps the offset and reads the keys, and View joins the
-// lines in sight without measuring them again, so a frame costs little
-// however wide the bars are.
+// bubbles viewport keeps the offset and reads the keys, and the lines in
+// sight are joined, with the scroll hint, whenever the content, the offset
+// or the keys change, so View only returns them.
 type scroller struct {
-	vp    viewport.Model
-	lines []string
+	vp     viewport.Model
+	lines  []string
+	keys   string // the keys the scroll hint names, such as "pgup/pgdn"
+	frame  string // drawn on change: the lines in sight and the hint
+	styles *views.Styles
 }
 
 // newScroller scrolls with keys only: up and down a line or a page.
-func newScroller(k scrollKeys) scroller {
+func newScroller(k scrollKeys, st *views.Styles) scroller {
 	v := viewport.New(0, 0)
 	none := key.NewBinding(key.WithDisabled())
 	v.KeyMap = viewport.KeyMap{
@@ -28,7 +31,19 @@ func newScroller(k scrollKeys) scroller {
 		HalfPageUp: none, HalfPageDown: none, Left: none, Right: none,
 	}
 	v.MouseWheelEnabled = false
-	return scroller{vp: v}
+	return scroller{vp: v, keys: hintKeys(k), styles: st}
+}
+
+// hintKeys names the enabled keys of k for the scroll hint.
+func hintKeys(k scrollKeys) string {
+	var names []string
+	if k.Up.Enabled() || k.Down.Enabled() {
+		names = append(names, "↑/↓")
+	}
+	if k.PageUp.Enabled() || k.PageDown.Enabled() {
+		names = append(names, "pgup/pgdn")
+	}
+	return strings.Join(names, ", ")
 }
 
 // SetContent shows content, whose lines are at most w cells, in h lines,
@@ -47,36 +62,51 @@ func (s *scroller) SetContent(content string, w, h int, fit bool) {
 		s.vp.Height = max(h, 0)
 	}
 	s.vp.SetContent(content)
+	s.vp.SetYOffset(s.vp.YOffset) // within the new content and height
+	s.draw()
 }
 
 // SetKeys replaces the keys it scrolls with.
 func (s *scroller) SetKeys(k scrollKeys) {
 	s.vp.KeyMap.Up, s.vp.KeyMap.Down = k.Up, k.Down
 	s.vp.KeyMap.PageUp, s.vp.KeyMap.PageDown = k.PageUp, k.PageDown
+	s.keys = hintKeys(k)
+	s.draw()
 }
 
 // GotoTop scrolls to the first line.
-func (s *scroller) GotoTop() { s.vp.GotoTop() }
+func (s *scroller) GotoTop() {
+	s.vp.GotoTop()
+	s.draw()
+}
 
 // Update scrolls on its keys.
 func (s *scroller) Update(msg tea.Msg) tea.Cmd {
+	top := s.vp.YOffset
 	var cmd tea.Cmd
 	s.vp, cmd = s.vp.Update(msg)
+	if s.vp.YOffset != top {
+		s.draw()
+	}
 	return cmd
 }
 
-// View is the lines in sight and, when some are not, the scroll hint.
-func (s scroller) View(st *views.Styles) string {
+// draw joins the lines in sight and, when some are not, adds the scroll
+// hint.
+func (s *scroller) draw() {
+	s.frame = ""
 	h := s.vp.Height
 	if h <= 0 || s.vp.Width <= 0 {
-		return ""
+		return
 	}
 	total := len(s.lines)
 	top := min(max(s.vp.YOffset, 0), max(total-h, 0))
 	bottom := min(top+h, total)
-	out := strings.Join(s.lines[top:bottom], "\n")
+	s.frame = strings.Join(s.lines[top:bottom], "\n")
 	if total > h {
-		out += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, st)
+		s.frame += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, s.keys, s.styles)
 	}
-	return out
 }
+
+// View is the lines in sight and, when some are not, the scroll hint.
+func (s scroller) View() string { return s.frame }

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -14,10 +15,47 @@ import (
 	"github.com/retryplanner/retry-planner/views"
 )
 
-// SettingsAppliedMsg carries settings the form has just applied; the root
-// recomputes every pane with them.
+// SettingsAppliedMsg gives every pane new settings from outside the form.
+// The form itself applies its settings in the Update that completes it
+// (the root reads them from SettingsPane.Settings), not with a message:
+// one sent by a command could reach a form opened again in the meantime
+// and be lost there.
 type SettingsAppliedMsg struct {
 	Settings backoff.Settings
+}
+
+// formMsg is a message of the form's commands, tagged with the form that
+// asked for it: a message of a form closed since (a step to the next field,
+// or the one that completes it) must not move or complete a fresh one.
+type formMsg struct {
+	form int // SettingsPane.opened when the form sent it
+	msg  tea.Msg
+}
+
+// tagged runs cmd and tags what it returns as form's, a batch command by
+// command. Messages of bubbletea's own (such as tea.QuitMsg) are left for
+// the runtime.
+func tagged(form int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg := cmd()
+		switch msg := msg.(type) {
+		case nil:
+			return nil
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = tagged(form, c)
+			}
+			return out
+		}
+		if reflect.TypeOf(msg).PkgPath() == reflect.TypeFor[tea.KeyMsg]().PkgPath() {
+			return msg
+		}
+		return formMsg{form: form, msg: msg}
+	}
 }
 
 // SettingsKeyMap is pane 5's keys; the form's own are listed while it is
@@ -61,10 +99,13 @@ type SettingsPane struct {
 
 	settings backoff.Settings
 	form     *huh.Form // nil while closed; a fresh one each time it opens
+	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
 	longest  *huh.Input // its title's range follows the first wait typed
 	note     string     // what the last form did
 	summary  string     // rendered on change: the settings and the note
+	title    string     // rendered on change: the form's title, wrapped
+	frame    string     // drawn after every change to the open form
 	width    int
 	height   int
 	styles   *views.Styles
@@ -80,6 +121,10 @@ func (m SettingsPane) Editing() bool { return m.form != nil }
 
 // Note is what the last form did: the new settings, or Cancelled.
 func (m SettingsPane) Note() string { return m.note }
+
+// Settings are the settings shown: once the form completes, the ones it
+// applied.
+func (m SettingsPane) Settings() backoff.Settings { return m.settings }
 
 // SetSettings shows new settings.
 func (m *SettingsPane) SetSettings(s backoff.Settings) {
@@ -97,6 +142,20 @@ func (m *SettingsPane) render() {
 		out += "\n\n" + m.styles.Note.Render(views.Wrap(m.note, m.width))
 	}
 	m.summary = views.Fit(out, m.width, m.height)
+	st := m.styles
+	title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
+	m.title = views.Wrap(title, m.width)
+}
+
+// drawForm draws the open form under its title. The form changes only in
+// Update (huh builds its fields' view there too), so the pane draws it after
+// each message it passes on, the cursor's blinks included.
+func (m *SettingsPane) drawForm() {
+	m.frame = ""
+	if m.form == nil || m.width == 0 || m.height == 0 {
+		return
+	}
+	m.frame = views.Fit(m.title+"\n\n"+m.form.View(), m.width, m.height)
 }
 
 // SetSize sets the pane's size in cells.
@@ -105,6 +164,7 @@ func (m *SettingsPane) SetSize(w, h int) {
 	m.render()
 	if m.form != nil {
 		m.form.WithWidth(m.width).WithHeight(m.formHeight())
+		m.drawForm()
 	}
 }
 
@@ -171,12 +231,18 @@ func (m *SettingsPane) open() tea.Cmd {
 		WithWidth(m.width).
 		WithHeight(m.formHeight())
 	m.note = ""
+	m.opened++
 	m.setFormKeys(true)
-	return m.form.Init()
+	// Init's messages are not tagged (bubbletea runs them in a sequence,
+	// which cannot be taken apart): they refresh the fields and start the
+	// cursor, which does nothing to a form opened later.
+	cmd := m.form.Init()
+	m.drawForm()
+	return cmd
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.longest, m.note = nil, nil, nil, note
+	m.form, m.draft, m.longest, m.note, m.frame = nil, nil, nil, note, ""
 	m.setFormKeys(false)
 	m.render()
 }
@@ -190,8 +256,14 @@ func (m *SettingsPane) setFormKeys(open bool) {
 
 // Update opens the form on enter; while it is open every message goes to
 // it, but esc, which closes it changing nothing. When the form completes,
-// its settings are applied with a SettingsAppliedMsg.
+// its settings are the pane's at once (see Settings).
 func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
+	if fm, ok := msg.(formMsg); ok {
+		if m.form == nil || fm.form != m.opened {
+			return m, nil // from a form closed since
+		}
+		msg = fm.msg
+	}
 	k, isKey := msg.(tea.KeyMsg)
 	if m.form == nil {
 		if isKey && key.Matches(k, m.KeyMap.Open) {
@@ -210,33 +282,27 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	// Set here, in Update, rather than with huh's TitleFunc, which would
 	// read the draft from a command's goroutine while fields write it.
 	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
-	switch m.form.State {
-	case huh.StateCompleted:
+	// The form never aborts: huh aborts only on its quit key, which open
+	// disables (the root quits on ctrl+c), and esc closes it above.
+	if m.form.State == huh.StateCompleted {
 		s := m.draftSettings()
 		if err := s.Validate(); err != nil {
 			// The fields check themselves; this is only a safety net.
 			m.close(err.Error())
 			return m, nil
 		}
-		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
 		m.settings = s
-		return m, func() tea.Msg { return SettingsAppliedMsg{Settings: s} }
-	case huh.StateAborted:
-		m.close(views.Cancelled + " The settings are as they were.")
+		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
 		return m, nil
 	}
-	return m, cmd
+	m.drawForm()
+	return m, tagged(m.opened, cmd)
 }
 
 // View draws the pane: the form while it is open, else the settings.
 func (m SettingsPane) View() string {
-	if m.width == 0 || m.height == 0 {
-		return ""
-	}
-	st := m.styles
 	if m.form != nil {
-		title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
-		return views.Fit(views.Wrap(title, m.width)+"\n\n"+m.form.View(), m.width, m.height)
+		return m.frame
 	}
 	return m.summary
 }

@@ -41,6 +41,7 @@ type TimelinePane struct {
 	data   views.TimelineData
 	head   string // rendered on change: TimelineHead
 	view   scroller
+	frame  string // the head and the lines in sight, joined on change
 	width  int
 	height int
 	styles *views.Styles
@@ -50,7 +51,7 @@ type TimelinePane struct {
 // exponential.
 func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
-	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys), styles: st}
+	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 	m.data.Policy = backoff.Exponential
 	m.SetSettings(s)
 	return m
@@ -85,6 +86,15 @@ func (m *TimelinePane) render() {
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
 	room := max(m.height-views.Height(m.head), 0)
 	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
+	m.join()
+}
+
+// join puts the head over the lines in sight.
+func (m *TimelinePane) join() {
+	m.frame = ""
+	if m.height > 0 && m.width > 0 {
+		m.frame = views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
+	}
 }
 
 // Update changes the policy, toggles all five, or scrolls.
@@ -98,6 +108,7 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 		// All five stay as they are; only the header picks out another.
 		m.data.Policy = stepPolicy(m.data.Policy, key.Matches(k, m.KeyMap.Next))
 		m.head = views.TimelineHead(m.data, m.width, m.styles)
+		m.join()
 		return m, nil
 	case key.Matches(k, m.KeyMap.Prev):
 		m.data.Policy = stepPolicy(m.data.Policy, false)
@@ -106,20 +117,17 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 	case key.Matches(k, m.KeyMap.All):
 		m.data.All = !m.data.All
 	default:
-		return m, m.view.Update(msg)
+		cmd := m.view.Update(msg)
+		m.join()
+		return m, cmd
 	}
-	m.render()
 	m.view.GotoTop()
+	m.render()
 	return m, nil
 }
 
 // View draws the pane.
-func (m TimelinePane) View() string {
-	if m.height == 0 || m.width == 0 {
-		return ""
-	}
-	return views.ClipHeight(m.head+"\n"+m.view.View(m.styles), m.height)
-}
+func (m TimelinePane) View() string { return m.frame }
 
 // stepPolicy is the next policy in the reference's order, or the previous
 // one, going round.

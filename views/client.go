@@ -48,56 +48,52 @@ func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
 	return Fit(short, w, 1)
 }
 
-// ClientPane is pane 1 in w x h cells: the policies, the client number, the
-// schedule as a table, the total before the last attempt, and the timeline
-// strip. When h is short the blank lines go first, then the table's last
-// rows, replaced by a line that says how many are hidden.
-func ClientPane(d ClientData, w, h int, st *Styles) string {
-	w, h = max(w, 0), max(h, 0)
-	if w == 0 || h == 0 {
+// ClientHead is the fixed top of pane 1: the policies and the client number.
+func ClientHead(d ClientData, w int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 {
 		return ""
 	}
-	head := PolicyRow(d.Policy, w, st) + "\n" +
-		st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
+	client := st.Title.Render(fmt.Sprintf("Client %d", d.Client)) +
 		st.Muted.Render(fmt.Sprintf(" of %d; attempt 1 at 0 ms, then:", d.Clients))
+	return PolicyRow(d.Policy, w, st) + "\n" + Fit(client, w, 1)
+}
+
+// ClientBody is pane 1 under its head at width w, for a viewport to scroll:
+// the schedule as a table, the total before the last attempt, and the
+// timeline strip, a blank line before each when all of it fits in room
+// lines.
+func ClientBody(d ClientData, w, room int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 {
+		return ""
+	}
 	total := fmt.Sprintf("In all %s before the last attempt.", Millis(backoff.Total(d.Schedule)))
 	if backoff.Total(d.Schedule) < d.Outage {
 		total += " Every attempt comes while the service is down: this client gives up."
 	}
-	total = st.Text.Render(Wrap(total, w))
-	strip := TimelineStrip(d.Schedule, d.Outage, w, st)
-
-	rows := scheduleRows(d)
-	fixed := Height(head) + Height(total) + Height(strip) + 2 // +2: the table's header and rule
-	gaps := 3
-	if fixed+gaps+len(rows) > h {
-		gaps = 0
+	parts := []string{
+		scheduleTable(d, scheduleRows(d), w, st),
+		st.Text.Render(Wrap(total, w)),
+		TimelineStrip(d.Schedule, d.Outage, w, st),
 	}
-	room := h - fixed - gaps
-	if room < len(rows) {
-		hidden := len(rows) - max(room-1, 0)
-		rows = rows[:max(room-1, 0)]
-		if room >= 1 {
-			rows = append(rows, []string{"…", "", fmt.Sprintf("%d more", hidden), ""})
-		}
+	sep := "\n"
+	if n := Height(parts[0]) + Height(parts[1]) + Height(parts[2]) + 3; n <= room {
+		sep = "\n\n"
+		parts[0] = "\n" + parts[0]
 	}
-	tbl := scheduleTable(d, rows, w, st)
-	gap := ""
-	if gaps > 0 {
-		gap = "\n"
-	}
-	out := head + "\n" + gap + tbl + "\n" + gap + total + "\n" + gap + strip
-	return Fit(out, w, h)
+	return strings.Join(parts, sep)
 }
 
 // scheduleRows are the schedule's rows, attempt 1 first: attempt, wait, at,
-// and what the service does then.
+// and what the service does then. As in the core, attempt 1 at 0 ms always
+// fails, whatever the outage; the first retry at or after it gets through.
 func scheduleRows(d ClientData) [][]string {
 	rows := make([][]string, 0, len(d.Schedule)+1)
-	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false)})
-	through := 0 >= d.Outage
+	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false, true)})
+	through := false
 	for _, r := range d.Schedule {
-		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through)})
+		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through, false)})
 		through = through || r.At >= d.Outage
 	}
 	return rows
@@ -105,11 +101,12 @@ func scheduleRows(d ClientData) [][]string {
 
 // landing says what an attempt at ms meets: the service down, the service
 // back (the attempt gets through), or nothing, as an earlier one got through.
-func landing(ms, outage int, through bool) string {
+// The first attempt always meets it down.
+func landing(ms, outage int, through, first bool) string {
 	switch {
 	case through:
 		return "○ not needed"
-	case ms < outage:
+	case first || ms < outage:
 		return "× down"
 	default:
 		return "✓ gets through"
@@ -133,7 +130,8 @@ func scheduleTable(d ClientData, rows [][]string, w int, st *Styles) string {
 }
 
 // TimelineStrip draws a schedule on one line from 0 ms to its end (or the
-// outage's end, if later): × for an attempt while the service is down, ✓
+// outage's end, if later): × for an attempt while the service is down (the
+// first always is, as in the core), ✓
 // for the one that gets through, ○ for attempts it makes unnecessary, ┃ for
 // the moment the service is back; then a line of times under it and a
 // legend. It needs w >= 3.
@@ -158,20 +156,19 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 		}
 	}
 	mark(col(outage), back)
-	got := 0 >= outage
-	if got {
-		mark(0, through)
-	} else {
-		mark(0, down)
-	}
+	mark(0, down) // attempt 1 fails at 0 ms, whatever the outage
+	got := false
 	for _, r := range schedule {
+		// A retry comes after attempt 1, so never in its column, even
+		// when it is so soon after that it would round into it.
+		c := max(col(r.At), 1)
 		switch {
 		case got:
-			mark(col(r.At), later)
+			mark(c, later)
 		case r.At < outage:
-			mark(col(r.At), down)
+			mark(c, down)
 		default:
-			mark(col(r.At), through)
+			mark(c, through)
 			got = true
 		}
 	}

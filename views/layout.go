@@ -46,19 +46,6 @@ func ClipHeight(s string, h int) string {
 	return s + strings.Repeat("\n", h-n)
 }
 
-// FitHeight is Fit, then padded with empty lines to exactly h lines.
-func FitHeight(s string, w, h int) string {
-	s = Fit(s, w, h)
-	if h <= 0 {
-		return ""
-	}
-	n := strings.Count(s, "\n") + 1
-	if n < h {
-		s += strings.Repeat("\n", h-n)
-	}
-	return s
-}
-
 // Wrap word-wraps plain text to w cells, each of its lines on its own, breaking words longer than a line;
 // lines carry no trailing spaces. Width 0 gives "".
 func Wrap(s string, w int) string {
@@ -104,20 +91,9 @@ func padRight(s string, n int) string {
 	return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
 }
 
-// joinLines joins non-empty blocks with one newline.
-func joinLines(blocks ...string) string {
-	var keep []string
-	for _, b := range blocks {
-		if b != "" {
-			keep = append(keep, b)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
-
-// ScrollHint is the line under a scrolled view: which of its lines show and
-// how to see the rest.
-func ScrollHint(first, last, total, w int, st *Styles) string {
+// ScrollHint is the line under a scrolled view: which of its lines show and,
+// when keys is not empty, the keys that show the rest, such as "pgup/pgdn".
+func ScrollHint(first, last, total, w int, keys string, st *Styles) string {
 	var where string
 	switch {
 	case first <= 1:
@@ -127,5 +103,8 @@ func ScrollHint(first, last, total, w int, st *Styles) string {
 	default:
 		where = "↕ more above and below"
 	}
-	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s (↑/↓, pgup/pgdn)", first, last, total, where)), w, 1)
+	if keys != "" {
+		where += " (" + keys + ")"
+	}
+	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s", first, last, total, where)), w, 1)
 }

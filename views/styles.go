@@ -46,7 +46,6 @@ type Styles struct {
 	Title     lipgloss.Style // a pane's first line
 	Text      lipgloss.Style
 	Muted     lipgloss.Style // labels, units, hints
-	Key       lipgloss.Style // a key named in a hint
 
 	Policy         lipgloss.Style // a policy that is not chosen
 	PolicySelected lipgloss.Style // the chosen policy
@@ -99,7 +98,6 @@ func newStyles(p palette) *Styles {
 		Title:     base.Bold(true),
 		Text:      fg(p.text),
 		Muted:     fg(p.muted),
-		Key:       fg(p.accent).Bold(true),
 
 		Policy:         fg(p.muted),
 		PolicySelected: base.Foreground(p.onAccent).Background(p.bar).Bold(true),

@@ -22,14 +22,14 @@ const fullBlock = "█"
 const BackMark = "▶"
 
 // Bar is n against most drawn in at most width cells, to an eighth of a
-// cell; any n above 0 shows at least an eighth.
-func Bar(n, most, width int) string {
+// cell, and the cells it takes; any n above 0 shows at least an eighth.
+func Bar(n, most, width int) (bar string, cells int) {
 	if n <= 0 || most <= 0 || width <= 0 {
-		return ""
+		return "", 0
 	}
 	eighths := int(int64(min(n, most)) * int64(width) * 8 / int64(most))
 	eighths = max(eighths, 1)
-	return strings.Repeat(fullBlock, eighths/8) + partialBlocks[eighths%8]
+	return strings.Repeat(fullBlock, eighths/8) + partialBlocks[eighths%8], (eighths + 7) / 8
 }
 
 // TimelineData is what pane 3 shows: the retries of each policy's crowd per
@@ -169,13 +169,13 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 		b.WriteString(" " + gutter + " ")
 		if !d.All {
 			n := count(d.Crowds[d.Policy], s)
-			blocks, _ := bar8(n, most, g.bar)
+			blocks, _ := Bar(n, most, g.bar)
 			b.WriteString(bars.paint(blocks) + " " + num.paint(strconv.Itoa(n)))
 			continue
 		}
 		for p, c := range d.Crowds {
 			n := count(c, s)
-			blocks, cells := bar8(n, most, g.bar)
+			blocks, cells := Bar(n, most, g.bar)
 			digits := ""
 			if n > 0 {
 				digits = strconv.Itoa(n)
@@ -193,16 +193,6 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 		out = Fit(out, w, Height(out))
 	}
 	return out
-}
-
-// bar8 is Bar and the number of cells it takes.
-func bar8(n, most, width int) (string, int) {
-	s := Bar(n, most, width)
-	if s == "" {
-		return "", 0
-	}
-	eighths := max(int(int64(min(n, most))*int64(width)*8/int64(most)), 1)
-	return s, (eighths + 7) / 8
 }
 
 // paint is a style worked out once as the codes before and after the text,

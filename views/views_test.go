@@ -23,22 +23,27 @@ func TestBar(t *testing.T) {
 	tests := []struct {
 		n, most, width int
 		want           string
+		cells          int
 	}{
-		{200, 200, 4, "████"},
-		{100, 200, 4, "██"},
-		{1, 200, 4, "▏"}, // never less than an eighth
-		{0, 200, 4, ""},
-		{3, 8, 1, "▍"},
-		{5, 8, 2, "█▎"},
-		{7, 8, 1, "▉"},
-		{9, 8, 1, "█"}, // never past the width
-		{5, 0, 3, ""},
-		{5, 5, 0, ""},
-		{5, 5, -3, ""},
+		{200, 200, 4, "████", 4},
+		{100, 200, 4, "██", 2},
+		{1, 200, 4, "▏", 1}, // never less than an eighth
+		{0, 200, 4, "", 0},
+		{3, 8, 1, "▍", 1},
+		{5, 8, 2, "█▎", 2},
+		{7, 8, 1, "▉", 1},
+		{9, 8, 1, "█", 1}, // never past the width
+		{5, 0, 3, "", 0},
+		{5, 5, 0, "", 0},
+		{5, 5, -3, "", 0},
 	}
 	for _, tt := range tests {
-		if got := Bar(tt.n, tt.most, tt.width); got != tt.want {
-			t.Errorf("Bar(%d, %d, %d): got %q, want %q", tt.n, tt.most, tt.width, got, tt.want)
+		got, cells := Bar(tt.n, tt.most, tt.width)
+		if got != tt.want || cells != tt.cells {
+			t.Errorf("Bar(%d, %d, %d): got %q, %d cells, want %q, %d cells", tt.n, tt.most, tt.width, got, cells, tt.want, tt.cells)
+		}
+		if w := ansi.StringWidth(got); w != cells {
+			t.Errorf("Bar(%d, %d, %d): %q is %d cells wide, but says %d", tt.n, tt.most, tt.width, got, w, cells)
 		}
 	}
 }
@@ -108,7 +113,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 		views := map[string]string{
 			"header":   Header(2, w, st),
 			"policies": PolicyRow(backoff.FullJitter, w, st),
-			"client":   ClientPane(client, w, 30, st),
+			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, w, 30, st),
 			"strip":    TimelineStrip(client.Schedule, client.Outage, w, st),
 			"crowd":    CrowdPane(s, crowds, w, st),
 			"head":     TimelineHead(TimelineData{Crowds: perSecond, Outage: s.Outage}, w, st),
@@ -118,7 +123,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 			"summary":  JobsSummary(report, w, st),
 			"settings": SettingsSummary(s, w, st),
 			"small":    TooSmall(w, 10, 50, 14, st),
-			"hint":     ScrollHint(3, 10, 40, w, st),
+			"hint":     ScrollHint(3, 10, 40, w, "↑/↓, pgup/pgdn", st),
 		}
 		for name, v := range views {
 			for i, l := range strings.Split(v, "\n") {
@@ -181,5 +186,62 @@ func TestPolicyTextsNameEveryPolicy(t *testing.T) {
 	}
 	if want := "Type " + backoff.PolicyList() + "."; PolicyError != want {
 		t.Errorf("PolicyError: got %q, want %q", PolicyError, want)
+	}
+}
+
+// Attempt 1 is always down, as in the core, where every client fails at
+// 0 ms; with an outage of 0 ms the first retry, attempt 2, gets through.
+func TestClientLandingOutageZero(t *testing.T) {
+	st := DefaultStyles()
+	s := backoff.Defaults()
+	s.Outage = 0
+	sched := backoff.Schedule(backoff.Exponential, s, 1)
+	d := ClientData{Policy: backoff.Exponential, Client: 1, Clients: s.Clients, Outage: 0, Schedule: sched}
+	rows := scheduleRows(d)
+	want := []string{"× down", "✓ gets through"}
+	for range rows[2:] {
+		want = append(want, "○ not needed")
+	}
+	for i, r := range rows {
+		if r[3] != want[i] {
+			t.Errorf("attempt %s: got %q, want %q", r[0], r[3], want[i])
+		}
+	}
+	strip := TimelineStrip(sched, 0, 60, st)
+	line := []rune(strings.Split(strip, "\n")[0])
+	if line[0] != '×' {
+		t.Errorf("strip at 0 ms: got %q, want ×: %s", line[0], strip)
+	}
+	// The first retry is at 1000 ms of a strip that ends at 31000 ms.
+	if at := 1000 * 59 / backoff.Total(sched); line[at] != '✓' {
+		t.Errorf("strip at 1000 ms (column %d): got %q, want ✓: %s", at, line[at], strip)
+	}
+	if got := strings.Count(string(line), "✓"); got != 1 {
+		t.Errorf("strip: %d ✓, want 1: %s", got, strip)
+	}
+	legend := strings.Split(strip, "\n")[2]
+	if !strings.Contains(legend, "× down") || !strings.Contains(legend, "✓ gets through") {
+		t.Errorf("legend: got %q, want × down and ✓ gets through", legend)
+	}
+}
+
+// Attempt 1 keeps the strip's first column, as × down, even when a retry
+// comes so soon after it that it would share the column: with an outage of
+// 0 ms, full jitter's first retry at 152 ms gets through.
+func TestStripKeepsAttemptOne(t *testing.T) {
+	st := DefaultStyles()
+	s := backoff.Defaults()
+	s.Outage = 0
+	for _, p := range backoff.Policies() {
+		sched := backoff.Schedule(p, s, 1)
+		for _, w := range []int{3, 50, 80, 100} {
+			line := []rune(strings.Split(TimelineStrip(sched, 0, w, st), "\n")[0])
+			if line[0] != '×' {
+				t.Errorf("%v at width %d: column 0 is %q, want ×: %s", p, w, line[0], string(line))
+			}
+			if got := strings.Count(string(line), "✓"); got != 1 {
+				t.Errorf("%v at width %d: %d ✓, want 1: %s", p, w, got, string(line))
+			}
+		}
 	}
 }
