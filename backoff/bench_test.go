@@ -79,3 +79,18 @@ func BenchmarkCrowdSeeds(b *testing.B) {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// The crowd's allocations do not grow with the number of clients: the counts
+// it returns are as long as the time the retries span, and nothing else is
+// per client. (A garbage collection may empty the scratch pool, hence one
+// allocation of slack.)
+func TestCrowdAllocationsDoNotGrowWithClients(t *testing.T) {
+	one, many := largest(), largest()
+	one.Clients = 1
+	allocs := func(s Settings) float64 { return testing.AllocsPerRun(20, func() { RunCrowds(s) }) }
+	a1, a1000 := allocs(one), allocs(many)
+	t.Logf("allocations per crowd: %v for 1 client, %v for 1000", a1, a1000)
+	if a1000 > a1+1 {
+		t.Errorf("allocations per crowd: got %v for 1000 clients, %v for 1; want no more", a1000, a1)
+	}
+}
