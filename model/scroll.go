@@ -110,3 +110,12 @@ func (s *scroller) draw() {
 
 // View is the lines in sight and, when some are not, the scroll hint.
 func (s scroller) View() string { return s.frame }
+
+// headOver is a pane's frame: a head that stays put over the scroller's
+// lines in sight, cut to the pane's height; nothing in a pane of no size.
+func headOver(head string, view scroller, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	return views.ClipHeight(head+"\n"+view.View(), height)
+}

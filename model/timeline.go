@@ -91,10 +91,7 @@ func (m *TimelinePane) render() {
 
 // join puts the head over the lines in sight.
 func (m *TimelinePane) join() {
-	m.frame = ""
-	if m.height > 0 && m.width > 0 {
-		m.frame = views.ClipHeight(m.head+"\n"+m.view.View(), m.height)
-	}
+	m.frame = headOver(m.head, m.view, m.width, m.height)
 }
 
 // Update changes the policy, toggles all five, or scrolls.
