@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,16 +53,16 @@ func (fs flagSet) scan(args []string, stopAtWord bool) (uses []flagUse, words, r
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "h" && contains(fs.switches, "help") {
+		if name == "h" && slices.Contains(fs.switches, "help") {
 			name = "help"
 		}
 		switch {
-		case contains(fs.switches, name):
+		case slices.Contains(fs.switches, name):
 			if hasValue {
 				return nil, nil, nil, usagef("--%s takes no value, got %q", name, a)
 			}
 			uses = append(uses, flagUse{name: name})
-		case contains(fs.valued, name):
+		case slices.Contains(fs.valued, name):
 			if !hasValue {
 				if i+1 == len(args) {
 					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowedValue(name))
@@ -87,15 +88,6 @@ func (fs flagSet) list() string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // usagef is a *usageError with a formatted message.

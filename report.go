@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -155,7 +156,7 @@ func (ra *reportArgs) finish(s backoff.Settings, slotSet bool) (report, error) {
 	if slotSet && !ra.cmd.slot {
 		return r, usagef("--slot: %s has no slots; --slot goes with crowd, timeline, --plain or the full-screen program", ra.cmd.name)
 	}
-	if contains(ra.cmd.flags, "policy") && !ra.policySet {
+	if slices.Contains(ra.cmd.flags, "policy") && !ra.policySet {
 		return r, usagef("%s needs --policy: %s", ra.cmd.name, policyList())
 	}
 	if ra.client != "" {
