@@ -203,13 +203,6 @@ func counts(sp backoff.Spread) [3]string {
 	return [3]string{itoa(sp.Median), itoa(sp.P95), itoa(sp.Worst)}
 }
 
-func throughBy(ms int) string {
-	if ms < 0 {
-		return "-"
-	}
-	return Millis(ms)
-}
-
 // SpreadJSON is a figure's spread over the seeds.
 type SpreadJSON struct {
 	Median int `json:"median"`

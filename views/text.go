@@ -102,10 +102,15 @@ func Millis(ms int) string {
 // LastThrough is the crowd's "all through by" figure: a time, or "-" when no
 // client got through.
 func LastThrough(c backoff.Crowd) string {
-	if c.LastThrough < 0 {
+	return throughBy(c.LastThrough)
+}
+
+// throughBy writes an "all through by" time, -1 (no client through) as "-".
+func throughBy(ms int) string {
+	if ms < 0 {
 		return "-"
 	}
-	return Millis(c.LastThrough)
+	return Millis(ms)
 }
 
 // CrowdExplained is the reference's first sentence under the crowd table.
