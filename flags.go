@@ -266,8 +266,8 @@ func quoteOdd(v string) string {
 
 // parsePolicy reads a policy by its name ("full jitter") or with a hyphen
 // for the space ("full-jitter"), which needs no quotes in a shell.
-func parsePolicy(v string) (backoff.Policy, error) {
-	p, err := backoff.ParsePolicy(strings.ReplaceAll(v, "-", " "))
+func parsePolicy(v string) (backoff.Shape, error) {
+	p, err := backoff.ParseShape(strings.ReplaceAll(v, "-", " "))
 	if err != nil {
 		return 0, usagef("--policy %s: want %s", strconv.Quote(v), policyList())
 	}
@@ -275,5 +275,5 @@ func parsePolicy(v string) (backoff.Policy, error) {
 }
 
 func policyList() string {
-	return backoff.PolicyList() + " (full-jitter and equal-jitter work too)"
+	return backoff.ShapeList() + " (full-jitter and equal-jitter work too)"
 }

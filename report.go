@@ -55,13 +55,13 @@ func formatList() string {
 
 // timelineSlot is the timeline's slot without --slot: the reference's
 // retries over time count per second.
-const timelineSlot = backoff.Second
+const timelineSlot = 1000
 
 // report is one report command, read and checked.
 type report struct {
 	command string
 	format  string // text, csv or json
-	policy  backoff.Policy
+	policy  backoff.Shape
 	client  int          // schedule: which client
 	seeds   int          // crowd: how many seeds; 0 for the one seed's table
 	slot    int          // timeline: ms per slot (the crowd's is the settings')
@@ -219,26 +219,28 @@ func readHelp(words []string) error {
 func (r report) render(s backoff.Settings, workers int) string {
 	switch r.command {
 	case "schedule":
-		sched := backoff.Schedule(r.policy, s, r.client)
+		sched := backoff.ScheduleOf(s.Policy(r.policy), s, r.client)
 		return r.pick(
-			func() string { return views.ScheduleText(r.policy, r.client, sched) },
+			func() string { return views.ScheduleText(sched) },
 			func() string { return views.ScheduleCSV(sched) },
-			func() string { return views.ScheduleDoc(s, r.policy, r.client, sched) })
+			func() string { return views.ScheduleDoc(s, sched) })
 	case "crowd":
 		if r.seeds > 0 {
-			sc := backoff.RunSeeds(s, r.seeds, workers)
+			sc, _ := backoff.RunSeeds(s.Five(), s, r.seeds, backoff.SeedOptions{Workers: workers})
 			return r.pick(
 				func() string { return views.SeedsText(s, sc) },
 				func() string { return views.SeedsCSV(sc) },
 				func() string { return views.SeedsDoc(s, sc) })
 		}
-		crowds := backoff.RunCrowds(s)
+		crowds, _ := backoff.RunAll(s.Five(), s, backoff.Options{}, workers)
 		return r.pick(
 			func() string { return views.CrowdText(s, crowds) },
 			func() string { return views.CrowdCSV(crowds) },
 			func() string { return views.CrowdDoc(s, crowds) })
 	case "timeline":
-		c := backoff.Timeline(r.policy, s, r.slot)
+		one := s
+		one.Slot = r.slot
+		c, _ := backoff.Run(one.Policy(r.policy), one, backoff.Options{Series: true})
 		return r.pick(
 			func() string { return views.HistogramText(c) },
 			func() string { return views.TimelineCSV(c) },

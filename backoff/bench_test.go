@@ -5,92 +5,172 @@ import (
 	"testing"
 )
 
-// largest is the settings at the top of every range, seed 7, 100 ms slots.
+// largest is the reference's settings at the top of every range, seed 7,
+// 100 ms slots.
 func largest() Settings {
-	return Settings{FirstWait: 10000, LongestWait: 600000, Attempts: 12, Clients: 1000, Outage: 600000, Seed: 7, Slot: 100}
+	s := Defaults()
+	s.FirstWait, s.LongestWait, s.Attempts, s.Clients, s.Outage = 10000, 600000, 12, 1000, 600000
+	return s
 }
 
-// BenchmarkCrowd runs the crowd for all five policies at the largest settings.
+// BenchmarkCrowd runs the crowd's figures for all five policies at the
+// largest settings, one after another.
 func BenchmarkCrowd(b *testing.B) {
 	s := largest()
+	five := s.Five()
 	b.ReportAllocs()
 	for b.Loop() {
-		RunCrowds(s)
+		for _, p := range five {
+			if _, err := Run(p, s, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
 
-// BenchmarkCrowdArithmetic is the floor BenchmarkCrowd is measured against: a
-// tight loop doing only the reference's arithmetic, plainly written: every
-// draw of every client of all five policies, with a hardware remainder, and
-// no slots, no counting and no early stop.
-func BenchmarkCrowdArithmetic(b *testing.B) {
-	s := largest()
+// fusedFigures is the five's crowd figures the tightest plain way: every
+// policy drawn and counted in one loop per client, a hardware remainder per
+// draw, a client stopping at the retry that gets through, then a scan of the
+// slots for the busiest. BenchmarkCrowd is held against it; the test below
+// holds its figures to Run's.
+func fusedFigures(s Settings, counts []int32) (out [NumShapes][4]int) {
 	expo := make([]int, s.Attempts)
 	for k := 1; k < s.Attempts; k++ {
 		expo[k] = Expo(s.FirstWait, s.LongestWait, k)
 	}
-	sink := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		for p := range NumPolicies {
-			for client := 1; client <= s.Clients; client++ {
-				state := uint32(s.Seed*1000 + client)
-				draw := func(lo, hi int) int {
+	for sh := range Shape(NumShapes) {
+		retries, last, gaveUp, top := 0, -1, 0, 0
+		for client := 1; client <= s.Clients; client++ {
+			state := uint32(s.Seed*1000 + client)
+			prev, at, through := s.FirstWait, 0, false
+			for k := 1; k < s.Attempts; k++ {
+				var w int
+				switch sh {
+				case Fixed:
+					w = s.FirstWait
+				case Exponential:
+					w = expo[k]
+				case FullJitter:
 					state = 1664525*state + 1013904223
-					return lo + int(state>>16)%(hi-lo+1)
+					w = int(state>>16) % (expo[k] + 1)
+				case EqualJitter:
+					state = 1664525*state + 1013904223
+					w = expo[k]/2 + int(state>>16)%(expo[k]-expo[k]/2+1)
+				default:
+					state = 1664525*state + 1013904223
+					prev = min(s.FirstWait+int(state>>16)%(3*prev-s.FirstWait+1), s.LongestWait)
+					w = prev
 				}
-				last := s.FirstWait
-				for k := 1; k < s.Attempts; k++ {
-					e := expo[k]
-					switch Policy(p) {
-					case Fixed:
-						sink += s.FirstWait
-					case Exponential:
-						sink += e
-					case FullJitter:
-						sink += draw(0, e)
-					case EqualJitter:
-						sink += e/2 + draw(0, e-e/2)
-					default:
-						last = min(draw(s.FirstWait, 3*last), s.LongestWait)
-						sink += last
-					}
+				at += w
+				retries++
+				counts[at/s.Slot]++
+				top = max(top, at/s.Slot)
+				if at >= s.Outage {
+					through, last = true, max(last, at)
+					break
 				}
 			}
+			if !through {
+				gaveUp++
+			}
+		}
+		most := int32(0)
+		for i := 0; i <= top; i++ {
+			most = max(most, counts[i])
+			counts[i] = 0
+		}
+		out[sh] = [4]int{retries, int(most), last, gaveUp}
+	}
+	return out
+}
+
+func TestFusedFiguresAreTheCrowds(t *testing.T) {
+	s := largest()
+	got := fusedFigures(s, make([]int32, 2_000_000/s.Slot))
+	for i, p := range s.Five() {
+		r, _ := Run(p, s, Options{})
+		f := r.Figures
+		if want := [4]int{f.Retries, f.MostInASlot, f.AllThroughBy, f.GaveUp}; got[i] != want {
+			t.Errorf("%s: fused %v, Run %v", p, got[i], want)
 		}
 	}
-	if sink == 0 {
-		b.Fatal("no waits drawn")
+}
+
+// BenchmarkCrowdFused is the floor BenchmarkCrowd is measured against.
+func BenchmarkCrowdFused(b *testing.B) {
+	s := largest()
+	counts := make([]int32, 2_000_000/s.Slot)
+	b.ReportAllocs()
+	for b.Loop() {
+		fusedFigures(s, counts)
 	}
+}
+
+// BenchmarkCrowdPreset is a preset's crowd at the largest settings' crowd
+// and outage: cenkalti's spread jitter, x1.5, up to 100 attempts.
+func BenchmarkCrowdPreset(b *testing.B) {
+	s := largest()
+	pr, _ := FindPreset("cenkalti")
+	b.ReportAllocs()
+	var retries int
+	for b.Loop() {
+		r, _ := Run(pr.Policy, s, Options{})
+		retries = r.Figures.Retries
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(retries), "ns/retry")
 }
 
 // BenchmarkCrowdSeeds is crowd --seeds 1000 at the largest settings, on as
-// many workers as -cpu allows. cpu-ns/op is the CPU time spent, all workers
-// together: if it stays put from -cpu 1 to -cpu 2, the workers add no work,
-// and only a machine busy with other things keeps ns/op from halving.
+// many workers as -cpu allows, at 100 ms and at 1 ms slots. cpu-ns/op is
+// the CPU time spent, all workers together.
 func BenchmarkCrowdSeeds(b *testing.B) {
-	s := largest()
-	b.ReportAllocs()
-	start := processCPU()
-	for b.Loop() {
-		RunSeeds(s, 1000, runtime.GOMAXPROCS(0))
-	}
-	if cpu := processCPU() - start; cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	for _, slot := range []int{100, 1} {
+		b.Run(map[int]string{100: "slot100ms", 1: "slot1ms"}[slot], func(b *testing.B) {
+			s := largest()
+			s.Slot = slot
+			five := s.Five()
+			b.ReportAllocs()
+			start := processCPU()
+			for b.Loop() {
+				if _, err := RunSeeds(five, s, 1000, SeedOptions{Workers: runtime.GOMAXPROCS(0)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu := processCPU() - start; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
 	}
 }
 
-// The crowd's allocations do not grow with the number of clients: the counts
-// it returns are as long as the time the retries span, and nothing else is
-// per client. (A garbage collection may empty the scratch pool, hence one
-// allocation of slack.)
-func TestCrowdAllocationsDoNotGrowWithClients(t *testing.T) {
-	one, many := largest(), largest()
-	one.Clients = 1
-	allocs := func(s Settings) float64 { return testing.AllocsPerRun(20, func() { RunCrowds(s) }) }
-	a1, a1000 := allocs(one), allocs(many)
-	t.Logf("allocations per crowd: %v for 1 client, %v for 1000", a1, a1000)
-	if a1000 > a1+1 {
-		t.Errorf("allocations per crowd: got %v for 1000 clients, %v for 1; want no more", a1000, a1)
+// serviceSettings is issue 8's configuration: a million clients, 12
+// attempts, first wait 1 s, longest 60 s, outage 30 s, capacity 50,000 a
+// second, a load of 10,000 a second until 90 s, independent draws, seed 7,
+// 100 ms slots.
+func serviceSettings() Settings {
+	s := Defaults()
+	s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = 1000000, 12, 1000, 60000, 30000
+	s.Capacity, s.Load, s.LoadUntil, s.Draws = 50000, 10000, 90000, Independent
+	return s
+}
+
+// BenchmarkService runs the five policies of serviceSettings on as many
+// goroutines as there are cores, and reports the time per attempt.
+func BenchmarkService(b *testing.B) {
+	s := serviceSettings()
+	five := s.Five()
+	b.ReportAllocs()
+	attempts := 0
+	for b.Loop() {
+		results, err := RunAll(five, s, Options{}, runtime.GOMAXPROCS(0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		attempts = 0
+		for _, r := range results {
+			attempts += r.Figures.Attempts
+		}
 	}
+	b.ReportMetric(float64(attempts), "attempts")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(attempts), "ns/attempt")
 }

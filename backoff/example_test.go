@@ -9,10 +9,10 @@ import (
 // Client 1's waits at the reference's defaults.
 func ExampleWaits() {
 	s := backoff.Defaults()
-	for _, p := range []backoff.Policy{backoff.Exponential, backoff.FullJitter, backoff.Decorrelated} {
-		fmt.Println(p, backoff.Waits(p, s, 1))
+	for _, sh := range []backoff.Shape{backoff.Exponential, backoff.FullJitter, backoff.Decorrelated} {
+		fmt.Println(sh, backoff.Waits(s.Policy(sh), s, 1))
 	}
-	fmt.Println("client 2,", backoff.FullJitter, backoff.Waits(backoff.FullJitter, s, 2))
+	fmt.Println("client 2,", backoff.FullJitter, backoff.Waits(s.Policy(backoff.FullJitter), s, 2))
 	// Output:
 	// exponential [1000 2000 4000 8000 16000]
 	// full jitter [152 1365 2280 5697 4600]
@@ -21,11 +21,13 @@ func ExampleWaits() {
 }
 
 // The crowd at the reference's defaults: 200 clients, back at 10000 ms.
-func ExampleRunCrowds() {
-	for _, c := range backoff.RunCrowds(backoff.Defaults()) {
-		most, slot := c.Busiest()
+func ExampleRunAll() {
+	s := backoff.Defaults()
+	results, _ := backoff.RunAll(s.Five(), s, backoff.Options{}, 2)
+	for _, r := range results {
+		f := r.Figures
 		fmt.Printf("%-12s retries %4d, busiest slot %3d from %4d ms, all through by %5d ms, %3d gave up\n",
-			c.Policy, c.Retries, most, slot*c.Slot, c.LastThrough, c.GaveUp)
+			r.Policy, f.Retries, f.MostInASlot, f.BusiestSlotFrom, f.AllThroughBy, f.GaveUp)
 	}
 	// Output:
 	// fixed        retries 1000, busiest slot 200 from 1000 ms, all through by    -1 ms, 200 gave up
@@ -37,16 +39,30 @@ func ExampleRunCrowds() {
 
 // With a first wait of 100 ms, a jittered crowd's busiest slot is no lower
 // than exponential's: the waits are short against the 100 ms slot.
-func ExampleRunCrowd() {
+func ExampleRun() {
 	s := backoff.Defaults()
 	s.FirstWait = 100
-	for _, p := range []backoff.Policy{backoff.Exponential, backoff.FullJitter, backoff.EqualJitter, backoff.Decorrelated} {
-		most, _ := backoff.RunCrowd(p, s).Busiest()
-		fmt.Println(p, most)
+	for _, sh := range []backoff.Shape{backoff.Exponential, backoff.FullJitter, backoff.EqualJitter, backoff.Decorrelated} {
+		r, _ := backoff.Run(s.Policy(sh), s, backoff.Options{})
+		fmt.Println(sh, r.Figures.MostInASlot)
 	}
 	// Output:
 	// exponential 200
 	// full jitter 250
 	// equal jitter 195
 	// decorrelated 119
+}
+
+// The defaults with independent draws: the busiest slot of full jitter is
+// a single draw like any other (see RunSeeds for the spread).
+func ExampleDraws() {
+	s := backoff.Defaults()
+	for _, d := range []backoff.Draws{backoff.Reference, backoff.Independent} {
+		s.Draws = d
+		r, _ := backoff.Run(s.Policy(backoff.FullJitter), s, backoff.Options{})
+		fmt.Println(d, r.Figures.MostInASlot)
+	}
+	// Output:
+	// reference 28
+	// independent 29
 }

@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -8,24 +9,18 @@ import (
 
 // One seed's crowd is one draw. The crowd over many seeds runs the same
 // settings for seeds First, First+1, ..., First+Count-1 and reports, for each
-// policy and each figure of the crowd table, how the figure spreads over
-// those draws:
+// policy and each figure, how it spreads over those draws:
 //
 //	median: the nearest-rank 50th percentile
 //	p95:    the nearest-rank 95th percentile
-//	worst:  the largest value, the 100th percentile
+//	worst:  the 100th percentile
 //
-// The nearest-rank p-th percentile of n values sorted from best to worst is
-// the value at rank ceil(p*n/100), counting from 1. It is always a value that
-// one of the seeds gave, never an average of two: for an even n the median is
-// the lower of the two middle values.
-//
-// For every figure a larger value is worse: more retries, more retries in
-// the busiest slot, a later time by which all got through, more clients that
-// gave up. A seed in which no client got through has no such time
-// (LastThrough is -1); it ranks after every time, as the worst of all, and a
-// percentile that lands on it is -1 too. Where the busiest slot lies has no
-// worst and is left out.
+// with the values sorted from best to worst (see FigureField.Better; where a
+// figure is neither better nor worse, from low to high). The nearest-rank
+// p-th percentile of n values is the value at rank ceil(p*n/100), counting
+// from 1: always a value one of the seeds gave, never an average of two. A
+// figure that does not exist in a seed (-1: no client got through, say)
+// ranks after every value, as the worst; a percentile that lands on it is -1.
 
 // Spread is how one figure varies over many seeds.
 type Spread struct {
@@ -34,134 +29,174 @@ type Spread struct {
 	Worst  int
 }
 
-// PolicySpread is one policy's crowd over many seeds.
+// PolicySpread is one policy over many seeds.
 type PolicySpread struct {
 	Policy Policy
-	// Retries is the spread of Crowd.Retries.
-	Retries Spread
-	// Busiest is the spread of the most retries in one slot.
-	Busiest Spread
-	// LastThrough is the spread of Crowd.LastThrough in ms; -1 stands for a
-	// seed in which no client got through, which is worse than any time.
-	LastThrough Spread
-	// GaveUp is the spread of Crowd.GaveUp.
-	GaveUp Spread
+	// Spreads holds each figure's spread, in FigureFields' order.
+	Spreads []Spread
+	// Overloaded counts the seeds in which the service was still
+	// overloaded in the load's last second.
+	Overloaded int
 	// NoneThrough counts the seeds in which no client got through.
 	NoneThrough int
 }
 
-// SeedsCrowd is the crowd under each policy over Count seeds from First.
+// Spread returns the spread of the figure with that JSON name.
+func (ps PolicySpread) Spread(name string) Spread {
+	for i, f := range FigureFields() {
+		if f.Name == name && i < len(ps.Spreads) {
+			return ps.Spreads[i]
+		}
+	}
+	return Spread{Median: -1, P95: -1, Worst: -1}
+}
+
+// SeedsCrowd is each policy's crowd over Count seeds from First.
 type SeedsCrowd struct {
 	First, Count int
-	Policies     [NumPolicies]PolicySpread
+	Policies     []PolicySpread
 }
 
 // MaxSeeds is the most seeds one run of RunSeeds takes.
 const MaxSeeds = 10000
 
-// crowdFigures are the figures of one seed's crowd under one policy.
-type crowdFigures struct {
-	retries, busiest, lastThrough, gaveUp int
+// SeedsMemory bounds the scratch memory of RunSeeds's workers together, in
+// bytes: however many cores there are, it starts no more workers than this
+// much scratch allows (and at least one).
+const SeedsMemory = 256 << 20
+
+// SeedOptions are how RunSeeds runs.
+type SeedOptions struct {
+	Workers int           // goroutines at most; the answer does not depend on it
+	Stop    func() bool   // as in Options
+	Done    *atomic.Int64 // if set, counts the seeds done, for a progress bar
 }
 
-// RunSeeds runs the five policies' crowds for seeds s.Seed to
-// s.Seed+count-1 (count >= 1) and summarises each figure's spread. It spreads
-// the seeds over workers goroutines (at least 1); each seed's figures go into
-// that seed's own place before any is summarised, so the answer is the same
-// for any number of workers. Invalid settings give no seeds.
-func RunSeeds(s Settings, count, workers int) SeedsCrowd {
-	if s.Validate() != nil {
-		return SeedsCrowd{First: s.Seed} // no seeds: invalid settings draw nothing
+// workerScratch estimates one worker's scratch memory for a run of pl under
+// s: the fast path's slot counts, or the engine's pending attempts and
+// latencies.
+func workerScratch(pl *plan, s Settings) int64 {
+	if !s.HasService() {
+		return int64(fastSlots(pl, s))*4 + int64(s.Clients)*8
 	}
-	count = max(count, 1)
-	workers = max(1, min(workers, count))
-	pl := newPlan(s)
-	perSeed := make([][NumPolicies]crowdFigures, count)
+	return int64(s.Clients+s.FreshRequests())*48 + maxRing*24*2
+}
+
+// SeedWorkers is how many workers RunSeeds starts for these policies and
+// settings, given at most want: no more than SeedsMemory allows.
+func SeedWorkers(ps []Policy, s Settings, want, count int) int {
+	most := int64(1)
+	for _, p := range ps {
+		if p.Validate() == nil {
+			most = max(most, workerScratch(newPlan(p, s.Draws), s))
+		}
+	}
+	return int(max(1, min(int64(want), int64(count), SeedsMemory/most)))
+}
+
+// RunSeeds runs the policies' crowds for seeds s.Seed to s.Seed+count-1
+// (count >= 1) and sums up each figure's spread. Each seed's figures go into
+// that seed's own place before any is summed up, so the answer is the same
+// for any number of workers.
+func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, error) {
+	out := SeedsCrowd{First: s.Seed, Count: max(count, 1)}
+	count = out.Count
+	if err := s.ValidateIn(WideLimits); err != nil {
+		return out, err
+	}
+	for _, p := range ps {
+		if err := p.Validate(); err != nil {
+			return out, err
+		}
+	}
+	plans := make([]*plan, len(ps))
+	for i, p := range ps {
+		plans[i] = newPlan(p, s.Draws)
+	}
+	perSeed := make([][]Figures, count)
+	workers := SeedWorkers(ps, s, o.Workers, count)
 
 	// Seeds are handed out one at a time: one seed's crowds take far longer
 	// than an atomic add, and a worker slowed by a busy machine simply takes
-	// fewer of them. Each worker counts slots in its own scratch array.
+	// fewer of them.
 	var next atomic.Int64
+	var stopped atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			t := newTally(pl, s.Slot)
-			defer t.release()
+			ta := new(tally)
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= count {
+				if i >= count || stopped.Load() {
 					return
 				}
 				one := s
 				one.Seed = s.Seed + i
-				for p := range NumPolicies {
-					perSeed[i][p] = t.figures(Policy(p), one)
+				figs := make([]Figures, len(ps))
+				for p, pl := range plans {
+					if !s.HasService() && fastSlots(pl, one) <= maxFastSlots {
+						figs[p] = ta.crowd(pl, one)
+						continue
+					}
+					f, _, err := newEngine(pl, one, false, o.Stop).run()
+					if err != nil {
+						stopped.Store(true)
+						return
+					}
+					figs[p] = f
+				}
+				perSeed[i] = figs
+				if o.Done != nil {
+					o.Done.Add(1)
+				}
+				if o.Stop != nil && o.Stop() {
+					stopped.Store(true)
+					return
 				}
 			}
 		})
 	}
 	wg.Wait()
+	if stopped.Load() {
+		return out, ErrStopped
+	}
 
-	out := SeedsCrowd{First: s.Seed, Count: count}
+	fields := FigureFields()
 	values := make([]int, count)
-	spread := func(p int, figure func(crowdFigures) int) Spread {
-		for i := range perSeed {
-			values[i] = figure(perSeed[i][p])
-		}
-		return spreadOf(values)
-	}
-	for p := range NumPolicies {
-		ps := PolicySpread{Policy: Policy(p)}
-		ps.Retries = spread(p, func(f crowdFigures) int { return f.retries })
-		ps.Busiest = spread(p, func(f crowdFigures) int { return f.busiest })
-		ps.GaveUp = spread(p, func(f crowdFigures) int { return f.gaveUp })
-		ps.LastThrough = spread(p, func(f crowdFigures) int {
-			if f.lastThrough < 0 {
-				return noneThrough
+	for p, pol := range ps {
+		sp := PolicySpread{Policy: pol, Spreads: make([]Spread, len(fields))}
+		for fi, field := range fields {
+			for i := range perSeed {
+				values[i] = field.Get(perSeed[i][p])
 			}
-			return f.lastThrough
-		})
-		ps.LastThrough = Spread{Median: fromRanked(ps.LastThrough.Median), P95: fromRanked(ps.LastThrough.P95), Worst: fromRanked(ps.LastThrough.Worst)}
+			sp.Spreads[fi] = spreadOf(values, field)
+		}
 		for i := range perSeed {
-			if perSeed[i][p].lastThrough < 0 {
-				ps.NoneThrough++
+			if perSeed[i][p].StillOverloaded {
+				sp.Overloaded++
+			}
+			if perSeed[i][p].Through == 0 {
+				sp.NoneThrough++
 			}
 		}
-		out.Policies[p] = ps
+		out.Policies = append(out.Policies, sp)
 	}
-	return out
+	return out, nil
 }
 
-// noneThrough ranks a seed in which no client got through after every time.
-const noneThrough = int(^uint(0) >> 1)
-
-// fromRanked turns noneThrough back into LastThrough's -1.
-func fromRanked(ms int) int {
-	if ms == noneThrough {
-		return -1
+// spreadOf sorts values, one seed's each, from best to worst and returns
+// their spread; it reorders values.
+func spreadOf(values []int, f FigureField) Spread {
+	rank := func(v int) int { // the order from best to worst, absent last
+		switch {
+		case f.Optional && v < 0:
+			return int(^uint(0) >> 1)
+		case f.Better == Higher:
+			return -v
+		}
+		return v
 	}
-	return ms
-}
-
-// spreadOf sorts values in place and returns their spread.
-func spreadOf(values []int) Spread {
-	slices.Sort(values)
-	return Spread{
-		Median: NearestRank(values, 50),
-		P95:    NearestRank(values, 95),
-		Worst:  NearestRank(values, 100),
-	}
-}
-
-// NearestRank returns the nearest-rank p-th percentile (1 <= p <= 100) of
-// values sorted in ascending order: the value at rank ceil(p*n/100), counting
-// from 1. It returns 0 for no values.
-func NearestRank(sorted []int, p int) int {
-	n := len(sorted)
-	if n == 0 {
-		return 0
-	}
-	rank := (p*n + 99) / 100 // ceil(p*n/100) for p*n >= 0
-	rank = min(max(rank, 1), n)
-	return sorted[rank-1]
+	slices.SortFunc(values, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
+	n := len(values)
+	return Spread{Median: values[rankOf(50, n)], P95: values[rankOf(95, n)], Worst: values[n-1]}
 }

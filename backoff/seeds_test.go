@@ -1,11 +1,11 @@
-package backoff_test
+package backoff
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
-
-	"github.com/retryplanner/retry-planner/backoff"
 )
 
 func TestNearestRank(t *testing.T) {
@@ -33,99 +33,112 @@ func TestNearestRank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := backoff.NearestRank(tt.sorted, tt.p); got != tt.want {
+			if got := NearestRank(tt.sorted, tt.p); got != tt.want {
 				t.Errorf("NearestRank(%v, %d) = %d, want %d", tt.sorted, tt.p, got, tt.want)
 			}
 		})
 	}
 }
 
-// spreadByHand summarises per-seed figures the slow, obvious way.
-func spreadByHand(values []int, noneIsWorst bool) backoff.Spread {
-	key := func(v int) int {
-		if noneIsWorst && v < 0 {
-			return int(^uint(0) >> 1)
+// The latencies' selection gives what a sort gives, at every size.
+func TestLatencySelection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for range 2000 {
+		n := 1 + rng.IntN([]int{5, 40, 3000}[rng.IntN(3)])
+		v := make([]uint32, n)
+		spread := uint32(1 + rng.IntN(1<<rng.IntN(30)))
+		for i := range v {
+			v[i] = rng.Uint32() % spread
 		}
-		return v
+		sorted := make([]int, n)
+		for i, x := range v {
+			sorted[i] = int(x)
+		}
+		slices.Sort(sorted)
+		var f Figures
+		f.latencies(v)
+		if f.LatencyP50 != NearestRank(sorted, 50) || f.LatencyP99 != NearestRank(sorted, 99) || f.LatencyMax != sorted[n-1] {
+			t.Fatalf("%d values: got %d %d %d, want %d %d %d", n, f.LatencyP50, f.LatencyP99, f.LatencyMax,
+				NearestRank(sorted, 50), NearestRank(sorted, 99), sorted[n-1])
+		}
 	}
-	sorted := slices.Clone(values)
-	slices.SortFunc(sorted, func(a, b int) int { return key(a) - key(b) })
-	at := func(p int) int {
-		rank := (p*len(sorted) + 99) / 100
-		return sorted[rank-1]
-	}
-	return backoff.Spread{Median: at(50), P95: at(95), Worst: sorted[len(sorted)-1]}
 }
 
-func TestRunSeedsMatchesCrowdsSeedBySeed(t *testing.T) {
-	settings := []backoff.Settings{backoff.Defaults(), func() backoff.Settings {
-		s := backoff.Defaults()
-		s.FirstWait, s.Clients, s.Outage, s.Seed = 300, 20, 4000, 41
-		return s
-	}()}
-	for _, s := range settings {
-		const count = 37
-		got := backoff.RunSeeds(s, count, 3)
-		if got.First != s.Seed || got.Count != count {
-			t.Fatalf("seeds %d+%d, want %d+%d", got.First, got.Count, s.Seed, count)
+// spreadByHand sums up per-seed values the slow, obvious way.
+func spreadByHand(values []int, field FigureField) Spread {
+	type ranked struct{ key, v int }
+	var r []ranked
+	for _, v := range values {
+		key := v
+		switch {
+		case field.Optional && v < 0:
+			key = 1 << 62
+		case field.Better == Higher:
+			key = -v
 		}
-		for p := range backoff.NumPolicies {
-			var retries, busiest, last, gaveUp []int
-			none := 0
+		r = append(r, ranked{key, v})
+	}
+	slices.SortStableFunc(r, func(a, b ranked) int { return a.key - b.key })
+	at := func(p int) int { return r[(p*len(r)+99)/100-1].v }
+	return Spread{Median: at(50), P95: at(95), Worst: r[len(r)-1].v}
+}
+
+// Each figure's spread over the seeds is what the seeds' own crowds give.
+func TestRunSeedsMatchesCrowdsSeedBySeed(t *testing.T) {
+	base := Defaults()
+	base.FirstWait, base.Clients, base.Outage, base.Seed = 300, 20, 4000, 41
+	service := base
+	service.Capacity, service.Load, service.Budget, service.Draws = 30, 5, Budget{Kind: BudgetGRPC, A: 10, B: 100}, Independent
+	for _, s := range []Settings{Defaults(), base, service} {
+		ps := append(s.Five(), mustPreset(t, "grpc").Policy)
+		const count = 37
+		got, err := RunSeeds(ps, s, count, SeedOptions{Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.First != s.Seed || got.Count != count || len(got.Policies) != len(ps) {
+			t.Fatalf("seeds %d+%d of %d policies, want %d+%d of %d", got.First, got.Count, len(got.Policies), s.Seed, count, len(ps))
+		}
+		for p, pol := range ps {
+			per := make([]Figures, count)
 			for i := range count {
 				one := s
 				one.Seed = s.Seed + i
-				c := backoff.RunCrowds(one)[p]
-				most, _ := c.Busiest()
-				retries, busiest, last, gaveUp = append(retries, c.Retries), append(busiest, most), append(last, c.LastThrough), append(gaveUp, c.GaveUp)
-				if c.LastThrough < 0 {
-					none++
+				r, err := Run(pol, one, Options{})
+				if err != nil {
+					t.Fatal(err)
 				}
+				per[i] = r.Figures
 			}
-			want := backoff.PolicySpread{
-				Policy:      backoff.Policy(p),
-				Retries:     spreadByHand(retries, false),
-				Busiest:     spreadByHand(busiest, false),
-				LastThrough: spreadByHand(last, true),
-				GaveUp:      spreadByHand(gaveUp, false),
-				NoneThrough: none,
-			}
-			if got.Policies[p] != want {
-				t.Errorf("%+v, %s: got %+v, want %+v", s, backoff.Policy(p), got.Policies[p], want)
+			for fi, field := range FigureFields() {
+				var values []int
+				for _, f := range per {
+					values = append(values, field.Get(f))
+				}
+				if want := spreadByHand(values, field); got.Policies[p].Spreads[fi] != want {
+					t.Errorf("%+v, %s, %s: got %+v, want %+v", s, pol, field.Name, got.Policies[p].Spreads[fi], want)
+				}
 			}
 		}
 	}
+}
+
+func mustPreset(t *testing.T, name string) Preset {
+	t.Helper()
+	pr, ok := FindPreset(name)
+	if !ok {
+		t.Fatalf("no preset %q", name)
+	}
+	return pr
 }
 
 func TestRunSeedsSameForAnyNumberOfWorkers(t *testing.T) {
-	s := backoff.Defaults()
+	s := Defaults()
 	s.Clients, s.Attempts = 50, 8
-	one := backoff.RunSeeds(s, 101, 1)
+	one, _ := RunSeeds(s.Five(), s, 101, SeedOptions{Workers: 1})
 	for _, workers := range []int{2, 3, 8, 200} {
-		if got := backoff.RunSeeds(s, 101, workers); got != one {
+		if got, _ := RunSeeds(s.Five(), s, 101, SeedOptions{Workers: workers}); !reflect.DeepEqual(got, one) {
 			t.Errorf("%d workers: got %+v, want %+v (1 worker)", workers, got, one)
-		}
-	}
-}
-
-func TestRunSeedsOfOneSeedIsThatCrowd(t *testing.T) {
-	s := backoff.Defaults()
-	got := backoff.RunSeeds(s, 1, 2)
-	for p, c := range backoff.RunCrowds(s) {
-		most, _ := c.Busiest()
-		for _, f := range []struct {
-			name   string
-			spread backoff.Spread
-			want   int
-		}{
-			{"retries", got.Policies[p].Retries, c.Retries},
-			{"busiest", got.Policies[p].Busiest, most},
-			{"last through", got.Policies[p].LastThrough, c.LastThrough},
-			{"gave up", got.Policies[p].GaveUp, c.GaveUp},
-		} {
-			if want := (backoff.Spread{Median: f.want, P95: f.want, Worst: f.want}); f.spread != want {
-				t.Errorf("%s %s: got %+v, want %+v", c.Policy, f.name, f.spread, want)
-			}
 		}
 	}
 }
@@ -133,38 +146,75 @@ func TestRunSeedsOfOneSeedIsThatCrowd(t *testing.T) {
 // A seed in which no client got through is the worst "all through by", and
 // a percentile that lands on such seeds is -1.
 func TestRunSeedsNoneThrough(t *testing.T) {
-	s := backoff.Defaults()
+	s := Defaults()
 	s.Clients, s.Attempts, s.Outage = 1, 3, 2500 // one client: through in some seeds, not in others
 	const count = 200
-	got := backoff.RunSeeds(s, count, 2).Policies[backoff.FullJitter]
+	sc, _ := RunSeeds(s.Five(), s, count, SeedOptions{Workers: 2})
+	got := sc.Policies[FullJitter]
 	if got.NoneThrough == 0 || got.NoneThrough == count {
 		t.Fatalf("none through in %d of %d seeds; the test needs some of each", got.NoneThrough, count)
 	}
-	if got.LastThrough.Worst != -1 {
-		t.Errorf("worst all-through: got %d, want -1 (none through in %d seeds)", got.LastThrough.Worst, got.NoneThrough)
+	last := got.Spread("all_through_by_ms")
+	if last.Worst != -1 {
+		t.Errorf("worst all-through: got %d, want -1 (none through in %d seeds)", last.Worst, got.NoneThrough)
 	}
-	if want := got.NoneThrough*2 < count; (got.LastThrough.Median >= 0) != want {
-		t.Errorf("median all-through %d with none through in %d of %d seeds", got.LastThrough.Median, got.NoneThrough, count)
+	if want := got.NoneThrough*2 < count; (last.Median >= 0) != want {
+		t.Errorf("median all-through %d with none through in %d of %d seeds", last.Median, got.NoneThrough, count)
 	}
-	fixed := backoff.RunSeeds(s, count, 2).Policies[backoff.Fixed]
-	if want := (backoff.Spread{Median: -1, P95: -1, Worst: -1}); fixed.LastThrough != want || fixed.NoneThrough != count {
-		t.Errorf("fixed: got %+v with %d none through, want %+v with %d", fixed.LastThrough, fixed.NoneThrough, want, count)
+	fixed := sc.Policies[Fixed]
+	if want := (Spread{Median: -1, P95: -1, Worst: -1}); fixed.Spread("all_through_by_ms") != want || fixed.NoneThrough != count {
+		t.Errorf("fixed: got %+v with %d none through, want %+v with %d", fixed.Spread("all_through_by_ms"), fixed.NoneThrough, want, count)
 	}
 }
 
-// The reference's defaults over seeds 7 to 106. Seed 7 alone gave busiest
-// slots of 28, 44 and 15 under full jitter, equal jitter and decorrelated,
-// and 36, 0 and 19 clients who gave up: its full jitter slot was a lucky
-// draw, its equal jitter slot as full as the worst of the hundred.
+// However many cores, the workers' scratch stays under SeedsMemory: at 1 ms
+// slots and the largest reference settings one worker's counts take 4.8
+// MB, so GOMAXPROCS=64 gets at most 256 MiB of them, and a crowd of a
+// million against a service gets fewer workers still.
+func TestSeedWorkersBoundTheMemory(t *testing.T) {
+	s := largest()
+	s.Slot = 1
+	five := s.Five()
+	for _, want := range []int{1, 2, 64, 256} {
+		w := SeedWorkers(five, s, want, 1000)
+		most := int64(0)
+		for _, p := range five {
+			most = max(most, workerScratch(newPlan(p, s.Draws), s))
+		}
+		if w < 1 || w > want || int64(w)*most > SeedsMemory && w > 1 {
+			t.Errorf("want %d workers: got %d of %d bytes each", want, w, most)
+		}
+	}
+	big := s
+	big.Clients, big.Capacity, big.Load, big.LoadUntil = MaxClients, 50000, 10000, 90000
+	if w := SeedWorkers(big.Five(), big, 64, 1000); w > 4 {
+		t.Errorf("a million clients with a service: %d workers, want at most 4", w)
+	}
+	// The scratch a worker really allocates is what the estimate says.
+	ta := new(tally)
+	ta.crowd(newPlan(s.Policy(Decorrelated), s.Draws), s)
+	if got, est := int64(cap(ta.counts))*4, workerScratch(newPlan(s.Policy(Decorrelated), s.Draws), s); got > est {
+		t.Errorf("a worker's counts take %d bytes, more than the %d estimated", got, est)
+	}
+}
+
+// The reference's defaults over seeds 7 to 106, with the reference's draws
+// and with independent ones. Seed 7 alone gave busiest slots of 28, 44 and
+// 15 under full jitter, equal jitter and decorrelated.
 func ExampleRunSeeds() {
-	sc := backoff.RunSeeds(backoff.Defaults(), 100, 2)
-	for _, p := range sc.Policies {
-		fmt.Printf("%-12s busiest %+v, gave up %+v\n", p.Policy, p.Busiest, p.GaveUp)
+	s := Defaults()
+	for _, d := range []Draws{Reference, Independent} {
+		s.Draws = d
+		sc, _ := RunSeeds(s.Five()[2:], s, 100, SeedOptions{Workers: 2})
+		for _, p := range sc.Policies {
+			fmt.Printf("%-11s %-12s busiest %+v, gave up %+v\n", d, p.Policy, p.Spread("most_in_a_slot"), p.Spread("gave_up"))
+		}
 	}
 	// Output:
-	// fixed        busiest {Median:200 P95:200 Worst:200}, gave up {Median:200 P95:200 Worst:200}
-	// exponential  busiest {Median:200 P95:200 Worst:200}, gave up {Median:0 P95:0 Worst:0}
-	// full jitter  busiest {Median:31 P95:36 Worst:37}, gave up {Median:39 P95:60 Worst:67}
-	// equal jitter busiest {Median:42 P95:43 Worst:44}, gave up {Median:0 P95:0 Worst:0}
-	// decorrelated busiest {Median:15 P95:18 Worst:21}, gave up {Median:10 P95:16 Worst:21}
+	// reference   full jitter  busiest {Median:31 P95:36 Worst:37}, gave up {Median:39 P95:60 Worst:67}
+	// reference   equal jitter busiest {Median:42 P95:43 Worst:44}, gave up {Median:0 P95:0 Worst:0}
+	// reference   decorrelated busiest {Median:15 P95:18 Worst:21}, gave up {Median:10 P95:16 Worst:21}
+	// independent full jitter  busiest {Median:35 P95:40 Worst:45}, gave up {Median:33 P95:42 Worst:49}
+	// independent equal jitter busiest {Median:48 P95:53 Worst:57}, gave up {Median:0 P95:0 Worst:0}
+	// independent decorrelated busiest {Median:18 P95:21 Worst:25}, gave up {Median:9 P95:14 Worst:19}
 }

@@ -2,29 +2,76 @@ package backoff
 
 import "fmt"
 
-// Settings are the inputs of every figure. All times are whole milliseconds.
-// The zero value is not valid; start from Defaults.
+// Settings are the inputs of every figure. All times are whole
+// milliseconds. The zero value is not valid; start from Defaults.
 type Settings struct {
-	FirstWait   int // the wait before the first retry: 1 to 10,000 ms
-	LongestWait int // no wait is longer: FirstWait to 600,000 ms
-	Attempts    int // tries per client, the first included: 2 to 12
-	Clients     int // how many clients fail together: 1 to 1,000
-	Outage      int // a retry at or after this many ms gets through: 0 to 600,000
-	Seed        int // seeds every client's generator: 0 to 999,999
-	Slot        int // the crowd counts retries per slot this wide: 1 to 600,000 ms
+	FirstWait   int // the wait before the first retry
+	LongestWait int // no base wait is longer
+	Attempts    int // tries per client, the first included
+	Clients     int // how many clients fail together at 0 ms
+	Outage      int // the service is down before this many ms
+	Seed        int // seeds every client's generator
+	Slot        int // the crowd counts attempts per slot this wide, in ms
+
+	// The policy of one's own ("custom"): the first wait, longest wait,
+	// attempts above, and these.
+	Multiplier int    // thousandths: 2000 doubles
+	Jitter     Jitter // how each wait is drawn
+	MaxElapsed int    // ms a client may spend in all; 0 for no limit
+
+	Draws Draws // where the random numbers come from
+
+	// The service once it is back, and the fresh load on it.
+	Capacity  int    // requests a second it serves; 0 for no limit
+	Load      int    // fresh requests a second; 0 for none
+	LoadUntil int    // ms the fresh load stops at; DefaultLoadUntil for the outage + 60 s
+	Budget    Budget // what limits retries; none by default
+	Processes int    // how many processes the clients are spread over, each with its own budget
 }
+
+// DefaultLoadUntil is LoadUntil's value for "a minute after the outage".
+const DefaultLoadUntil = -1
 
 // Defaults returns the reference's settings: first wait 1000 ms, longest
-// 16000 ms, 6 attempts, 200 clients, outage 10000 ms, seed 7, 100 ms slots.
+// 16000 ms, 6 attempts, 200 clients, outage 10000 ms, seed 7, 100 ms slots,
+// reference draws; custom is exponential (x2, no jitter); no capacity limit,
+// no load, no budget, one process.
 func Defaults() Settings {
-	return Settings{FirstWait: 1000, LongestWait: 16000, Attempts: 6, Clients: 200, Outage: 10000, Seed: 7, Slot: 100}
+	return Settings{FirstWait: 1000, LongestWait: 16000, Attempts: 6, Clients: 200, Outage: 10000, Seed: 7, Slot: 100,
+		Multiplier: 2000, LoadUntil: DefaultLoadUntil, Processes: 1}
 }
 
-// Field names one of the settings.
+// LoadEnd is when the fresh load stops, in ms: LoadUntil, or the outage +
+// 60 s by default.
+func (s Settings) LoadEnd() int {
+	if s.LoadUntil == DefaultLoadUntil {
+		return s.Outage + 60000
+	}
+	return s.LoadUntil
+}
+
+// FreshRequests is how many fresh requests arrive: request j arrives at
+// floor(j*1000/Load) ms while that is before LoadEnd, so there are
+// ceil(LoadEnd*Load/1000) of them.
+func (s Settings) FreshRequests() int {
+	if s.Load <= 0 || s.LoadEnd() <= 0 {
+		return 0
+	}
+	return int((int64(s.LoadEnd())*int64(s.Load) + 999) / 1000)
+}
+
+// HasService reports whether the service does anything the reference's
+// crowd does not: a capacity, a fresh load or a budget.
+func (s Settings) HasService() bool {
+	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone
+}
+
+// Field names one of the settings that is a whole number.
 type Field int
 
-// The settings a person can change, in the order the settings form asks for
-// them, then the slot width.
+// The settings a person can change, in the order the reference's settings
+// form asks for them, then the slot width, the custom policy's, and the
+// service's.
 const (
 	FirstWait Field = iota
 	LongestWait
@@ -33,7 +80,23 @@ const (
 	Outage
 	Seed
 	Slot
+	Multiplier
+	MaxElapsed
+	Capacity
+	Load
+	LoadUntil
+	Processes
+	numFields
 )
+
+// Fields returns every whole-number setting, in order.
+func Fields() []Field {
+	out := make([]Field, numFields)
+	for i := range out {
+		out[i] = Field(i)
+	}
+	return out
+}
 
 // FormFields are the six settings the reference's settings form asks for,
 // in its order.
@@ -41,12 +104,13 @@ func FormFields() []Field {
 	return []Field{FirstWait, LongestWait, Attempts, Clients, Outage, Seed}
 }
 
-var fieldLabels = [...]string{"first wait in ms", "longest wait in ms", "attempts per client", "clients", "outage in ms", "seed", "slot in ms"}
+var fieldLabels = [numFields]string{"first wait in ms", "longest wait in ms", "attempts per client", "clients", "outage in ms", "seed",
+	"slot in ms", "multiplier in thousandths", "limit on total time in ms", "capacity a second", "load a second", "load until in ms", "processes"}
 
 // String is the field as the reference's prompts name it, such as "first
 // wait in ms".
 func (f Field) String() string {
-	if f < 0 || int(f) >= len(fieldLabels) {
+	if f < 0 || f >= numFields {
 		return fmt.Sprintf("Field(%d)", int(f))
 	}
 	return fieldLabels[f]
@@ -54,31 +118,101 @@ func (f Field) String() string {
 
 // IsTime reports whether the field is a time in milliseconds.
 func (f Field) IsTime() bool {
-	return f == FirstWait || f == LongestWait || f == Outage || f == Slot
+	switch f {
+	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil:
+		return true
+	}
+	return false
 }
 
-// Range returns the lowest and highest value the field may take. Only the
-// longest wait's range depends on another setting: it starts at the first
-// wait.
-func (s Settings) Range(f Field) (low, high int) {
+// Limits are the ranges the settings may take: the reference's, in --plain,
+// or the wider ones of every other face.
+type Limits int
+
+const (
+	// PlainLimits are the reference's ranges, which --plain keeps.
+	PlainLimits Limits = iota
+	// WideLimits are the ranges of the reports and the full-screen program.
+	WideLimits
+)
+
+// The wide ranges' tops.
+const (
+	MaxAttempts      = 100
+	MaxWait          = 3600000  // an hour
+	MaxClients       = 1000000  // a million
+	MaxTime          = 86400000 // a day: the outage, the limit on total time, the load's end
+	MaxCapacity      = 100000000
+	MaxLoad          = 1000000
+	MaxFreshRequests = 10000000
+	MaxProcesses     = 100000
+)
+
+// RangeIn returns the lowest and highest value field f may take under
+// limits l. Only the longest wait's range depends on another setting: it
+// starts at the first wait. Under PlainLimits the settings beyond the
+// reference's take only their defaults.
+func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
+	if l == PlainLimits {
+		switch f {
+		case FirstWait:
+			return 1, 10000
+		case LongestWait:
+			return s.FirstWait, 600000
+		case Attempts:
+			return 2, 12
+		case Clients:
+			return 1, 1000
+		case Outage:
+			return 0, 600000
+		case Seed:
+			return 0, 999999
+		case Slot:
+			return 1, 600000
+		case Multiplier:
+			return 2000, 2000
+		case MaxElapsed, Capacity, Load:
+			return 0, 0
+		case LoadUntil:
+			return DefaultLoadUntil, DefaultLoadUntil
+		case Processes:
+			return 1, 1
+		}
+		return 0, -1
+	}
 	switch f {
 	case FirstWait:
-		return 1, 10000
+		return 1, MaxWait
 	case LongestWait:
-		return s.FirstWait, 600000
+		return s.FirstWait, MaxWait
 	case Attempts:
-		return 2, 12
+		return 2, MaxAttempts
 	case Clients:
-		return 1, 1000
+		return 1, MaxClients
 	case Outage:
-		return 0, 600000
+		return 0, MaxTime
 	case Seed:
 		return 0, 999999
 	case Slot:
-		return 1, 600000
+		return 1, MaxWait
+	case Multiplier:
+		return 1000, 10000
+	case MaxElapsed:
+		return 0, MaxTime
+	case Capacity:
+		return 0, MaxCapacity
+	case Load:
+		return 0, MaxLoad
+	case LoadUntil:
+		return 0, MaxTime
+	case Processes:
+		return 1, MaxProcesses
 	}
 	return 0, -1
 }
+
+// Range is RangeIn(PlainLimits, f): the reference's ranges.
+func (s Settings) Range(f Field) (low, high int) { return s.RangeIn(PlainLimits, f) }
 
 // Get returns the value of field f.
 func (s Settings) Get(f Field) int {
@@ -111,6 +245,18 @@ func (s *Settings) field(f Field) *int {
 		return &s.Seed
 	case Slot:
 		return &s.Slot
+	case Multiplier:
+		return &s.Multiplier
+	case MaxElapsed:
+		return &s.MaxElapsed
+	case Capacity:
+		return &s.Capacity
+	case Load:
+		return &s.Load
+	case LoadUntil:
+		return &s.LoadUntil
+	case Processes:
+		return &s.Processes
 	}
 	return nil
 }
@@ -126,22 +272,113 @@ func (e *RangeError) Error() string {
 	return fmt.Sprintf("%s: %d is not from %d to %d", e.Field, e.Value, e.Low, e.High)
 }
 
-// Check returns a *RangeError if v is outside field f's range under s.
-func (s Settings) Check(f Field, v int) error {
-	low, high := s.Range(f)
+// CheckIn returns a *RangeError if v is outside field f's range under s and
+// limits l. The load's end may also be DefaultLoadUntil.
+func (s Settings) CheckIn(l Limits, f Field, v int) error {
+	if f == LoadUntil && v == DefaultLoadUntil {
+		return nil
+	}
+	low, high := s.RangeIn(l, f)
 	if v < low || v > high {
 		return &RangeError{Field: f, Value: v, Low: low, High: high}
 	}
 	return nil
 }
 
-// Validate returns a *RangeError for the first setting outside its range, in
-// the form's order, or nil.
-func (s Settings) Validate() error {
-	for f := FirstWait; f <= Slot; f++ {
-		if err := s.Check(f, s.Get(f)); err != nil {
+// Check is CheckIn(PlainLimits, f, v).
+func (s Settings) Check(f Field, v int) error { return s.CheckIn(PlainLimits, f, v) }
+
+// TooMuchLoadError says that the fresh load would send more than
+// MaxFreshRequests requests.
+type TooMuchLoadError struct {
+	Load, Until, Requests int
+}
+
+func (e *TooMuchLoadError) Error() string {
+	return fmt.Sprintf("a load of %d a second until %d ms is %d fresh requests, more than %d", e.Load, e.Until, e.Requests, MaxFreshRequests)
+}
+
+// ValidateIn returns the first setting outside its range under limits l,
+// in the fields' order, then any other setting that is not valid (the
+// jitter, the draws, the budget, the fresh requests in all), or nil.
+func (s Settings) ValidateIn(l Limits) error {
+	for f := range numFields {
+		if err := s.CheckIn(l, f, s.Get(f)); err != nil {
 			return err
 		}
 	}
+	if err := s.Jitter.validate(); err != nil {
+		return err
+	}
+	if s.Draws != Reference && s.Draws != Independent {
+		return fmt.Errorf("draws: %v is not reference or independent", s.Draws)
+	}
+	if l == PlainLimits && (s.Jitter != Jitter{} || s.Draws != Reference || s.Budget.Kind != BudgetNone) {
+		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter, reference draws, no budget")
+	}
+	if err := s.Budget.validate(); err != nil {
+		return err
+	}
+	if n := s.FreshRequests(); n > MaxFreshRequests {
+		return &TooMuchLoadError{Load: s.Load, Until: s.LoadEnd(), Requests: n}
+	}
 	return nil
+}
+
+// Validate is ValidateIn(PlainLimits): the reference's ranges.
+func (s Settings) Validate() error { return s.ValidateIn(PlainLimits) }
+
+func (j Jitter) validate() error {
+	switch j.Kind {
+	case JitterNone, JitterFull, JitterEqual, JitterDecorrelated:
+		if j.Factor == 0 {
+			return nil
+		}
+	case JitterSpread, JitterUp:
+		if j.Factor >= 1 && j.Factor <= 1000 {
+			return nil
+		}
+	}
+	return fmt.Errorf("jitter: %+v is not %s", j, JitterList)
+}
+
+// Policy returns shape sh over these settings: their first wait, longest
+// wait, attempts and limit on total time, with the shape's multiplier and
+// jitter.
+func (s Settings) Policy(sh Shape) Policy {
+	return Policy{Name: sh.String(), FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: sh.multiplier(),
+		Jitter: sh.jitter(), Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+}
+
+// Custom is the policy of one's own: the settings' first wait, longest wait,
+// multiplier, jitter, attempts and limit on total time. It is named after
+// the preset it equals, if any, else "custom".
+func (s Settings) Custom() Policy {
+	p := Policy{Name: "custom", FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: s.Multiplier,
+		Jitter: s.Jitter, Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+	for _, pr := range Presets() {
+		if pr.Policy.Same(p) {
+			p.Name = pr.Name
+		}
+	}
+	return p
+}
+
+// WithPreset returns the settings with the preset's policy as the custom
+// one: its first wait, longest wait, multiplier, jitter, attempts and limit.
+func (s Settings) WithPreset(pr Preset) Settings {
+	p := pr.Policy
+	s.FirstWait, s.LongestWait, s.Multiplier, s.Jitter, s.Attempts, s.MaxElapsed =
+		p.FirstWait, p.LongestWait, p.Multiplier, p.Jitter, p.Attempts, p.MaxElapsed
+	return s
+}
+
+// Five returns the five shapes over these settings, in the reference's
+// order.
+func (s Settings) Five() []Policy {
+	out := make([]Policy, NumShapes)
+	for i, sh := range Shapes() {
+		out[i] = s.Policy(sh)
+	}
+	return out
 }

@@ -93,7 +93,7 @@ func TestOpensOnExponentialClientOne(t *testing.T) {
 	if c.Policy() != backoff.Exponential || c.Client() != 1 {
 		t.Errorf("got %v client %d, want exponential client 1", c.Policy(), c.Client())
 	}
-	if got := backoff.Total(c.Schedule()); got != 31000 {
+	if got := c.Schedule().DrawnTotal(); got != 31000 {
 		t.Errorf("total: got %d, want 31000", got)
 	}
 	if m.TimelinePane().Policy() != backoff.Exponential {
@@ -124,7 +124,7 @@ func TestNavigation(t *testing.T) {
 func TestPolicyAndClientKeys(t *testing.T) {
 	tests := []struct {
 		keys   []string
-		policy backoff.Policy
+		policy backoff.Shape
 		client int
 	}{
 		{[]string{"right"}, backoff.FullJitter, 1},
@@ -147,8 +147,8 @@ func TestPolicyAndClientKeys(t *testing.T) {
 	if got := m.ClientPane().Client(); got != 3 {
 		t.Errorf("client after five ups with 3 clients: got %d, want 3", got)
 	}
-	want := backoff.Schedule(backoff.Exponential, s, 3)
-	if got := m.ClientPane().Schedule(); len(got) != len(want) || got[0] != want[0] {
+	want := backoff.ScheduleOf(s.Policy(backoff.Exponential), s, 3)
+	if got := m.ClientPane().Schedule(); len(got.Retries) != len(want.Retries) || got.Retries[0] != want.Retries[0] || got.Client != 3 {
 		t.Errorf("schedule: got %v, want %v", got, want)
 	}
 }
@@ -166,7 +166,7 @@ func TestTimelineKeys(t *testing.T) {
 	if m.TimelinePane().All() {
 		t.Error("a again did not go back to one policy")
 	}
-	if got, want := m.TimelinePane().Crowd(backoff.EqualJitter).Counts[2], 147; got != want {
+	if got, want := m.TimelinePane().Crowd(backoff.EqualJitter).Series.Retries[2], 147; got != want {
 		t.Errorf("equal jitter in second 2: got %d, want %d", got, want)
 	}
 }
@@ -306,15 +306,15 @@ func TestSettingsAppliedRecomputesEveryPane(t *testing.T) {
 		t.Fatalf("settings: got %+v, want %+v", m.Settings(), s)
 	}
 	crowds := m.CrowdPane().Crowds()
-	for p, want := range map[backoff.Policy]int{backoff.Exponential: 200, backoff.FullJitter: 250, backoff.EqualJitter: 195, backoff.Decorrelated: 119} {
-		if got, _ := crowds[p].Busiest(); got != want {
+	for p, want := range map[backoff.Shape]int{backoff.Exponential: 200, backoff.FullJitter: 250, backoff.EqualJitter: 195, backoff.Decorrelated: 119} {
+		if got := crowds[p].Figures.MostInASlot; got != want {
 			t.Errorf("%v busiest slot: got %d, want %d", p, got, want)
 		}
 	}
-	if got := backoff.Total(m.ClientPane().Schedule()); got != 3100 {
+	if got := m.ClientPane().Schedule().DrawnTotal(); got != 3100 {
 		t.Errorf("client total: got %d, want 3100", got)
 	}
-	if got, _ := m.TimelinePane().Crowd(backoff.Exponential).Busiest(); got != 600 {
+	if got := m.TimelinePane().Crowd(backoff.Exponential).Figures.MostInASlot; got != 600 {
 		t.Errorf("timeline busiest second: got %d, want 600 (100, 300 and 700 ms)", got)
 	}
 }
@@ -322,7 +322,7 @@ func TestSettingsAppliedRecomputesEveryPane(t *testing.T) {
 // crowdRow is the cells of policy p's row of the crowd table in a frame,
 // the best-of-column marks left out: retries, most in a slot, the slot
 // from, all through by, gave up.
-func crowdRow(t *testing.T, frame string, p backoff.Policy) []string {
+func crowdRow(t *testing.T, frame string, p backoff.Shape) []string {
 	t.Helper()
 	for _, l := range strings.Split(frame, "\n") {
 		cells := regexp.MustCompile(` {2,}`).Split(strings.TrimSpace(strings.ReplaceAll(l, "*", " ")), -1)
@@ -336,11 +336,10 @@ func crowdRow(t *testing.T, frame string, p backoff.Policy) []string {
 
 func TestCrowdFigures(t *testing.T) {
 	m := newApp(t, 100, 30)
-	c := m.CrowdPane().Crowds()[backoff.FullJitter]
-	most, slot := c.Busiest()
-	if c.Retries != 962 || most != 28 || slot*c.Slot != 400 || c.LastThrough != 24563 || c.GaveUp != 36 {
+	c := m.CrowdPane().Crowds()[backoff.FullJitter].Figures
+	if c.Retries != 962 || c.MostInASlot != 28 || c.BusiestSlotFrom != 400 || c.AllThroughBy != 24563 || c.GaveUp != 36 {
 		t.Errorf("full jitter: got %d / %d / %d ms / %d ms / %d, want 962 / 28 / 400 ms / 24563 ms / 36",
-			c.Retries, most, slot*c.Slot, c.LastThrough, c.GaveUp)
+			c.Retries, c.MostInASlot, c.BusiestSlotFrom, c.AllThroughBy, c.GaveUp)
 	}
 	row := crowdRow(t, send(t, m, press("2")...).View(), backoff.FullJitter)
 	if got, want := strings.Join(row, " / "), "962 / 28 / 400 ms / 24563 ms / 36"; got != want {
@@ -350,7 +349,7 @@ func TestCrowdFigures(t *testing.T) {
 	s := backoff.Defaults()
 	s.FirstWait = 100
 	frame := send(t, m, SettingsAppliedMsg{Settings: s}, press("2")[0]).View()
-	for p, want := range map[backoff.Policy]string{backoff.FullJitter: "250", backoff.EqualJitter: "195", backoff.Decorrelated: "119"} {
+	for p, want := range map[backoff.Shape]string{backoff.FullJitter: "250", backoff.EqualJitter: "195", backoff.Decorrelated: "119"} {
 		if got := crowdRow(t, frame, p)[1]; got != want {
 			t.Errorf("first wait 100, %v: most in a slot got %s, want %s", p, got, want)
 		}

@@ -50,9 +50,9 @@ type ClientPane struct {
 	KeyMap ClientKeyMap
 
 	settings backoff.Settings
-	policy   backoff.Policy
+	policy   backoff.Shape
 	client   int
-	schedule []backoff.Retry // of policy and client under settings
+	schedule backoff.Schedule // of policy and client under settings
 	width    int
 	height   int
 	head     string // rendered on change: views.ClientHead
@@ -84,16 +84,16 @@ func (m *ClientPane) SetSize(w, h int) {
 }
 
 // Policy is the policy shown.
-func (m ClientPane) Policy() backoff.Policy { return m.policy }
+func (m ClientPane) Policy() backoff.Shape { return m.policy }
 
 // Client is the client number shown.
 func (m ClientPane) Client() int { return m.client }
 
 // Schedule is the schedule shown.
-func (m ClientPane) Schedule() []backoff.Retry { return m.schedule }
+func (m ClientPane) Schedule() backoff.Schedule { return m.schedule }
 
 func (m *ClientPane) recompute() {
-	m.schedule = backoff.Schedule(m.policy, m.settings, m.client)
+	m.schedule = backoff.ScheduleOf(m.settings.Policy(m.policy), m.settings, m.client)
 	m.render()
 }
 

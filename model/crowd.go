@@ -29,7 +29,7 @@ type CrowdPane struct {
 	KeyMap CrowdKeyMap
 
 	settings backoff.Settings
-	crowds   [backoff.NumPolicies]backoff.Crowd
+	crowds   []backoff.Result
 	view     scroller
 	width    int
 	height   int
@@ -47,7 +47,7 @@ func NewCrowdPane(s backoff.Settings, st *views.Styles) CrowdPane {
 // SetSettings runs the crowds again.
 func (m *CrowdPane) SetSettings(s backoff.Settings) {
 	m.settings = s
-	m.crowds = backoff.RunCrowds(s)
+	m.crowds = runFive(s, false)
 	m.render()
 }
 
@@ -58,7 +58,7 @@ func (m *CrowdPane) SetSize(w, h int) {
 }
 
 // Crowds are the five crowds shown.
-func (m CrowdPane) Crowds() [backoff.NumPolicies]backoff.Crowd { return m.crowds }
+func (m CrowdPane) Crowds() []backoff.Result { return m.crowds }
 
 func (m *CrowdPane) render() {
 	m.view.SetContent(views.CrowdPane(m.settings, m.crowds, m.width, m.styles), m.width, m.height, false)

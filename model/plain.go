@@ -59,7 +59,7 @@ func (p *Plain) session() error {
 		case "1":
 			err = p.oneClient()
 		case "2":
-			p.print(views.CrowdText(p.settings, backoff.RunCrowds(p.settings)))
+			p.print(views.CrowdText(p.settings, runFive(p.settings, false)))
 		case "3":
 			err = p.retriesOverTime()
 		case "4":
@@ -100,7 +100,7 @@ func (p *Plain) ask(prompt string) (string, error) {
 // askPolicy asks for a policy. ok is false when the answer was empty (the
 // user cancelled: "Cancelled." is written) or not a policy (the message is
 // written).
-func (p *Plain) askPolicy() (policy backoff.Policy, ok bool, err error) {
+func (p *Plain) askPolicy() (policy backoff.Shape, ok bool, err error) {
 	answer, err := p.ask(views.PolicyPrompt)
 	if err != nil {
 		return 0, false, err
@@ -109,7 +109,7 @@ func (p *Plain) askPolicy() (policy backoff.Policy, ok bool, err error) {
 		p.println(views.Cancelled)
 		return 0, false, nil
 	}
-	policy, perr := backoff.ParsePolicy(answer)
+	policy, perr := backoff.ParseShape(answer)
 	if perr != nil {
 		p.println(views.PolicyError)
 		return 0, false, nil
@@ -169,7 +169,7 @@ func (p *Plain) oneClient() error {
 		p.println(views.Cancelled)
 		return nil
 	}
-	p.print(views.ScheduleText(policy, client, backoff.Schedule(policy, p.settings, client)))
+	p.print(views.ScheduleText(backoff.ScheduleOf(p.settings.Policy(policy), p.settings, client)))
 	return nil
 }
 
@@ -178,7 +178,9 @@ func (p *Plain) retriesOverTime() error {
 	if !ok || err != nil {
 		return err
 	}
-	p.print(views.HistogramText(backoff.Timeline(policy, p.settings, backoff.Second)))
+	s := perSecond(p.settings)
+	r, _ := backoff.Run(s.Policy(policy), s, backoff.Options{Series: true})
+	p.print(views.HistogramText(r))
 	return nil
 }
 

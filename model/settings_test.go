@@ -75,13 +75,13 @@ func checkFirstWait100(t *testing.T, m App) {
 	if m.Settings() != want {
 		t.Fatalf("settings: got %+v, want %+v", m.Settings(), want)
 	}
-	if got := backoff.Total(m.ClientPane().Schedule()); got != 3100 {
+	if got := m.ClientPane().Schedule().DrawnTotal(); got != 3100 {
 		t.Errorf("pane 1 total: got %d, want 3100", got)
 	}
-	if got, _ := m.CrowdPane().Crowds()[backoff.FullJitter].Busiest(); got != 250 {
+	if got := m.CrowdPane().Crowds()[backoff.FullJitter].Figures.MostInASlot; got != 250 {
 		t.Errorf("pane 2 full jitter busiest slot: got %d, want 250", got)
 	}
-	if got, _ := m.TimelinePane().Crowd(backoff.Exponential).Busiest(); got != 600 {
+	if got := m.TimelinePane().Crowd(backoff.Exponential).Figures.MostInASlot; got != 600 {
 		t.Errorf("pane 3 busiest second: got %d, want 600", got)
 	}
 	if got := m.SettingsPane().Settings(); got != want {

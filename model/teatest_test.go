@@ -112,8 +112,8 @@ func TestProgramAppliesSettings(t *testing.T) {
 		t.Errorf("settings: got %+v, want %+v", m.Settings(), want)
 	}
 	crowds := m.CrowdPane().Crowds()
-	for p, most := range map[backoff.Policy]int{backoff.FullJitter: 250, backoff.EqualJitter: 195, backoff.Decorrelated: 119} {
-		if got, _ := crowds[p].Busiest(); got != most {
+	for p, most := range map[backoff.Shape]int{backoff.FullJitter: 250, backoff.EqualJitter: 195, backoff.Decorrelated: 119} {
+		if got := crowds[p].Figures.MostInASlot; got != most {
 			t.Errorf("%v busiest slot: got %d, want %d", p, got, most)
 		}
 	}

@@ -60,9 +60,7 @@ func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
 // SetSettings runs the five crowds again, counting per second as the
 // reference does.
 func (m *TimelinePane) SetSettings(s backoff.Settings) {
-	for _, p := range backoff.Policies() {
-		m.data.Crowds[p] = backoff.Timeline(p, s, backoff.Second)
-	}
+	m.data.Crowds = runFive(perSecond(s), true)
 	m.data.Outage, m.data.Attempts = s.Outage, s.Attempts
 	m.render()
 }
@@ -74,13 +72,13 @@ func (m *TimelinePane) SetSize(w, h int) {
 }
 
 // Policy is the policy shown, or picked out in all-five mode.
-func (m TimelinePane) Policy() backoff.Policy { return m.data.Policy }
+func (m TimelinePane) Policy() backoff.Shape { return m.data.Policy }
 
 // All reports whether all five policies are shown.
 func (m TimelinePane) All() bool { return m.data.All }
 
 // Crowd is the policy's retries per second.
-func (m TimelinePane) Crowd(p backoff.Policy) backoff.Crowd { return m.data.Crowds[p] }
+func (m TimelinePane) Crowd(p backoff.Shape) backoff.Result { return m.data.Crowds[p] }
 
 func (m *TimelinePane) render() {
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
@@ -128,9 +126,9 @@ func (m TimelinePane) View() string { return m.frame }
 
 // stepPolicy is the next policy in the reference's order, or the previous
 // one, going round.
-func stepPolicy(p backoff.Policy, next bool) backoff.Policy {
+func stepPolicy(p backoff.Shape, next bool) backoff.Shape {
 	if next {
-		return (p + 1) % backoff.NumPolicies
+		return (p + 1) % backoff.NumShapes
 	}
-	return (p + backoff.NumPolicies - 1) % backoff.NumPolicies
+	return (p + backoff.NumShapes - 1) % backoff.NumShapes
 }

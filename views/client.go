@@ -14,21 +14,21 @@ import (
 // ClientData is what the one-client pane shows: one client's schedule under
 // one policy, against the moment the service is back.
 type ClientData struct {
-	Policy   backoff.Policy
+	Policy   backoff.Shape
 	Client   int // 1 to Clients
 	Clients  int
 	Outage   int // ms: the service is back then
-	Schedule []backoff.Retry
+	Schedule backoff.Schedule
 }
 
 // PolicyRow is the five policies in a row, the chosen one in brackets. When
 // the row is wider than w it gives way to the chosen policy alone and its
 // place among the five.
-func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
+func PolicyRow(selected backoff.Shape, w int, st *Styles) string {
 	w = max(w, 0)
 	var b strings.Builder
 	n := 0
-	for i, p := range backoff.Policies() {
+	for i, p := range backoff.Shapes() {
 		if i > 0 {
 			b.WriteString(" ")
 			n++
@@ -44,7 +44,7 @@ func PolicyRow(selected backoff.Policy, w int, st *Styles) string {
 		return b.String()
 	}
 	short := st.PolicySelected.Render("["+selected.String()+"]") +
-		st.Muted.Render(fmt.Sprintf(" %d of %d", int(selected)+1, backoff.NumPolicies))
+		st.Muted.Render(fmt.Sprintf(" %d of %d", int(selected)+1, backoff.NumShapes))
 	return Fit(short, w, 1)
 }
 
@@ -68,14 +68,14 @@ func ClientBody(d ClientData, w, room int, st *Styles) string {
 	if w == 0 {
 		return ""
 	}
-	total := fmt.Sprintf("In all %s before the last attempt.", Millis(backoff.Total(d.Schedule)))
-	if backoff.Total(d.Schedule) < d.Outage {
+	total := fmt.Sprintf("In all %s before the last attempt.", Millis(d.Schedule.DrawnTotal()))
+	if d.Schedule.DrawnTotal() < d.Outage {
 		total += " Every attempt comes while the service is down: this client gives up."
 	}
 	parts := []string{
 		scheduleTable(d, scheduleRows(d), w, st),
 		st.Text.Render(Wrap(total, w)),
-		TimelineStrip(d.Schedule, d.Outage, w, st),
+		TimelineStrip(d.Schedule.Retries, d.Outage, w, st),
 	}
 	sep := "\n"
 	if n := Height(parts[0]) + Height(parts[1]) + Height(parts[2]) + 3; n <= room {
@@ -89,10 +89,10 @@ func ClientBody(d ClientData, w, room int, st *Styles) string {
 // and what the service does then. As in the core, attempt 1 at 0 ms always
 // fails, whatever the outage; the first retry at or after it gets through.
 func scheduleRows(d ClientData) [][]string {
-	rows := make([][]string, 0, len(d.Schedule)+1)
+	rows := make([][]string, 0, len(d.Schedule.Retries)+1)
 	rows = append(rows, []string{"1", "-", Millis(0), landing(0, d.Outage, false, true)})
 	through := false
-	for _, r := range d.Schedule {
+	for _, r := range d.Schedule.Retries {
 		rows = append(rows, []string{strconv.Itoa(r.Attempt), Millis(r.Wait), Millis(r.At), landing(r.At, d.Outage, through, false)})
 		through = through || r.At >= d.Outage
 	}
@@ -139,7 +139,10 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 	if w < 3 {
 		return ""
 	}
-	end := max(outage, backoff.Total(schedule), 1)
+	end := max(outage, 1)
+	if len(schedule) > 0 {
+		end = max(end, schedule[len(schedule)-1].At)
+	}
 	col := func(ms int) int { return int(int64(ms) * int64(w-1) / int64(end)) }
 
 	const (

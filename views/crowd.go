@@ -28,19 +28,19 @@ const (
 // the policies where anyone got through) and fewest gave up. Ties are all
 // best, but a column where all five are alike, or none has a value, has no
 // best.
-func CrowdBest(crowds [backoff.NumPolicies]backoff.Crowd) [backoff.NumPolicies][crowdCols]bool {
-	var best [backoff.NumPolicies][crowdCols]bool
-	value := func(c backoff.Crowd, col int) (int, bool) {
+func CrowdBest(crowds []backoff.Result) [][crowdCols]bool {
+	best := make([][crowdCols]bool, len(crowds))
+	value := func(c backoff.Result, col int) (int, bool) {
+		f := c.Figures
 		switch col {
 		case colRetries:
-			return c.Retries, true
+			return f.Retries, true
 		case colMost:
-			most, _ := c.Busiest()
-			return most, true
+			return f.MostInASlot, true
 		case colThrough:
-			return c.LastThrough, c.LastThrough >= 0
+			return f.AllThroughBy, f.AllThroughBy >= 0
 		case colGaveUp:
-			return c.GaveUp, true
+			return f.GaveUp, true
 		}
 		return 0, false
 	}
@@ -51,7 +51,7 @@ func CrowdBest(crowds [backoff.NumPolicies]backoff.Crowd) [backoff.NumPolicies][
 				low, found = v, true
 			}
 		}
-		var ties [backoff.NumPolicies]bool
+		ties := make([]bool, len(crowds))
 		n := 0
 		for i, c := range crowds {
 			if v, ok := value(c, col); ok && found && v == low {
@@ -72,7 +72,7 @@ func CrowdBest(crowds [backoff.NumPolicies]backoff.Crowd) [backoff.NumPolicies][
 // CrowdPane is pane 2's whole content at width w, for a viewport to scroll:
 // what the crowd is, the table of the five policies with the best of each
 // column picked out, and the reference's sentences under it.
-func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w int, st *Styles) string {
+func CrowdPane(s backoff.Settings, crowds []backoff.Result, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 {
 		return ""
@@ -81,7 +81,7 @@ func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w 
 	best := CrowdBest(crowds)
 	rows := make([][]string, len(crowds))
 	for i, c := range crowds {
-		most, slot := c.Busiest()
+		f := c.Figures
 		mark := func(col int, v string) string {
 			if best[i][col] {
 				return v + BestMark
@@ -90,11 +90,11 @@ func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w 
 		}
 		rows[i] = []string{
 			c.Policy.String(),
-			mark(colRetries, strconv.Itoa(c.Retries)),
-			mark(colMost, strconv.Itoa(most)),
-			Millis(slot*c.Slot) + " ",
-			mark(colThrough, LastThrough(c)),
-			mark(colGaveUp, strconv.Itoa(c.GaveUp)),
+			mark(colRetries, strconv.Itoa(f.Retries)),
+			mark(colMost, strconv.Itoa(f.MostInASlot)),
+			Millis(BusiestFrom(f, s.Slot)) + " ",
+			mark(colThrough, LastThrough(f)),
+			mark(colGaveUp, strconv.Itoa(f.GaveUp)),
 		}
 	}
 	style := func(row, col int) lipgloss.Style {
@@ -111,9 +111,12 @@ func CrowdPane(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd, w 
 		tbl = readTable([]string{"policy", "retries ", "busiest ", "from ", "through ", "gave up "}, rows, right, w, st, style)
 	}
 	legend := st.Muted.Render(Wrap(BestMark+" the best of its column: fewest retries, lowest busiest slot, earliest all through, fewest gave up.", w))
-	out := st.Text.Render(Wrap(intro, w)) + "\n\n" + tbl + "\n" + legend + "\n\n" + st.Text.Render(Wrap(CrowdExplained(crowds), w))
-	if note, ok := CrowdGaveUpNote(crowds); ok {
-		out += "\n" + st.Text.Render(Wrap(note, w))
+	out := st.Text.Render(Wrap(intro, w)) + "\n\n" + tbl + "\n" + legend
+	if AreTheFive(s, crowds) {
+		out += "\n\n" + st.Text.Render(Wrap(CrowdExplained(crowds), w))
+		if note, ok := CrowdGaveUpNote(crowds); ok {
+			out += "\n" + st.Text.Render(Wrap(note, w))
+		}
 	}
 	return Fit(out, w, Height(out))
 }

@@ -82,18 +82,18 @@ type ScheduleJSON struct {
 
 // ScheduleCSV is one client's retries: attempt,wait_ms,at_ms. The first
 // attempt, at 0 ms, is not a retry and has no row.
-func ScheduleCSV(schedule []backoff.Retry) string {
-	records := make([][]string, 0, len(schedule))
-	for _, r := range schedule {
+func ScheduleCSV(sc backoff.Schedule) string {
+	records := make([][]string, 0, len(sc.Retries))
+	for _, r := range sc.Retries {
 		records = append(records, []string{itoa(r.Attempt), itoa(r.Wait), itoa(r.At)})
 	}
 	return csvDoc([]string{"attempt", "wait_ms", "at_ms"}, records)
 }
 
 // ScheduleDoc is one client's retries as a JSON document.
-func ScheduleDoc(s backoff.Settings, p backoff.Policy, client int, schedule []backoff.Retry) string {
-	doc := ScheduleJSON{Settings: settingsJSON(s), Policy: p.String(), Client: client, Retries: []RetryJSON{}, TotalMs: backoff.Total(schedule)}
-	for _, r := range schedule {
+func ScheduleDoc(s backoff.Settings, sc backoff.Schedule) string {
+	doc := ScheduleJSON{Settings: settingsJSON(s), Policy: sc.Policy.String(), Client: sc.Client, Retries: []RetryJSON{}, TotalMs: sc.DrawnTotal()}
+	for _, r := range sc.Retries {
 		doc.Retries = append(doc.Retries, RetryJSON{Attempt: r.Attempt, WaitMs: r.Wait, AtMs: r.At})
 	}
 	return jsonDoc(doc)
@@ -121,20 +121,17 @@ func crowdHeader() []string {
 }
 
 // crowdRow is a crowd's row as CSV fields and as JSON.
-func crowdRow(c backoff.Crowd) ([]string, CrowdRowJSON) {
-	most, slot := c.Busiest()
-	fromField, from := optionalMs(-1)
-	if slot >= 0 {
-		fromField, from = optionalMs(slot * c.Slot)
-	}
-	lastField, last := optionalMs(c.LastThrough)
-	return []string{c.Policy.String(), itoa(c.Retries), itoa(most), fromField, lastField, itoa(c.GaveUp)},
-		CrowdRowJSON{Policy: c.Policy.String(), Retries: c.Retries, MostInASlot: most, BusiestSlotFromMs: from, AllThroughByMs: last, GaveUp: c.GaveUp}
+func crowdRow(c backoff.Result) ([]string, CrowdRowJSON) {
+	f := c.Figures
+	fromField, from := optionalMs(f.BusiestSlotFrom)
+	lastField, last := optionalMs(f.AllThroughBy)
+	return []string{c.Policy.String(), itoa(f.Retries), itoa(f.MostInASlot), fromField, lastField, itoa(f.GaveUp)},
+		CrowdRowJSON{Policy: c.Policy.String(), Retries: f.Retries, MostInASlot: f.MostInASlot, BusiestSlotFromMs: from, AllThroughByMs: last, GaveUp: f.GaveUp}
 }
 
 // CrowdCSV is the crowd table, one row per policy:
 // policy,retries,most_in_a_slot,busiest_slot_from_ms,all_through_by_ms,gave_up.
-func CrowdCSV(crowds [backoff.NumPolicies]backoff.Crowd) string {
+func CrowdCSV(crowds []backoff.Result) string {
 	var records [][]string
 	for _, c := range crowds {
 		row, _ := crowdRow(c)
@@ -144,7 +141,7 @@ func CrowdCSV(crowds [backoff.NumPolicies]backoff.Crowd) string {
 }
 
 // CrowdDoc is the crowd table as a JSON document.
-func CrowdDoc(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) string {
+func CrowdDoc(s backoff.Settings, crowds []backoff.Result) string {
 	doc := CrowdJSON{Settings: settingsJSON(s), SlotMs: s.Slot}
 	for _, c := range crowds {
 		_, row := crowdRow(c)
@@ -161,14 +158,15 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
 	b.WriteString("  policy          figure                median         p95       worst\n")
 	for _, p := range sc.Policies {
+		last := p.Spread("all_through_by_ms")
 		rows := []struct {
 			figure string
 			cells  [3]string
 		}{
-			{"retries", counts(p.Retries)},
-			{"most in a slot", counts(p.Busiest)},
-			{"all through by", [3]string{throughBy(p.LastThrough.Median), throughBy(p.LastThrough.P95), throughBy(p.LastThrough.Worst)}},
-			{"gave up", counts(p.GaveUp)},
+			{"retries", counts(p.Spread("retries"))},
+			{"most in a slot", counts(p.Spread("most_in_a_slot"))},
+			{"all through by", [3]string{throughBy(last.Median), throughBy(last.P95), throughBy(last.Worst)}},
+			{"gave up", counts(p.Spread("gave_up"))},
 		}
 		for i, r := range rows {
 			name := ""
@@ -259,14 +257,16 @@ func SeedsCSV(sc backoff.SeedsCrowd) string {
 	var records [][]string
 	for _, p := range sc.Policies {
 		row := []string{p.Policy.String()}
-		for _, sp := range []backoff.Spread{p.Retries, p.Busiest} {
+		for _, sp := range []backoff.Spread{p.Spread("retries"), p.Spread("most_in_a_slot")} {
 			row = append(row, itoa(sp.Median), itoa(sp.P95), itoa(sp.Worst))
 		}
-		for _, ms := range []int{p.LastThrough.Median, p.LastThrough.P95, p.LastThrough.Worst} {
+		last := p.Spread("all_through_by_ms")
+		for _, ms := range []int{last.Median, last.P95, last.Worst} {
 			field, _ := optionalMs(ms)
 			row = append(row, field)
 		}
-		row = append(row, itoa(p.GaveUp.Median), itoa(p.GaveUp.P95), itoa(p.GaveUp.Worst), itoa(p.NoneThrough))
+		gave := p.Spread("gave_up")
+		row = append(row, itoa(gave.Median), itoa(gave.P95), itoa(gave.Worst), itoa(p.NoneThrough))
 		records = append(records, row)
 	}
 	return csvDoc(seedsHeader(), records)
@@ -278,15 +278,16 @@ func SeedsDoc(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	doc := SeedsJSON{Settings: settingsJSON(s), SlotMs: s.Slot,
 		Seeds: SeedRangeJSON{First: sc.First, Last: sc.First + sc.Count - 1, Count: sc.Count}}
 	for _, p := range sc.Policies {
-		_, median := optionalMs(p.LastThrough.Median)
-		_, p95 := optionalMs(p.LastThrough.P95)
-		_, worst := optionalMs(p.LastThrough.Worst)
+		last := p.Spread("all_through_by_ms")
+		_, median := optionalMs(last.Median)
+		_, p95 := optionalMs(last.P95)
+		_, worst := optionalMs(last.Worst)
 		doc.Policies = append(doc.Policies, SeedsRowJSON{
 			Policy:           p.Policy.String(),
-			Retries:          spread(p.Retries),
-			MostInASlot:      spread(p.Busiest),
+			Retries:          spread(p.Spread("retries")),
+			MostInASlot:      spread(p.Spread("most_in_a_slot")),
 			AllThroughByMs:   OptionalSpreadJSON{Median: median, P95: p95, Worst: worst},
-			GaveUp:           spread(p.GaveUp),
+			GaveUp:           spread(p.Spread("gave_up")),
 			SeedsNoneThrough: p.NoneThrough,
 		})
 	}
@@ -310,19 +311,23 @@ type TimelineJSON struct {
 
 // TimelineCSV is a crowd's retries per slot, one row per slot that has any:
 // from_ms,retries.
-func TimelineCSV(c backoff.Crowd) string {
+func TimelineCSV(c backoff.Result) string {
 	var records [][]string
-	for _, bin := range c.Bins() {
-		records = append(records, []string{itoa(bin.From), itoa(bin.Retries)})
+	for i, n := range c.Series.Retries {
+		if n > 0 {
+			records = append(records, []string{itoa(i * c.Series.Slot), itoa(n)})
+		}
 	}
 	return csvDoc([]string{"from_ms", "retries"}, records)
 }
 
 // TimelineDoc is a crowd's retries per slot as a JSON document.
-func TimelineDoc(s backoff.Settings, c backoff.Crowd) string {
-	doc := TimelineJSON{Settings: settingsJSON(s), Policy: c.Policy.String(), SlotMs: c.Slot, Retries: c.Retries, Slots: []SlotJSON{}}
-	for _, bin := range c.Bins() {
-		doc.Slots = append(doc.Slots, SlotJSON{FromMs: bin.From, Retries: bin.Retries})
+func TimelineDoc(s backoff.Settings, c backoff.Result) string {
+	doc := TimelineJSON{Settings: settingsJSON(s), Policy: c.Policy.String(), SlotMs: c.Series.Slot, Retries: c.Figures.Retries, Slots: []SlotJSON{}}
+	for i, n := range c.Series.Retries {
+		if n > 0 {
+			doc.Slots = append(doc.Slots, SlotJSON{FromMs: i * c.Series.Slot, Retries: n})
+		}
 	}
 	return jsonDoc(doc)
 }

@@ -58,14 +58,15 @@ func SettingsText(s backoff.Settings) string {
 		s.FirstWait, s.LongestWait, s.Attempts, s.Clients, s.Outage, s.Seed)
 }
 
-// ScheduleText is one client's schedule.
-func ScheduleText(p backoff.Policy, client int, schedule []backoff.Retry) string {
+// ScheduleText is one client's schedule, every retry drawn, as the
+// reference writes it.
+func ScheduleText(sc backoff.Schedule) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Client %d, %s: attempt 1 at 0 ms, then\n", client, p)
-	for _, r := range schedule {
+	fmt.Fprintf(&b, "Client %d, %s: attempt 1 at 0 ms, then\n", sc.Client, sc.Policy)
+	for _, r := range sc.Retries {
 		fmt.Fprintf(&b, "  attempt %2d  after %6d ms, at %7d ms\n", r.Attempt, r.Wait, r.At)
 	}
-	fmt.Fprintf(&b, "In all %d ms before the last attempt.\n", backoff.Total(schedule))
+	fmt.Fprintf(&b, "In all %d ms before the last attempt.\n", sc.DrawnTotal())
 	return b.String()
 }
 
@@ -76,14 +77,18 @@ func CrowdIntro(s backoff.Settings) string {
 		s.Clients, s.Outage, s.Attempts, s.Slot)
 }
 
-// CrowdText is the crowd table of the five policies and what it shows.
-func CrowdText(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) string {
+// CrowdText is the crowd table of the policies and, for the reference's
+// five, what it shows.
+func CrowdText(s backoff.Settings, crowds []backoff.Result) string {
 	var b strings.Builder
 	b.WriteString(CrowdIntro(s) + ":\n")
 	b.WriteString("  policy          retries   most in a slot   the slot from   all through by   gave up\n")
 	for _, c := range crowds {
-		most, slot := c.Busiest()
-		fmt.Fprintf(&b, "  %-14s%9d%17d%16s%17s%10d\n", c.Policy, c.Retries, most, Millis(slot*c.Slot), LastThrough(c), c.GaveUp)
+		f := c.Figures
+		fmt.Fprintf(&b, "  %-14s%9d%17d%16s%17s%10d\n", c.Policy, f.Retries, f.MostInASlot, Millis(BusiestFrom(f, s.Slot)), LastThrough(f), f.GaveUp)
+	}
+	if !AreTheFive(s, crowds) {
+		return b.String()
 	}
 	b.WriteString(CrowdExplained(crowds))
 	b.WriteString("\n")
@@ -94,6 +99,31 @@ func CrowdText(s backoff.Settings, crowds [backoff.NumPolicies]backoff.Crowd) st
 	return b.String()
 }
 
+// AreTheFive reports whether the results are the reference's five shapes
+// over the settings, in its order: the crowd's sentences speak of them.
+func AreTheFive(s backoff.Settings, crowds []backoff.Result) bool {
+	five := s.Five()
+	if len(crowds) != len(five) {
+		return false
+	}
+	for i, c := range crowds {
+		if c.Policy != five[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// BusiestFrom is where the busiest slot starts as the reference writes it:
+// with no retries at all it has none, and the reference's slot -1 starts
+// at minus a slot.
+func BusiestFrom(f backoff.Figures, slot int) int {
+	if f.BusiestSlotFrom < 0 {
+		return -slot
+	}
+	return f.BusiestSlotFrom
+}
+
 // Millis writes a time as the reference does: "400 ms".
 func Millis(ms int) string {
 	return fmt.Sprintf("%d ms", ms)
@@ -101,8 +131,8 @@ func Millis(ms int) string {
 
 // LastThrough is the crowd's "all through by" figure: a time, or "-" when no
 // client got through.
-func LastThrough(c backoff.Crowd) string {
-	return throughBy(c.LastThrough)
+func LastThrough(f backoff.Figures) string {
+	return throughBy(f.AllThroughBy)
 }
 
 // throughBy writes an "all through by" time, -1 (no client through) as "-".
@@ -113,9 +143,10 @@ func throughBy(ms int) string {
 	return Millis(ms)
 }
 
-// CrowdExplained is the reference's first sentence under the crowd table.
-func CrowdExplained(crowds [backoff.NumPolicies]backoff.Crowd) string {
-	top := func(p backoff.Policy) int { most, _ := crowds[p].Busiest(); return most }
+// CrowdExplained is the reference's first sentence under the crowd table
+// of the five (see AreTheFive).
+func CrowdExplained(crowds []backoff.Result) string {
+	top := func(sh backoff.Shape) int { return crowds[sh].Figures.MostInASlot }
 	return fmt.Sprintf("Fixed and exponential waits are the same for every client, so each round of retries lands in a single slot. "+
 		"A wait that depends on the client spreads each round over the whole wait, which lowers the busiest slot only when the waits are long against the slot: "+
 		"here %d, %d and %d against %d.",
@@ -125,8 +156,9 @@ func CrowdExplained(crowds [backoff.NumPolicies]backoff.Crowd) string {
 // CrowdGaveUpNote is the reference's second sentence under the crowd table;
 // it applies only when full or equal jitter left more clients giving up than
 // exponential waits did.
-func CrowdGaveUpNote(crowds [backoff.NumPolicies]backoff.Crowd) (string, bool) {
-	full, equal, expo := crowds[backoff.FullJitter].GaveUp, crowds[backoff.EqualJitter].GaveUp, crowds[backoff.Exponential].GaveUp
+func CrowdGaveUpNote(crowds []backoff.Result) (string, bool) {
+	gave := func(sh backoff.Shape) int { return crowds[sh].Figures.GaveUp }
+	full, equal, expo := gave(backoff.FullJitter), gave(backoff.EqualJitter), gave(backoff.Exponential)
 	if full <= expo && equal <= expo {
 		return "", false
 	}
@@ -141,18 +173,20 @@ func HashScale(most int) int {
 }
 
 // HistogramText is the retries of a crowd per slot as rows of #, one row per
-// non-empty slot; the reference uses 1000 ms slots, "in each second".
-func HistogramText(c backoff.Crowd) string {
-	most, _ := c.Busiest()
-	scale := HashScale(most)
+// non-empty slot; the reference uses 1000 ms slots, "in each second". The
+// result must hold its series.
+func HistogramText(c backoff.Result) string {
+	scale := HashScale(c.Figures.MostInASlot)
 	each := "second"
-	if c.Slot != 1000 {
-		each = Millis(c.Slot)
+	if c.Series.Slot != 1000 {
+		each = Millis(c.Series.Slot)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: retries in each %s, # for every %d:\n", c.Policy, each, scale)
-	for _, bin := range c.Bins() {
-		fmt.Fprintf(&b, "  %7d ms %5d  %s\n", bin.From, bin.Retries, strings.Repeat("#", (bin.Retries+scale-1)/scale))
+	for i, n := range c.Series.Retries {
+		if n > 0 {
+			fmt.Fprintf(&b, "  %7d ms %5d  %s\n", i*c.Series.Slot, n, strings.Repeat("#", (n+scale-1)/scale))
+		}
 	}
 	return b.String()
 }

@@ -36,8 +36,8 @@ func Bar(n, most, width int) (bar string, cells int) {
 // second (backoff.Timeline with 1000 ms slots), the policy chosen, and
 // whether all five are shown side by side.
 type TimelineData struct {
-	Crowds   [backoff.NumPolicies]backoff.Crowd // Slot 1000
-	Policy   backoff.Policy
+	Crowds   []backoff.Result // the five, each with its series at 1000 ms slots
+	Policy   backoff.Shape
 	All      bool
 	Outage   int
 	Attempts int
@@ -52,7 +52,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	}
 	back := fmt.Sprintf("; %s back at %s", BackMark, Millis(d.Outage))
 	if !d.All {
-		most, _ := d.Crowds[d.Policy].Busiest()
+		most := d.Crowds[d.Policy].Figures.MostInASlot
 		title := st.Title.Render(fmt.Sprintf("%s: retries in each second", d.Policy)) +
 			st.Muted.Render(fmt.Sprintf(", most %d%s", most, back))
 		return PolicyRow(d.Policy, w, st) + "\n" + Wrap(title, w)
@@ -63,7 +63,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	g := timelineGeometry(d, w)
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", max(g.label+2, 0)))
-	for _, p := range backoff.Policies() {
+	for _, p := range backoff.Shapes() {
 		if p == d.Policy {
 			name := cut("["+p.String()+"]", max(g.column-1, 0))
 			b.WriteString(st.PolicySelected.Render(name) + strings.Repeat(" ", max(g.column-ansi.StringWidth(name), 0)))
@@ -89,7 +89,7 @@ func timelineGeometry(d TimelineData, w int) timelineGeom {
 	g := timelineGeom{label: len(Millis(last * 1000)), count: len(strconv.Itoa(max(timelineMost(d.Crowds), 1)))}
 	rest := w - g.label - 3 // the label, then " ▶ "
 	if d.All {
-		g.column = max(rest/backoff.NumPolicies, 0)
+		g.column = max(rest/backoff.NumShapes, 0)
 		g.bar = max(g.column-g.count-2, 0) // bar, space, count, space
 	} else {
 		g.column = rest
@@ -100,11 +100,10 @@ func timelineGeometry(d TimelineData, w int) timelineGeom {
 
 // timelineMost is the busiest second of all five policies: all-five mode
 // draws every column on this one scale.
-func timelineMost(crowds [backoff.NumPolicies]backoff.Crowd) int {
+func timelineMost(crowds []backoff.Result) int {
 	most := 0
 	for _, c := range crowds {
-		m, _ := c.Busiest()
-		most = max(most, m)
+		most = max(most, c.Figures.MostInASlot)
 	}
 	return most
 }
@@ -120,13 +119,13 @@ func timelineSeconds(d TimelineData) []int {
 		crowds = d.Crowds[d.Policy : d.Policy+1]
 	}
 	for _, c := range crowds {
-		n = max(n, len(c.Counts))
+		n = max(n, c.Series.Len())
 	}
 	var secs []int
 	for s := 0; s < n; s++ {
 		keep := s == backSec
 		for _, c := range crowds {
-			keep = keep || (s < len(c.Counts) && c.Counts[s] > 0)
+			keep = keep || count(c, s) > 0
 		}
 		if keep {
 			secs = append(secs, s)
@@ -147,7 +146,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	g := timelineGeometry(d, w)
 	most := timelineMost(d.Crowds)
 	if !d.All {
-		most, _ = d.Crowds[d.Policy].Busiest()
+		most = d.Crowds[d.Policy].Figures.MostInASlot
 	}
 	// Each style is worked out once; a row then only joins strings.
 	muted, back, bar, after, num := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Bar), newPaint(st.BarAfter), newPaint(st.Count)
@@ -181,7 +180,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 				digits = strconv.Itoa(n)
 			}
 			b.WriteString(bars.paint(blocks) + " " + num.paint(digits))
-			if p < backoff.NumPolicies-1 {
+			if p < len(d.Crowds)-1 {
 				b.WriteString(strings.Repeat(" ", max(g.column-cells-1-len(digits), 0)))
 			}
 		}
@@ -211,9 +210,9 @@ func (p paint) paint(text string) string {
 	return p.pre + text + p.post
 }
 
-func count(c backoff.Crowd, sec int) int {
-	if sec < 0 || sec >= len(c.Counts) {
+func count(c backoff.Result, sec int) int {
+	if c.Series == nil || sec < 0 || sec >= c.Series.Len() {
 		return 0
 	}
-	return c.Counts[sec]
+	return c.Series.Retries[sec]
 }

@@ -49,7 +49,7 @@ func TestBar(t *testing.T) {
 }
 
 func TestCrowdBest(t *testing.T) {
-	best := CrowdBest(backoff.RunCrowds(backoff.Defaults()))
+	best := CrowdBest(five(t, backoff.Defaults(), false))
 	want := map[[2]int]bool{
 		{int(backoff.Decorrelated), colRetries}: true,
 		{int(backoff.Decorrelated), colMost}:    true,
@@ -60,7 +60,7 @@ func TestCrowdBest(t *testing.T) {
 	for p := range best {
 		for col := range best[p] {
 			if got := best[p][col]; got != want[[2]int{p, col}] {
-				t.Errorf("%v, column %d: got best %v, want %v", backoff.Policy(p), col, got, !got)
+				t.Errorf("%v, column %d: got best %v, want %v", backoff.Shape(p), col, got, !got)
 			}
 		}
 	}
@@ -68,9 +68,9 @@ func TestCrowdBest(t *testing.T) {
 	// 1000 retries.
 	s := backoff.Defaults()
 	s.FirstWait = 100
-	for p, row := range CrowdBest(backoff.RunCrowds(s)) {
+	for p, row := range CrowdBest(five(t, s, false)) {
 		if row[colRetries] {
-			t.Errorf("%v: retries picked out although all five are 1000", backoff.Policy(p))
+			t.Errorf("%v: retries picked out although all five are 1000", backoff.Shape(p))
 		}
 	}
 }
@@ -98,23 +98,22 @@ func TestClipHeight(t *testing.T) {
 func TestViewsFitAnyWidth(t *testing.T) {
 	st := DefaultStyles()
 	s := backoff.Defaults()
-	crowds := backoff.RunCrowds(s)
-	var perSecond [backoff.NumPolicies]backoff.Crowd
-	for _, p := range backoff.Policies() {
-		perSecond[p] = backoff.Timeline(p, s, 1000)
-	}
+	crowds := five(t, s, false)
+	bySecond := s
+	bySecond.Slot = 1000
+	perSecond := five(t, bySecond, true)
 	jobs, err := ledger.Parse("alpha:0 bravo:2 charlie:9 delta:fatal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	report := ledger.RunAll(jobs, s)
-	client := ClientData{Policy: backoff.Decorrelated, Client: 1, Clients: 200, Outage: s.Outage, Schedule: backoff.Schedule(backoff.Decorrelated, s, 1)}
+	client := ClientData{Policy: backoff.Decorrelated, Client: 1, Clients: 200, Outage: s.Outage, Schedule: scheduleOf(backoff.Decorrelated, s, 1)}
 	for w := 0; w <= 130; w++ {
 		views := map[string]string{
 			"header":   Header(2, w, st),
 			"policies": PolicyRow(backoff.FullJitter, w, st),
 			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, w, 30, st),
-			"strip":    TimelineStrip(client.Schedule, client.Outage, w, st),
+			"strip":    TimelineStrip(client.Schedule.Retries, client.Outage, w, st),
 			"crowd":    CrowdPane(s, crowds, w, st),
 			"head":     TimelineHead(TimelineData{Crowds: perSecond, Outage: s.Outage}, w, st),
 			"bars":     TimelineBody(TimelineData{Crowds: perSecond, Policy: backoff.EqualJitter, Outage: s.Outage}, w, st),
@@ -141,7 +140,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 // The figures on screen are --plain's: the crowd table's full jitter row.
 func TestCrowdPaneFigures(t *testing.T) {
 	s := backoff.Defaults()
-	out := CrowdPane(s, backoff.RunCrowds(s), 100, DefaultStyles())
+	out := CrowdPane(s, five(t, s, false), 100, DefaultStyles())
 	var row string
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "full jitter") {
@@ -181,10 +180,10 @@ func TestAdaptiveColours(t *testing.T) {
 }
 
 func TestPolicyTextsNameEveryPolicy(t *testing.T) {
-	if want := "policy (" + backoff.PolicyList() + ")> "; PolicyPrompt != want {
+	if want := "policy (" + backoff.ShapeList() + ")> "; PolicyPrompt != want {
 		t.Errorf("PolicyPrompt: got %q, want %q", PolicyPrompt, want)
 	}
-	if want := "Type " + backoff.PolicyList() + "."; PolicyError != want {
+	if want := "Type " + backoff.ShapeList() + "."; PolicyError != want {
 		t.Errorf("PolicyError: got %q, want %q", PolicyError, want)
 	}
 }
@@ -195,7 +194,7 @@ func TestClientLandingOutageZero(t *testing.T) {
 	st := DefaultStyles()
 	s := backoff.Defaults()
 	s.Outage = 0
-	sched := backoff.Schedule(backoff.Exponential, s, 1)
+	sched := scheduleOf(backoff.Exponential, s, 1)
 	d := ClientData{Policy: backoff.Exponential, Client: 1, Clients: s.Clients, Outage: 0, Schedule: sched}
 	rows := scheduleRows(d)
 	want := []string{"× down", "✓ gets through"}
@@ -207,13 +206,13 @@ func TestClientLandingOutageZero(t *testing.T) {
 			t.Errorf("attempt %s: got %q, want %q", r[0], r[3], want[i])
 		}
 	}
-	strip := TimelineStrip(sched, 0, 60, st)
+	strip := TimelineStrip(sched.Retries, 0, 60, st)
 	line := []rune(strings.Split(strip, "\n")[0])
 	if line[0] != '×' {
 		t.Errorf("strip at 0 ms: got %q, want ×: %s", line[0], strip)
 	}
 	// The first retry is at 1000 ms of a strip that ends at 31000 ms.
-	if at := 1000 * 59 / backoff.Total(sched); line[at] != '✓' {
+	if at := 1000 * 59 / sched.DrawnTotal(); line[at] != '✓' {
 		t.Errorf("strip at 1000 ms (column %d): got %q, want ✓: %s", at, line[at], strip)
 	}
 	if got := strings.Count(string(line), "✓"); got != 1 {
@@ -232,10 +231,10 @@ func TestStripKeepsAttemptOne(t *testing.T) {
 	st := DefaultStyles()
 	s := backoff.Defaults()
 	s.Outage = 0
-	for _, p := range backoff.Policies() {
-		sched := backoff.Schedule(p, s, 1)
+	for _, p := range backoff.Shapes() {
+		sched := scheduleOf(p, s, 1)
 		for _, w := range []int{3, 50, 80, 100} {
-			line := []rune(strings.Split(TimelineStrip(sched, 0, w, st), "\n")[0])
+			line := []rune(strings.Split(TimelineStrip(sched.Retries, 0, w, st), "\n")[0])
 			if line[0] != '×' {
 				t.Errorf("%v at width %d: column 0 is %q, want ×: %s", p, w, line[0], string(line))
 			}
@@ -244,4 +243,19 @@ func TestStripKeepsAttemptOne(t *testing.T) {
 			}
 		}
 	}
+}
+
+// five is the five shapes' crowds under s, with their series when asked.
+func five(t testing.TB, s backoff.Settings, series bool) []backoff.Result {
+	t.Helper()
+	results, err := backoff.RunAll(s.Five(), s, backoff.Options{Series: series}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return results
+}
+
+// scheduleOf is client's schedule under shape sh.
+func scheduleOf(sh backoff.Shape, s backoff.Settings, client int) backoff.Schedule {
+	return backoff.ScheduleOf(s.Policy(sh), s, client)
 }

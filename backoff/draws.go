@@ -1,0 +1,106 @@
+package backoff
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+)
+
+// Draws is where a client's random numbers come from. The zero value is
+// Reference.
+type Draws int
+
+const (
+	// Reference is the original program's generator: one linear
+	// congruential generator per client, seeded with seed*1000 + client,
+	// giving 16-bit outputs. A draw never exceeds its low end + 65,535, and
+	// consecutive clients' draws fall on a lattice.
+	Reference Draws = iota
+	// Independent is math/rand/v2's PCG, seeded with (seed, client), and
+	// Lemire's multiply-and-reject draw: any range, and clients as
+	// independent as a generator can make them.
+	Independent
+)
+
+var drawsNames = [...]string{"reference", "independent"}
+
+func (d Draws) String() string {
+	if d < 0 || int(d) >= len(drawsNames) {
+		return fmt.Sprintf("Draws(%d)", int(d))
+	}
+	return drawsNames[d]
+}
+
+// ParseDraws reads "reference" or "independent", in any case.
+func ParseDraws(s string) (Draws, error) {
+	for i, n := range drawsNames {
+		if strings.EqualFold(s, n) {
+			return Draws(i), nil
+		}
+	}
+	return 0, fmt.Errorf("draws %q: want reference or independent", s)
+}
+
+// ReferenceReach is the widest range the reference's draws cover: a draw
+// gives lo + (x>>16) mod n, and x>>16 is below 65,536, so a range of more
+// than ReferenceReach values is cut short at lo + ReferenceReach - 1.
+const ReferenceReach = 1 << 16
+
+// source is one client's generator under either kind of draws. Which one a
+// crowd uses is the same for every client, so the branch in between is one
+// the processor predicts.
+type source struct {
+	pcg rand.PCG // Independent
+	x   uint32   // Reference: the LCG's state
+	// The draws never read kp: the engine keeps a client's attempt number
+	// and last wait in it, in the four bytes the struct would pad anyway.
+	kp uint32
+}
+
+// newSource returns client's generator for seed.
+func newSource(d Draws, seed, client int) source {
+	if d == Independent {
+		var s source
+		s.pcg.Seed(uint64(seed), uint64(client))
+		return s
+	}
+	return source{x: uint32(seed*1000 + client)}
+}
+
+// between returns a whole number from lo to lo+n-1 (n >= 1): under
+// Reference, lo + (x>>16) mod n with x = 1664525x + 1013904223 mod 2^32;
+// under Independent, lo plus the high word of v*n for v from the PCG,
+// drawing v again while the low word is below (2^64 - n) mod n (Lemire,
+// "Fast Random Integer Generation in an Interval", 2019), the same on every
+// platform and also for n a power of two.
+func (s *source) between(d Draws, lo, n int) int {
+	if d == Independent {
+		return lo + int(s.lemire(uint64(n)))
+	}
+	s.x = 1664525*s.x + 1013904223
+	r := s.x >> 16
+	if uint32(n) <= r { // n > r: the remainder is r itself, no division needed
+		r %= uint32(n)
+	}
+	return lo + int(r)
+}
+
+// lemire is Lemire's draw from [0, n).
+func (s *source) lemire(n uint64) uint64 {
+	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
+	if lo < n { // the threshold (2^64-n) mod n is below n: only then can lo be under it
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.pcg.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// nextRef advances a Reference source and returns x>>16: for the crowd's
+// fastest loops, which take the remainder by a divisor known in advance.
+func (s *source) nextRef() uint32 {
+	s.x = 1664525*s.x + 1013904223
+	return s.x >> 16
+}

@@ -1,0 +1,140 @@
+package backoff
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// pick draws from [low, high], the edges often.
+func pick(rng *rand.Rand, low, high int) int {
+	switch rng.IntN(6) {
+	case 0:
+		return low
+	case 1:
+		return high
+	default:
+		return low + rng.IntN(high-low+1)
+	}
+}
+
+// randomPolicy draws a policy over the wide ranges, kept small enough for
+// the plain model to run thousands of times.
+func randomPolicy(rng *rand.Rand) Policy {
+	p := Policy{Name: "random", FirstWait: pick(rng, 1, 3000)}
+	p.LongestWait = pick(rng, p.FirstWait, []int{p.FirstWait, 20000, 200000, MaxWait}[rng.IntN(4)])
+	p.Multiplier = pick(rng, 1000, 10000)
+	p.Attempts = pick(rng, 2, []int{3, 12, 30}[rng.IntN(3)])
+	kind := JitterKind(rng.IntN(6))
+	p.Jitter = Jitter{Kind: kind}
+	if kind == JitterSpread || kind == JitterUp {
+		p.Jitter.Factor = pick(rng, 1, 1000)
+	}
+	if rng.IntN(3) == 0 {
+		p.MaxElapsed = pick(rng, 0, 60000)
+	}
+	return p
+}
+
+// randomService draws settings with a service, small enough for the model.
+func randomService(rng *rand.Rand) Settings {
+	s := Defaults()
+	s.Clients = pick(rng, 1, 150)
+	s.Outage = pick(rng, 0, 30000)
+	s.Seed = pick(rng, 0, 999999)
+	s.Slot = []int{1, 7, 100, 250, 1000, 60000}[rng.IntN(6)]
+	s.Draws = Draws(rng.IntN(2))
+	if rng.IntN(3) > 0 {
+		s.Capacity = pick(rng, 1, 400)
+	}
+	if rng.IntN(2) == 0 {
+		s.Load = pick(rng, 1, 60)
+		if rng.IntN(2) == 0 {
+			s.LoadUntil = pick(rng, 0, 40000)
+		}
+	}
+	switch rng.IntN(3) {
+	case 1:
+		s.Budget = Budget{Kind: BudgetGRPC, A: pick(rng, 1, 30), B: pick(rng, 1, 1000)}
+	case 2:
+		s.Budget = Budget{Kind: BudgetAWS, A: pick(rng, 1, 60), B: pick(rng, 1, 10)}
+	}
+	s.Processes = pick(rng, 1, 4)
+	return s
+}
+
+func sameFigures(t *testing.T, what string, got, want Figures) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+// sameSeries holds a run's series against the model's slots.
+func sameSeries(t *testing.T, what string, got *Series, want map[int]*modelSlot) {
+	t.Helper()
+	if got == nil {
+		t.Fatalf("%s: no series", what)
+	}
+	for i := range got.Len() {
+		w := want[i]
+		if w == nil {
+			w = &modelSlot{}
+		}
+		if got.Retries[i] != w.retries || got.Served[i] != w.served || got.Rejected[i] != w.rejected || got.FailedWhileDown[i] != w.down {
+			t.Fatalf("%s: slot %d: got retries %d served %d rejected %d down %d, want %+v", what, i,
+				got.Retries[i], got.Served[i], got.Rejected[i], got.FailedWhileDown[i], *w)
+		}
+	}
+	for i, w := range want {
+		if i >= got.Len() && *w != (modelSlot{}) && !(got.Truncated && i >= MaxSeriesSlots) {
+			t.Fatalf("%s: slot %d: missing from the series of %d slots, want %+v", what, i, got.Len(), *w)
+		}
+	}
+}
+
+// The engine gives MODEL.md's figures, every one, over random policies and
+// services, and the series it keeps are the model's slots.
+func TestEngineAgreesWithModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for i := range n {
+		s := randomService(rng)
+		p := randomPolicy(rng)
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, slots := modelRun(p, s)
+		got, err := Run(p, s, Options{Series: true})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what, got.Figures, want)
+		sameSeries(t, what, got.Series, slots)
+	}
+}
+
+// Without a service, the fast path, the engine and the model agree on
+// every figure, for every kind of policy.
+func TestFastPathAgreesWithEngineAndModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range 2000 {
+		s := randomService(rng)
+		s.Capacity, s.Load, s.Budget = 0, 0, Budget{}
+		s.Clients = pick(rng, 1, 300)
+		p := randomPolicy(rng)
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, _ := modelRun(p, s)
+		fast, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what+" (fast path)", fast.Figures, want)
+		slow, err := Run(p, s, Options{Engine: true})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what+" (engine)", slow.Figures, want)
+	}
+}

@@ -1,0 +1,139 @@
+package backoff
+
+import "slices"
+
+// Figures are what one policy's crowd, with the fresh load, does to the
+// service. A time that does not exist is -1: the faces write it as "-", an
+// empty CSV field or a JSON null. The JSON names are MODEL.md's.
+type Figures struct {
+	Clients  int // the crowd plus the fresh requests (clients)
+	Attempts int // every attempt (attempts)
+	Retries  int // attempts after a client's first (retries)
+
+	// Attempts by outcome; they add up to Attempts.
+	Served          int // served
+	Rejected        int // rejected: the service was back but its slot was full
+	FailedWhileDown int // failed_while_down, the crowd's first attempts included
+
+	// Clients by how they ended; they add up to Clients.
+	Through   int // through: an attempt was served
+	GaveUp    int // gave_up: every attempt failed
+	Throttled int // throttled: the budget refused a retry
+	OutOfTime int // out_of_time: the next retry would have passed the limit on total time
+
+	MostInASlot     int // most_in_a_slot: the most retries in one slot
+	BusiestSlotFrom int // busiest_slot_from_ms: the first such slot's start; -1 without retries
+
+	PeakAfterBack     int // peak_after_back: the most attempts at or after the outage's end in one slot
+	PeakAfterBackFrom int // peak_after_back_from_ms: the first such slot's start; -1 if none
+
+	SlotCapacity    int  // slot_capacity: ceil(capacity*slot/1000); -1 without a capacity
+	AllThroughBy    int  // all_through_by_ms: the latest served attempt; -1 if none
+	StableFrom      int  // stable_from_ms: the outage if nothing was rejected, else the end of the last rejection's slot
+	StillOverloaded bool // still_overloaded: the load's last second, [U-1000, U), saw a rejection
+
+	// Served time minus start over the clients that got through, nearest
+	// rank; -1 if none got through.
+	LatencyP50 int // latency_p50_ms
+	LatencyP99 int // latency_p99_ms
+	LatencyMax int // latency_max_ms
+}
+
+// none is the figures of a crowd that has not run: every time absent.
+func noFigures() Figures {
+	return Figures{BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1,
+		LatencyP50: -1, LatencyP99: -1, LatencyMax: -1}
+}
+
+// slotCapacity is cap(i) for slot i of width w ms under a capacity of c a
+// second: floor(c*(i+1)*w/1000) - floor(c*i*w/1000), so that the slots of any
+// second together serve exactly c.
+func slotCapacity(c, w, i int64) int64 {
+	return c*(i+1)*w/1000 - c*i*w/1000
+}
+
+// SlotCapacity is how many attempts slot i of width w ms serves under the
+// settings' capacity; -1 without a capacity.
+func (s Settings) SlotCapacity(i, w int) int {
+	if s.Capacity <= 0 {
+		return -1
+	}
+	return int(slotCapacity(int64(s.Capacity), int64(w), int64(i)))
+}
+
+// NearestRank returns the nearest-rank p-th percentile (1 <= p <= 100) of
+// values sorted in ascending order: the value at rank ceil(p*n/100), counting
+// from 1. It returns 0 for no values.
+func NearestRank(sorted []int, p int) int {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	return sorted[rankOf(p, n)]
+}
+
+// rankOf is the 0-based index of the nearest-rank p-th percentile of n > 0
+// values.
+func rankOf(p, n int) int {
+	rank := (p*n + 99) / 100 // ceil(p*n/100) for p*n >= 0
+	return min(max(rank, 1), n) - 1
+}
+
+// latencies sets the latency figures from the values, which it reorders.
+func (f *Figures) latencies(v []uint32) {
+	if len(v) == 0 {
+		f.LatencyP50, f.LatencyP99, f.LatencyMax = -1, -1, -1
+		return
+	}
+	n := len(v)
+	i99, i50 := rankOf(99, n), rankOf(50, n)
+	f.LatencyP99 = int(selectNth(v, i99))
+	// selectNth leaves every value below index i99 no greater than it.
+	f.LatencyP50 = int(selectNth(v[:i99+1], i50))
+	most := v[0]
+	for _, x := range v[i99:] {
+		most = max(most, x)
+	}
+	f.LatencyMax = int(most)
+}
+
+// selectNth reorders v so that v[i] is the value a sort would put there,
+// with nothing greater before it and nothing smaller after it, and returns
+// it (Hoare's selection with a median-of-three pivot, sorting outright when
+// the parts shrink too slowly).
+func selectNth(v []uint32, i int) uint32 {
+	lo, hi := 0, len(v)-1
+	for rounds := 0; hi-lo > 16; rounds++ {
+		if rounds > 64 {
+			slices.Sort(v[lo : hi+1])
+			return v[i]
+		}
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		l, r := lo, hi
+		for l <= r {
+			for v[l] < pivot {
+				l++
+			}
+			for v[r] > pivot {
+				r--
+			}
+			if l <= r {
+				v[l], v[r] = v[r], v[l]
+				l++
+				r--
+			}
+		}
+		switch {
+		case i <= r:
+			hi = r
+		case i >= l:
+			lo = l
+		default:
+			return v[i]
+		}
+	}
+	slices.Sort(v[lo : hi+1])
+	return v[i]
+}

@@ -1,0 +1,64 @@
+package backoff
+
+// plan is a policy made ready for drawing many clients' waits: what every
+// client shares, worked out once. For each retry k it holds the band's low
+// end and width, so that a draw is one multiplication (and, for Reference
+// draws, a remainder by a divisor known in advance).
+type plan struct {
+	draws          Draws
+	kind           JitterKind
+	retries        int
+	first, longest int
+	maxElapsed     int
+	base           []int     // base[k]: d(k), the base wait before retry k
+	lo             []int     // lo[k]: the band's low end before retry k; for no jitter, the wait itself
+	width          []uint64  // width[k]: how many waits the band holds
+	div            []divisor // div[k]: width[k] as a divisor, for Reference draws
+	same           bool      // every client waits alike: no draws
+	longestDraw    int
+}
+
+func newPlan(p Policy, d Draws) *plan {
+	n := p.Retries() + 1
+	pl := &plan{draws: d, kind: p.Jitter.Kind, retries: p.Retries(), first: p.FirstWait, longest: p.LongestWait,
+		maxElapsed: p.MaxElapsed, base: make([]int, n), lo: make([]int, n), width: make([]uint64, n), div: make([]divisor, n),
+		same: !p.Jitter.Draws(), longestDraw: p.LongestDraw()}
+	us := int64(p.FirstWait) * 1000
+	for k := 1; k < n; k++ {
+		pl.base[k] = int(us / 1000)
+		lo, hi := p.band(pl.base[k], p.FirstWait)
+		pl.lo[k], pl.width[k] = lo, uint64(hi-lo+1)
+		pl.div[k] = newDivisor(uint32(hi - lo + 1))
+		us = p.nextMicros(us)
+	}
+	return pl
+}
+
+// wait draws w(k), the wait before retry k, from src; prev is the wait
+// before retry k-1 (the first wait for k = 1), which only decorrelated
+// jitter reads.
+func (pl *plan) wait(k int, src *source, prev int) int {
+	switch pl.kind {
+	case JitterNone:
+		return pl.lo[k]
+	case JitterDecorrelated:
+		return min(src.between(pl.draws, pl.first, 3*prev-pl.first+1), pl.longest)
+	}
+	if pl.draws == Reference {
+		return pl.lo[k] + int(pl.div[k].mod(src.nextRef()))
+	}
+	return pl.lo[k] + int(src.lemire(pl.width[k]))
+}
+
+// horizon is a bound on when any crowd client's retry can come when the
+// service takes every attempt from the outage's end on: a client that gets
+// through does so at most one wait after it, one that does not retries
+// before it, and none goes past its limit on total time.
+func (pl *plan) horizon(outage int) int {
+	sum := int64(pl.longestDraw) * int64(pl.retries)
+	h := min(int64(outage)+int64(pl.longestDraw), sum)
+	if pl.maxElapsed > 0 {
+		h = min(h, int64(pl.maxElapsed))
+	}
+	return int(h)
+}

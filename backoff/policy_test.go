@@ -1,0 +1,349 @@
+package backoff
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+func TestShapeNames(t *testing.T) {
+	for _, sh := range Shapes() {
+		got, err := ParseShape(sh.String())
+		if err != nil || got != sh {
+			t.Errorf("ParseShape(%q): got %v, %v; want %v", sh.String(), got, err, sh)
+		}
+	}
+	for _, bad := range []string{"", "Fixed", "full-jitter", " fixed", "fixed ", "full  jitter", "jitter"} {
+		if sh, err := ParseShape(bad); err == nil {
+			t.Errorf("ParseShape(%q): got %v, want an error", bad, sh)
+		}
+	}
+	if got := Shape(9).String(); got != "Shape(9)" {
+		t.Errorf("Shape(9).String(): got %q", got)
+	}
+}
+
+func TestThousandths(t *testing.T) {
+	good := []struct {
+		in   string
+		want int
+	}{{"1.6", 1600}, {"2", 2000}, {"0.001", 1}, {"0.2", 200}, {"10", 10000}, {"1.50", 1500}, {"0", 0}, {"007.5", 7500}}
+	for _, tt := range good {
+		got, ok := ParseThousandths(tt.in)
+		if !ok || got != tt.want {
+			t.Errorf("ParseThousandths(%q): got %d, %v; want %d", tt.in, got, ok, tt.want)
+		}
+	}
+	for _, bad := range []string{"", ".", "1.", ".5", "1.0001", "-1", "+1", "1e3", "1,5", " 1", "1 ", "1.6x", "٣", "1234567890"} {
+		if got, ok := ParseThousandths(bad); ok {
+			t.Errorf("ParseThousandths(%q): got %d, want a refusal", bad, got)
+		}
+	}
+	for _, n := range []int{0, 1, 10, 100, 200, 1000, 1500, 1600, 2000, 10000, 1234} {
+		if back, ok := ParseThousandths(FormatThousandths(n)); !ok || back != n {
+			t.Errorf("FormatThousandths(%d) = %q reads back as %d", n, FormatThousandths(n), back)
+		}
+	}
+}
+
+func TestJitterParse(t *testing.T) {
+	good := []struct {
+		in   string
+		want Jitter
+	}{
+		{"none", Jitter{}}, {"full", Jitter{Kind: JitterFull}}, {"equal", Jitter{Kind: JitterEqual}},
+		{"decorrelated", Jitter{Kind: JitterDecorrelated}}, {"spread:0.2", Jitter{Kind: JitterSpread, Factor: 200}},
+		{"up:0.1", Jitter{Kind: JitterUp, Factor: 100}}, {"Spread:1", Jitter{Kind: JitterSpread, Factor: 1000}},
+		{"FULL", Jitter{Kind: JitterFull}}, {"up:0.001", Jitter{Kind: JitterUp, Factor: 1}},
+	}
+	for _, tt := range good {
+		got, err := ParseJitter(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseJitter(%q): got %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+		if back, err := ParseJitter(got.String()); err != nil || back != got {
+			t.Errorf("%+v.String() = %q reads back as %+v, %v", got, got.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"", "spread", "spread:", "spread:0", "spread:1.001", "up:-0.1", "full:0.2", "half", "none:1", "spread:0.2:1"} {
+		if got, err := ParseJitter(bad); err == nil {
+			t.Errorf("ParseJitter(%q): got %+v, want an error", bad, got)
+		}
+	}
+}
+
+// Hand-worked waits for every kind of jitter, under Reference draws. Client
+// 1 of seed 0 starts at x = 0*1000 + 1 = 1; each draw sets x = 1664525x +
+// 1013904223 mod 2^32, giving x1 = 1015568748, x2 = 1586005467,
+// x3 = 2165703038, x4 = 3027450565, whose upper 16 bits r are 15496, 24200,
+// 33046 and 46195. A draw u(lo, hi) is lo + r mod (hi-lo+1).
+func TestHandWorkedWaits(t *testing.T) {
+	s := Defaults()
+	s.Seed = 0
+	base := Policy{Name: "p", FirstWait: 1000, LongestWait: 16000, Multiplier: 2000, Attempts: 5}
+	with := func(j Jitter, m int) Policy { p := base; p.Jitter, p.Multiplier = j, m; return p }
+	tests := []struct {
+		name string
+		p    Policy
+		want []int
+	}{
+		// d = 1000, 2000, 4000, 8000: no draws.
+		{"none", with(Jitter{}, 2000), []int{1000, 2000, 4000, 8000}},
+		// u(0, d): 15496 mod 1001 = 481, 24200 mod 2001 = 188,
+		// 33046 mod 4001 = 1038, 46195 mod 8001 = 6190.
+		{"full", with(Jitter{Kind: JitterFull}, 2000), []int{481, 188, 1038, 6190}},
+		// h + u(0, d-h), h = d/2: 500 + 15496 mod 501 = 500+466,
+		// 1000 + 24200 mod 1001 = 1000+176, 2000 + 33046 mod 2001 = 2000+1030,
+		// 4000 + 46195 mod 4001 = 4000+2184.
+		{"equal", with(Jitter{Kind: JitterEqual}, 2000), []int{966, 1176, 3030, 6184}},
+		// min(16000, u(1000, 3*prev)), prev from 1000: 1000 + 15496 mod 2001 =
+		// 2489; 1000 + 24200 mod 6468 (3*2489 = 7467) = 5796; 1000 + 33046 mod
+		// 16389 (17388) = 1268; 1000 + 46195 mod 2805 (3804) = 2315.
+		{"decorrelated", with(Jitter{Kind: JitterDecorrelated}, 2000), []int{2489, 5796, 1268, 2315}},
+		// u(d-δ, d+δ), δ = d/5: 800 + 15496 mod 401 = 800+258,
+		// 1600 + 24200 mod 801 = 1600+170, 3200 + 33046 mod 1601 = 3200+1026,
+		// 6400 + 46195 mod 3201 = 6400+1381.
+		{"spread 0.2", with(Jitter{Kind: JitterSpread, Factor: 200}, 2000), []int{1058, 1770, 4226, 7781}},
+		// u(d, d+δ), δ = d/10: 1000 + 15496 mod 101 = 1000+43,
+		// 2000 + 24200 mod 201 = 2000+80, 4000 + 33046 mod 401 = 4000+164,
+		// 8000 + 46195 mod 801 = 8000+538.
+		{"up 0.1", with(Jitter{Kind: JitterUp, Factor: 100}, 2000), []int{1043, 2080, 4164, 8538}},
+		// x1.5 in microseconds: 1000000, 1500000, 2250000, 3375000.
+		{"x1.5, no jitter", with(Jitter{}, 1500), []int{1000, 1500, 2250, 3375}},
+		// x1.6 stays in microseconds: 1000000, 1600000, 2560000, 4096000.
+		{"x1.6, no jitter", with(Jitter{}, 1600), []int{1000, 1600, 2560, 4096}},
+		// x10, capped at 16000 before the third retry: 1000, 10000, 16000, 16000.
+		{"x10, no jitter", with(Jitter{}, 10000), []int{1000, 10000, 16000, 16000}},
+	}
+	for _, tt := range tests {
+		if got := Waits(tt.p, s, 1); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// MODEL.md's worked numbers: cenkalti/backoff's base waits (500 ms, x1.5),
+// which compound in microseconds as the library's nanoseconds do, and the
+// first five independent draws of seed 7, client 3, from 0 to 600,000.
+func TestModelWorkedNumbers(t *testing.T) {
+	pr, ok := FindPreset("cenkalti")
+	if !ok {
+		t.Fatal("no cenkalti preset")
+	}
+	var bases []int
+	for k := 1; k <= 7; k++ {
+		bases = append(bases, pr.Policy.Base(k))
+	}
+	if want := []int{500, 750, 1125, 1687, 2531, 3796, 5695}; !slices.Equal(bases, want) {
+		t.Errorf("cenkalti base waits: got %v, want %v", bases, want)
+	}
+	src := newSource(Independent, 7, 3)
+	var draws []int
+	for range 5 {
+		draws = append(draws, src.between(Independent, 0, 600001))
+	}
+	if want := []int{481891, 512547, 167382, 505189, 235042}; !slices.Equal(draws, want) {
+		t.Errorf("independent draws, seed 7, client 3: got %v, want %v", draws, want)
+	}
+}
+
+// The reference's draws never pass lo + 65,535; independent ones do.
+func TestReferenceDrawsAreCutShort(t *testing.T) {
+	s := Defaults()
+	p := Policy{Name: "wide", FirstWait: 10000, LongestWait: 600000, Multiplier: 2000, Jitter: Jitter{Kind: JitterFull}, Attempts: 12}
+	if got := p.CutShort(); got != 4 { // d(4) = 80000 is the first above 65,535
+		t.Errorf("CutShort: got %d, want 4", got)
+	}
+	most := map[Draws]int{}
+	for _, d := range []Draws{Reference, Independent} {
+		s.Draws = d
+		for client := 1; client <= 200; client++ {
+			for _, r := range ScheduleOf(p, s, client).Retries {
+				most[d] = max(most[d], r.Wait)
+				if r.Cut != (d == Reference && r.Attempt-1 >= 4) {
+					t.Fatalf("%v client %d retry %d: Cut %v", d, client, r.Attempt-1, r.Cut)
+				}
+			}
+		}
+	}
+	if most[Reference] > 65535 || most[Independent] <= 65535 {
+		t.Errorf("longest wait drawn: reference %d, independent %d; want at most 65535 and more", most[Reference], most[Independent])
+	}
+	if got := s.Policy(FullJitter).CutShort(); got != 0 {
+		t.Errorf("full jitter at the defaults: CutShort %d, want 0", got)
+	}
+}
+
+func TestPresets(t *testing.T) {
+	seen := map[string]bool{}
+	for _, pr := range Presets() {
+		if err := pr.Policy.Validate(); err != nil {
+			t.Errorf("%s: %v", pr.Name, err)
+		}
+		if pr.Policy.Name != pr.Name || seen[pr.Name] || pr.Source == "" || pr.Library == "" {
+			t.Errorf("%s: %+v", pr.Name, pr)
+		}
+		seen[pr.Name] = true
+		got, ok := FindPreset(pr.Name)
+		if !ok || got.Policy != pr.Policy {
+			t.Errorf("FindPreset(%q): got %+v, %v", pr.Name, got, ok)
+		}
+		s := Defaults().WithPreset(pr)
+		if c := s.Custom(); c != pr.Policy {
+			t.Errorf("%s: the settings' custom policy is %+v, want %+v", pr.Name, c, pr.Policy)
+		}
+	}
+	if got := Defaults().Custom().Name; got != "custom" {
+		t.Errorf("the defaults' custom policy is named %q, want custom", got)
+	}
+	// The table of issue 7.
+	want := map[string]string{
+		"grpc":          "first 1000 ms, x1.6, longest 120000 ms, jitter spread:0.2, 5 attempts",
+		"aws":           "first 2000 ms, x2, longest 20000 ms, jitter full, 3 attempts",
+		"cenkalti":      "first 500 ms, x1.5, longest 60000 ms, jitter spread:0.5, 100 attempts, at most 900000 ms in all",
+		"retryablehttp": "first 1000 ms, x2, longest 30000 ms, jitter none, 5 attempts",
+		"client-go":     "first 10 ms, x5, longest 3600000 ms, jitter up:0.1, 4 attempts",
+		"envoy":         "first 25 ms, x2, longest 250 ms, jitter full, 2 attempts",
+		"polly":         "first 2000 ms, x1, longest 2000 ms, jitter none, 4 attempts",
+	}
+	for name, d := range want {
+		pr, _ := FindPreset(name)
+		if got := pr.Policy.Describe(); got != d {
+			t.Errorf("%s: got %q, want %q", name, got, d)
+		}
+	}
+}
+
+func TestSettingsRanges(t *testing.T) {
+	if err := Defaults().Validate(); err != nil {
+		t.Fatalf("Defaults().Validate(): %v", err)
+	}
+	tests := []struct {
+		field       Field
+		value       int
+		plain, wide bool // valid?
+	}{
+		{FirstWait, 0, false, false}, {FirstWait, 10000, true, true}, {FirstWait, 10001, false, true},
+		{LongestWait, 600001, false, true}, {LongestWait, MaxWait, false, true}, {LongestWait, MaxWait + 1, false, false},
+		{Attempts, 1, false, false}, {Attempts, 12, true, true}, {Attempts, 13, false, true}, {Attempts, 101, false, false},
+		{Clients, 1001, false, true}, {Clients, MaxClients, false, true}, {Clients, MaxClients + 1, false, false},
+		{Outage, -1, false, false}, {Outage, 600001, false, true},
+		{Seed, 1000000, false, false}, {Slot, 0, false, false},
+		{Multiplier, 999, false, false}, {Multiplier, 1500, false, true}, {Multiplier, 10001, false, false},
+		{Capacity, 1, false, true}, {Capacity, MaxCapacity + 1, false, false},
+		{Load, 100000, false, true}, {Load, MaxLoad + 1, false, false},
+		{Processes, 0, false, false}, {Processes, 2, false, true},
+		{MaxElapsed, MaxTime, false, true}, {LoadUntil, DefaultLoadUntil, true, true}, {LoadUntil, 0, false, true},
+	}
+	for _, tt := range tests {
+		s := Defaults()
+		if tt.field == LongestWait {
+			s.FirstWait = 1
+		}
+		s.Set(tt.field, tt.value)
+		if got := s.Get(tt.field); got != tt.value {
+			t.Fatalf("Set(%v, %d) then Get: got %d", tt.field, tt.value, got)
+		}
+		for _, l := range []struct {
+			limits Limits
+			valid  bool
+		}{{PlainLimits, tt.plain}, {WideLimits, tt.wide}} {
+			err := s.ValidateIn(l.limits)
+			if (err == nil) != l.valid {
+				t.Errorf("%v = %d under %v: got error %v, want valid %v", tt.field, tt.value, l.limits, err, l.valid)
+			}
+			var re *RangeError
+			if err != nil && (!errors.As(err, &re) || re.Field != tt.field || re.Value != tt.value) {
+				t.Errorf("%v = %d: got %#v, want a *RangeError naming the field and value", tt.field, tt.value, err)
+			}
+		}
+	}
+	s := Defaults()
+	s.Load, s.LoadUntil = MaxLoad, 10001 // 10,001,000 requests
+	var tooMuch *TooMuchLoadError
+	if err := s.ValidateIn(WideLimits); !errors.As(err, &tooMuch) || tooMuch.Requests != 10001000 {
+		t.Errorf("a load of 10,001,000 requests: got %v", err)
+	}
+	s.LoadUntil = 10000
+	if err := s.ValidateIn(WideLimits); err != nil || s.FreshRequests() != MaxFreshRequests {
+		t.Errorf("a load of 10,000,000 requests: got %v, %d requests", err, s.FreshRequests())
+	}
+}
+
+func TestBudgetParse(t *testing.T) {
+	good := []struct {
+		in   string
+		want Budget
+	}{
+		{"none", Budget{}}, {"grpc:10:0.1", Budget{BudgetGRPC, 10, 100}}, {"aws:500:5", Budget{BudgetAWS, 500, 5}},
+		{"GRPC:1000:1", Budget{BudgetGRPC, 1000, 1000}}, {"grpc:1:0.001", Budget{BudgetGRPC, 1, 1}},
+	}
+	for _, tt := range good {
+		got, err := ParseBudget(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseBudget(%q): got %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+		if back, err := ParseBudget(got.String()); err != nil || back != got {
+			t.Errorf("%+v reads back as %+v, %v", got, back, err)
+		}
+	}
+	for _, bad := range []string{"", "grpc", "grpc:10", "grpc:0:0.1", "grpc:1001:0.1", "grpc:10:0", "grpc:10:1.001", "aws:0:5",
+		"aws:500:0", "aws:500:5.5", "aws:-1:5", "token:1:1", "none:1", "aws:500:5:1", "grpc:+10:0.1"} {
+		if got, err := ParseBudget(bad); err == nil {
+			t.Errorf("ParseBudget(%q): got %+v, want an error", bad, got)
+		}
+	}
+}
+
+func FuzzParseDigits(f *testing.F) {
+	for _, s := range []string{"", "0", "7", "0000200", "12345678", "+5", "-1", " 5", "1e3", "٣", "99999999"} {
+		f.Add(s, 7)
+	}
+	f.Fuzz(func(t *testing.T, s string, most int) {
+		most = most % 20
+		got, ok := ParseDigits(s, most)
+		// The reference's rule: 1 to most characters, each an ASCII digit.
+		want, wantOK := 0, len(s) >= 1 && len(s) <= most
+		for _, c := range []byte(s) {
+			if c < '0' || c > '9' {
+				wantOK = false
+			}
+		}
+		if wantOK {
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				t.Fatalf("strconv refused %q: %v", s, err)
+			}
+			want = int(v)
+		}
+		if ok != wantOK || (ok && got != want) {
+			t.Fatalf("ParseDigits(%q, %d): got %d, %v; want %d, %v", s, most, got, ok, want, wantOK)
+		}
+	})
+}
+
+// The jitter, budget and thousandths parsers refuse what they cannot read
+// with an error, never a panic, and what they read writes back the same.
+func FuzzParseSettingValues(f *testing.F) {
+	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if j, err := ParseJitter(s); err == nil {
+			if back, err := ParseJitter(j.String()); err != nil || back != j || j.validate() != nil {
+				t.Fatalf("ParseJitter(%q) = %+v, which reads back as %+v, %v", s, j, back, err)
+			}
+		}
+		if b, err := ParseBudget(s); err == nil {
+			if back, err := ParseBudget(b.String()); err != nil || back != b || b.validate() != nil {
+				t.Fatalf("ParseBudget(%q) = %+v, which reads back as %+v, %v", s, b, back, err)
+			}
+		}
+		if n, ok := ParseThousandths(s); ok {
+			if back, ok := ParseThousandths(FormatThousandths(n)); !ok || back != n {
+				t.Fatalf("ParseThousandths(%q) = %d, which reads back as %d", s, n, back)
+			}
+		}
+	})
+}

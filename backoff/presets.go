@@ -1,0 +1,173 @@
+package backoff
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Shape is one of the reference's five policies: each is a multiplier and a
+// jitter over the settings' first wait, longest wait, attempts and limit on
+// total time. The zero value is Fixed.
+type Shape int
+
+// The five, in the order the reference lists them.
+const (
+	Fixed        Shape = iota // m 1000, no jitter: the first wait every time
+	Exponential               // m 2000, no jitter
+	FullJitter                // m 2000, full jitter
+	EqualJitter               // m 2000, equal jitter
+	Decorrelated              // decorrelated jitter (ignores m)
+)
+
+// NumShapes is how many shapes there are.
+const NumShapes = 5
+
+var shapeNames = [NumShapes]string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated"}
+
+// Shapes returns the five in the reference's order.
+func Shapes() []Shape {
+	return []Shape{Fixed, Exponential, FullJitter, EqualJitter, Decorrelated}
+}
+
+// String is the shape's name as the reference writes it, such as "full
+// jitter".
+func (s Shape) String() string {
+	if s < 0 || s >= NumShapes {
+		return fmt.Sprintf("Shape(%d)", int(s))
+	}
+	return shapeNames[s]
+}
+
+// ParseShape returns the shape with exactly that name, as the reference's
+// menu takes it.
+func ParseShape(name string) (Shape, error) {
+	for s, n := range shapeNames {
+		if n == name {
+			return Shape(s), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown policy %q: want %s", name, ShapeList())
+}
+
+// ShapeList is the five names for a message: "fixed, exponential, full
+// jitter, equal jitter or decorrelated".
+func ShapeList() string {
+	return strings.Join(shapeNames[:NumShapes-1], ", ") + " or " + shapeNames[NumShapes-1]
+}
+
+// multiplier and jitter of each shape.
+func (s Shape) multiplier() int {
+	if s == Fixed {
+		return 1000
+	}
+	return 2000
+}
+
+func (s Shape) jitter() Jitter {
+	return Jitter{Kind: [NumShapes]JitterKind{JitterNone, JitterNone, JitterFull, JitterEqual, JitterDecorrelated}[s]}
+}
+
+// Preset is a policy with the defaults of a library people run, as our
+// model can say it.
+type Preset struct {
+	Name    string // what a user types: "grpc"
+	Library string // which library and which of its settings
+	Source  string // the source file the defaults come from
+	Differs string // where our model and the library part, in one line ("" where they do not)
+	Policy  Policy
+}
+
+// NoCap is the longest wait of a policy whose library sets none: the
+// longest wait the planner takes, an hour.
+const NoCap = 3600000
+
+// Presets returns the presets in the order --help lists them. Each one's
+// defaults, with the source file they come from:
+//
+//   - grpc: google.golang.org/grpc backoff/backoff.go DefaultConfig (1 s, x1.6,
+//     120 s, jitter 0.2), jittered on every wait as the gRFC A6 retry policy
+//     does (grpc-go stream.go shouldRetry), at most 5 attempts (A6's cap,
+//     dialoptions.go defaultMaxCallAttempts).
+//   - aws: github.com/aws/aws-sdk-go-v2 aws/retry/standard.go (3 attempts, 20 s)
+//     and jitter_backoff.go (a random share of 2^attempt seconds).
+//   - cenkalti: github.com/cenkalti/backoff v4 and v5 exponential.go
+//     (500 ms, x1.5, 60 s, randomization 0.5, 15 min elapsed).
+//   - retryablehttp: github.com/hashicorp/go-retryablehttp client.go
+//     DefaultBackoff and NewClient (1 s, x2, 30 s, 4 retries).
+//   - client-go: k8s.io/client-go util/retry/util.go DefaultBackoff
+//     (10 ms, factor 5, jitter 0.1, 4 steps, no cap), with
+//     k8s.io/apimachinery pkg/util/wait/backoff.go for how it steps.
+//   - envoy: envoyproxy/envoy source/common/router/retry_state_impl.cc
+//     (25 ms base, 10x the base as the cap, 1 retry) and
+//     source/common/common/backoff_strategy.cc (full jitter).
+//   - polly: App-vNext/Polly src/Polly.Core/Retry/RetryConstants.cs and
+//     RetryStrategyOptions.TResult.cs (constant 2 s, 3 retries, no jitter).
+func Presets() []Preset {
+	ps := []Preset{
+		{
+			Name: "grpc", Library: "grpc-go backoff.DefaultConfig, jittered as the A6 retry policy jitters every wait",
+			Source:  "google.golang.org/grpc backoff/backoff.go; stream.go (shouldRetry); dialoptions.go (defaultMaxCallAttempts)",
+			Differs: "gRPC's connection backoff does not jitter its first wait and never stops; here every wait is jittered and 5 attempts is A6's cap.",
+			Policy:  Policy{FirstWait: 1000, Multiplier: 1600, LongestWait: 120000, Jitter: Jitter{Kind: JitterSpread, Factor: 200}, Attempts: 5},
+		},
+		{
+			Name: "aws", Library: "aws-sdk-go-v2 aws/retry standard mode",
+			Source:  "github.com/aws/aws-sdk-go-v2 aws/retry/standard.go, aws/retry/jitter_backoff.go",
+			Differs: "the SDK waits a flat 20 s, without jitter, from the fifth retry; here every wait is drawn up to the 20 s cap.",
+			Policy:  Policy{FirstWait: 2000, Multiplier: 2000, LongestWait: 20000, Jitter: Jitter{Kind: JitterFull}, Attempts: 3},
+		},
+		{
+			Name: "cenkalti", Library: "cenkalti/backoff v4 and v5 ExponentialBackOff",
+			Source:  "github.com/cenkalti/backoff/v4 exponential.go; github.com/cenkalti/backoff/v5 exponential.go, retry.go",
+			Differs: "the library draws in nanoseconds, its range one nanosecond wider; here waits are whole milliseconds and 100 attempts stand in for its none.",
+			Policy:  Policy{FirstWait: 500, Multiplier: 1500, LongestWait: 60000, Jitter: Jitter{Kind: JitterSpread, Factor: 500}, Attempts: 100, MaxElapsed: 900000},
+		},
+		{
+			Name: "retryablehttp", Library: "hashicorp/go-retryablehttp DefaultBackoff",
+			Source:  "github.com/hashicorp/go-retryablehttp client.go (DefaultBackoff, NewClient)",
+			Differs: "the client also honours a server's Retry-After, which no model here sends.",
+			Policy:  Policy{FirstWait: 1000, Multiplier: 2000, LongestWait: 30000, Jitter: Jitter{Kind: JitterNone}, Attempts: 5},
+		},
+		{
+			Name: "client-go", Library: "k8s.io/client-go retry.DefaultBackoff",
+			Source:  "k8s.io/client-go util/retry/util.go; k8s.io/apimachinery pkg/util/wait/backoff.go",
+			Differs: "the library has no cap; here the longest wait is an hour, far above the 1250 ms it reaches.",
+			Policy:  Policy{FirstWait: 10, Multiplier: 5000, LongestWait: NoCap, Jitter: Jitter{Kind: JitterUp, Factor: 100}, Attempts: 4},
+		},
+		{
+			Name: "envoy", Library: "Envoy's router retry back-off",
+			Source:  "envoyproxy/envoy source/common/router/retry_state_impl.cc; source/common/common/backoff_strategy.cc",
+			Differs: "Envoy draws below the cap (random % interval), never up to it; here the draw may reach it.",
+			Policy:  Policy{FirstWait: 25, Multiplier: 2000, LongestWait: 250, Jitter: Jitter{Kind: JitterFull}, Attempts: 2},
+		},
+		{
+			Name: "polly", Library: "Polly v8 RetryStrategyOptions defaults",
+			Source:  "App-vNext/Polly src/Polly.Core/Retry/RetryConstants.cs, RetryStrategyOptions.TResult.cs",
+			Differs: "Polly's jittered exponential back-off (DecorrelatedJitterBackoffV2) is a formula of its own; its defaults, used here, have no jitter.",
+			Policy:  Policy{FirstWait: 2000, Multiplier: 1000, LongestWait: 2000, Jitter: Jitter{Kind: JitterNone}, Attempts: 4},
+		},
+	}
+	for i := range ps {
+		ps[i].Policy.Name = ps[i].Name
+	}
+	return ps
+}
+
+// FindPreset returns the preset of that name, in any case.
+func FindPreset(name string) (Preset, bool) {
+	for _, p := range Presets() {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// PresetNames is the presets' names for a message: "grpc, aws, ... or polly".
+func PresetNames() string {
+	var names []string
+	for _, p := range Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

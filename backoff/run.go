@@ -1,0 +1,101 @@
+package backoff
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Validate returns an error naming the first of the policy's fields outside
+// the wide ranges, or nil.
+func (p Policy) Validate() error {
+	check := func(name string, v, low, high int) error {
+		if v < low || v > high {
+			return fmt.Errorf("%s: %s %d is not from %d to %d", p.Name, name, v, low, high)
+		}
+		return nil
+	}
+	for _, err := range []error{
+		check("first wait", p.FirstWait, 1, MaxWait),
+		check("longest wait", p.LongestWait, p.FirstWait, MaxWait),
+		check("multiplier", p.Multiplier, 1000, 10000),
+		check("attempts", p.Attempts, 2, MaxAttempts),
+		check("limit on total time", p.MaxElapsed, 0, MaxTime),
+		p.Jitter.validate(),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Options are what a run does beyond its figures.
+type Options struct {
+	// Series keeps the attempts per slot, for a timeline.
+	Series bool
+	// Stop, if set, is asked now and then; when it says true the run
+	// stops and returns ErrStopped.
+	Stop func() bool
+	// Engine runs the discrete-event engine even where the crowd needs no
+	// clock: for tests that hold the two together.
+	Engine bool
+}
+
+// Result is one policy's run.
+type Result struct {
+	Policy  Policy
+	Figures Figures
+	Series  *Series // nil unless Options.Series
+}
+
+// maxFastSlots is the most slots the fast path counts in; more, and the
+// engine, whose slots stream, runs instead.
+const maxFastSlots = 1 << 24
+
+// Run runs policy p's crowd, with the fresh load, against the service of
+// settings s (which must be valid under WideLimits).
+func Run(p Policy, s Settings, o Options) (Result, error) {
+	if err := s.ValidateIn(WideLimits); err != nil {
+		return Result{Policy: p, Figures: noFigures()}, err
+	}
+	if err := p.Validate(); err != nil {
+		return Result{Policy: p, Figures: noFigures()}, err
+	}
+	pl := newPlan(p, s.Draws)
+	if !o.Series && !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
+		ta := tallyPool.Get().(*tally)
+		defer tallyPool.Put(ta)
+		return Result{Policy: p, Figures: ta.crowd(pl, s)}, nil
+	}
+	f, series, err := newEngine(pl, s, o.Series, o.Stop).run()
+	return Result{Policy: p, Figures: f, Series: series}, err
+}
+
+// RunAll runs each policy as Run does, on up to workers goroutines at once
+// (the policies are independent), and returns the results in the policies'
+// order, or the first error.
+func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
+	out := make([]Result, len(ps))
+	errs := make([]error, len(ps))
+	workers = max(1, min(workers, len(ps)))
+	next := make(chan int, len(ps))
+	for i := range ps {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = Run(ps[i], s, o)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
