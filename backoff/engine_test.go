@@ -138,3 +138,70 @@ func TestFastPathAgreesWithEngineAndModel(t *testing.T) {
 		sameFigures(t, what+" (engine)", slow.Figures, want)
 	}
 }
+
+// Over thousands of random settings: outcomes add up to the attempts,
+// endings to the clients, served equals through, no slot serves more than
+// its capacity, and the series adds up to the figures.
+func TestEngineInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := range 2000 {
+		s := randomService(rng)
+		s.Clients = pick(rng, 1, 2000)
+		p := randomPolicy(rng)
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		r, err := Run(p, s, Options{Series: true})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		f := r.Figures
+		if f.Served+f.Rejected+f.FailedWhileDown != f.Attempts || f.Through+f.GaveUp+f.Throttled+f.OutOfTime != f.Clients ||
+			f.Served != f.Through || f.Clients != s.Clients+s.FreshRequests() || f.Attempts-f.Retries != f.Clients {
+			t.Fatalf("%s: figures do not add up: %+v", what, f)
+		}
+		if r.Series.Truncated {
+			continue
+		}
+		var sum Figures
+		for i := range r.Series.Len() {
+			if c := s.SlotCapacity(i, s.Slot); c >= 0 && r.Series.Served[i] > c {
+				t.Fatalf("%s: slot %d serves %d, its capacity is %d", what, i, r.Series.Served[i], c)
+			}
+			sum.Retries += r.Series.Retries[i]
+			sum.Served += r.Series.Served[i]
+			sum.Rejected += r.Series.Rejected[i]
+			sum.FailedWhileDown += r.Series.FailedWhileDown[i]
+			if r.Series.Retries[i] > f.MostInASlot || r.Series.Attempts(i) < r.Series.Retries[i] {
+				t.Fatalf("%s: slot %d holds %d retries, the most in a slot is %d", what, i, r.Series.Retries[i], f.MostInASlot)
+			}
+		}
+		if sum.Retries != f.Retries || sum.Served != f.Served || sum.Rejected != f.Rejected || sum.FailedWhileDown != f.FailedWhileDown {
+			t.Fatalf("%s: the series adds up to %+v, the figures are %+v", what, sum, f)
+		}
+	}
+}
+
+// A budget's tokens stay from 0 to its maximum whatever happens to them.
+func TestBudgetBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 500 {
+		b := Budget{Kind: BudgetGRPC, A: pick(rng, 1, MaxGRPCTokens), B: pick(rng, 1, 1000)}
+		if rng.IntN(2) == 0 {
+			b = Budget{Kind: BudgetAWS, A: pick(rng, 1, 1000), B: pick(rng, 1, 50)}
+		}
+		bs := newBudgets(b, 3)
+		for range 2000 {
+			p := rng.IntN(3)
+			switch rng.IntN(3) {
+			case 0:
+				bs.failed(p)
+			case 1:
+				bs.retry(p)
+			default:
+				bs.served(p, rng.IntN(2) == 0)
+			}
+			if bs.tokens[p] < 0 || bs.tokens[p] > bs.top {
+				t.Fatalf("%+v: process %d holds %d, want 0 to %d", b, p, bs.tokens[p], bs.top)
+			}
+		}
+	}
+}
