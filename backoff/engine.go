@@ -128,6 +128,10 @@ type engine struct {
 	bud    budgets
 	procs  uint32
 	sorted bool // every millisecond is taken in client order (a budget)
+	// cohorts: without jitter and without a budget, clients that wait
+	// alike stay together: a pending attempt stands for src.x clients in a
+	// row, from client on, who started at the same time.
+	cohorts bool
 
 	bits     uint     // a bucket is 1<<bits ms wide
 	ring     []bucket // a power of two long
@@ -167,6 +171,7 @@ func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
 		cur: -1, lastServed: -1, lastRejected: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
+	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
 	e.f.Clients = s.Clients + e.fresh
 	// Without jitter, a round of retries lands in one millisecond, and 1 ms
@@ -212,9 +217,15 @@ func (e *engine) start(client uint32) int64 {
 func (e *engine) run() (Figures, *Series, error) {
 	// The crowd's first attempts, all at 0 ms, in client order.
 	e.enterSlot(0)
-	for c := uint32(1); c <= e.crowd; c++ {
-		p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-		e.attempt(&p, 0)
+	if e.cohorts {
+		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
+		p.src.x = e.crowd
+		e.cohort(&p, 0)
+	} else {
+		for c := uint32(1); c <= e.crowd; c++ {
+			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
+			e.attempt(&p, 0)
+		}
 	}
 	for b, polled := int64(0), 0; ; b++ {
 		if e.waiting == 0 {
@@ -316,7 +327,7 @@ func (e *engine) runMillisecond(b int64) {
 		return
 	}
 	e.enterSlot(b)
-	if n > 1 && e.ordered(b, n, toFresh) {
+	if n > 0 && e.ordered(b, e.clientsIn(r), toFresh) {
 		list := e.order[:0]
 		for i := range r.chunks {
 			list = append(list, r.part(i)...)
@@ -329,7 +340,7 @@ func (e *engine) runMillisecond(b int64) {
 	for i := range r.chunks {
 		part := r.part(i)
 		for j := range part {
-			e.attempt(&part[j], uint32(b))
+			e.take(&part[j], uint32(b))
 		}
 	}
 	e.release(r)
@@ -356,11 +367,11 @@ func (e *engine) runBucket(b int64) {
 				e.order = list
 			}
 		}
-		if n > 1 && e.ordered(t, n, toFresh) {
+		if e.ordered(t, e.clientsOf(list), toFresh) {
 			e.runList(list, t, toFresh)
 		} else {
 			for i := range list {
-				e.attempt(&list[i], uint32(t))
+				e.take(&list[i], uint32(t))
 			}
 			e.runFresh(t, toFresh)
 		}
@@ -379,29 +390,63 @@ func (e *engine) arriving(t int64) int {
 	return e.nextFresh
 }
 
-// ordered reports whether the n attempts waiting at t must be taken in
-// client order: always under a budget, and where the slot has no room for
-// them all and the ones with the lowest numbers are served.
+// ordered reports whether the attempts of n clients waiting at t must be
+// taken in client order: always under a budget (but for one alone), and
+// where the slot has no room for them all and the fresh requests arriving
+// after them, and the ones with the lowest numbers are served.
 func (e *engine) ordered(t int64, n, toFresh int) bool {
 	if e.sorted {
-		return true
+		return n > 1
 	}
 	room := e.slotCap - e.slotServed
 	return e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n)
 }
 
+// clientsOf is how many clients the attempts stand for.
+func (e *engine) clientsOf(list []pending) int {
+	if !e.cohorts {
+		return len(list)
+	}
+	n := 0
+	for i := range list {
+		n += int(list[i].src.x)
+	}
+	return n
+}
+
+// clientsIn is how many clients a bucket's attempts stand for.
+func (e *engine) clientsIn(r *bucket) int {
+	if !e.cohorts {
+		return r.len()
+	}
+	n := 0
+	for i := range r.chunks {
+		n += e.clientsOf(r.part(i))
+	}
+	return n
+}
+
+// take is one pending attempt at t: a client's, or a cohort's.
+func (e *engine) take(p *pending, t uint32) {
+	if e.cohorts {
+		e.cohort(p, t)
+		return
+	}
+	e.attempt(p, t)
+}
+
 // runList runs the attempts waiting at t, which ordered says need an
 // order, then the fresh requests arriving at t.
 func (e *engine) runList(list []pending, t int64, toFresh int) {
-	if e.sorted {
-		slices.SortFunc(list, byClient)
+	if e.sorted || e.cohorts {
+		slices.SortFunc(list, byClient) // cohorts: ranges of clients, which do not overlap
 	} else {
 		// Which are served is all the order can change: the lowest numbers
 		// the slot has room for. The rest are rejected in any order.
 		selectClients(list, int(e.slotCap-e.slotServed))
 	}
 	for i := range list {
-		e.attempt(&list[i], uint32(t))
+		e.take(&list[i], uint32(t))
 	}
 	e.runFresh(t, toFresh)
 }
@@ -412,9 +457,15 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh == e.nextFresh {
 		return
 	}
-	for j := e.nextFresh; j < toFresh; j++ {
-		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(j), uint32(t), e.pl.first)
-		e.attempt(&p, uint32(t))
+	if e.cohorts { // all arrive at t: a cohort
+		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
+		p.src.x = uint32(toFresh - e.nextFresh)
+		e.cohort(&p, uint32(t))
+	} else {
+		for j := e.nextFresh; j < toFresh; j++ {
+			p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(j), uint32(t), e.pl.first)
+			e.attempt(&p, uint32(t))
+		}
 	}
 	e.nextFresh = toFresh
 	if toFresh < e.fresh {
@@ -522,6 +573,66 @@ func (e *engine) attempt(p *pending, t uint32) {
 			return
 		}
 	}
+}
+
+// cohort takes the attempts at t of cohort p: src.x clients from p.client
+// on, alike in all but their numbers, so the lowest of them are the ones a
+// slot with too little room serves. Those it does not serve go on as one
+// cohort, or end together.
+func (e *engine) cohort(p *pending, t uint32) {
+	n := int64(p.src.x)
+	k := p.k()
+	e.f.Attempts += int(n)
+	if k >= 2 {
+		e.f.Retries += int(n)
+		e.slotRetries += n
+	}
+	if t >= e.outage {
+		e.slotAfter += n
+	}
+	served := int64(0)
+	if t < e.outage || (k == 1 && p.client <= e.crowd) {
+		e.f.FailedWhileDown += int(n)
+		e.slotDown += n
+	} else {
+		served = n
+		if e.capacity > 0 {
+			served = min(n, max(e.slotCap-e.slotServed, 0))
+		}
+		if served > 0 {
+			e.f.Served += int(served)
+			e.f.Through += int(served)
+			e.slotServed += served
+			e.lastServed = int64(t)
+			lat := uint32(int64(t) - e.start(p.client))
+			for range served {
+				e.lat = append(e.lat, lat)
+			}
+		}
+		if rejected := n - served; rejected > 0 {
+			e.f.Rejected += int(rejected)
+			e.slotRejected += rejected
+			if e.load > 0 && int64(t) >= e.loadEnd-1000 && int64(t) < e.loadEnd {
+				e.f.StillOverloaded = true
+			}
+		}
+	}
+	left := n - served
+	if left == 0 {
+		return
+	}
+	p.client += uint32(served) // the served are the lowest numbers
+	if k >= e.attempts {
+		e.f.GaveUp += int(left)
+		return
+	}
+	w := e.pl.lo[k] // no jitter: the base wait itself, never 0
+	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
+		e.f.OutOfTime += int(left)
+		return
+	}
+	p.src.x, p.src.kp, p.t = uint32(left), (k+1)|uint32(w)<<kBits, t+uint32(w)
+	e.insert(p)
 }
 
 // enterSlot moves the slot counters on to the slot of t, closing the one
