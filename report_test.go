@@ -251,10 +251,19 @@ func TestSeedsReportSameForAnyWorkers(t *testing.T) {
 	}
 }
 
-// A job whose name starts with a dash comes after --.
+// A job whose name starts with a dash comes after --; in CSV its name gets
+// a leading ', as every cell that a spreadsheet would take for a formula.
 func TestJobsAfterDoubleDash(t *testing.T) {
 	out := reportOf(t, "jobs", "--format", "csv", "--", "-x:1")
-	if want := "job,attempt,outcome,wait_ms\n-x,1,retry,1000\n-x,2,done,0\n"; out != want {
+	if want := "job,attempt,outcome,wait_ms\n'-x,1,retry,1000\n'-x,2,done,0\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// The example: a job named as a formula is text in the CSV.
+func TestJobsCSVFormula(t *testing.T) {
+	out := reportOf(t, "jobs", "=cmd()|calc:0", "--format", "csv")
+	if want := "job,attempt,outcome,wait_ms\n'=cmd()|calc,1,done,0\n"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
