@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
 )
@@ -275,3 +277,31 @@ func Parse(line string) ([]Job, error) {
 	}
 	return jobs, nil
 }
+
+// NameError is a job whose name holds a format character (Unicode category
+// Cf, such as U+200B, which shows as nothing, or U+202E, which turns the
+// text after it around): a report that writes the name would not show what
+// it says.
+type NameError struct {
+	Job  Job
+	Char rune // the first format character in the name
+}
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("job %q: a name cannot hold invisible or direction-changing characters (Unicode format characters, category Cf), here %U", e.Job.String(), e.Char)
+}
+
+// CheckNames refuses a job whose name holds a format character, with a
+// *NameError. Parse takes any name, as the reference does (--plain keeps
+// its behaviour); the reports and the full-screen program call this too.
+func CheckNames(jobs []Job) error {
+	for _, j := range jobs {
+		if i := strings.IndexFunc(j.Name, isFormat); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(j.Name[i:])
+			return &NameError{Job: j, Char: r}
+		}
+	}
+	return nil
+}
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }

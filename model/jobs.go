@@ -216,9 +216,14 @@ func (m *JobsPane) setScrollKeys(on bool) {
 }
 
 // run reads a line as --plain does: an empty one cancels, one that does not
-// parse is refused with --plain's message and keeps the last report.
+// parse is refused with --plain's message and keeps the last report. Unlike
+// --plain, which keeps the reference's behaviour, it also refuses a name
+// that holds a format character (ledger.CheckNames), as the reports do.
 func (m *JobsPane) run(line string) {
 	jobs, note, refused := readJobs(line)
+	if err := ledger.CheckNames(jobs); err != nil {
+		note, refused = views.JobsError(err), true
+	}
 	m.note, m.failed = note, refused
 	if note != "" {
 		return
