@@ -44,8 +44,11 @@ Examples:
   retry-planner jobs alpha:0 bravo:2 charlie:9 delta:fatal --attempts 4
   retry-planner --plain --first-wait 100 < answers.txt
 
-A command line the program cannot run gets one line on standard error and
-exit status 2.
+Exit status: 0 when done (q or ctrl+c in the full-screen program, the end of
+--plain's input); 1 when the screen or a report cannot be written; 2 for a
+command line the program cannot run, said in one line on standard error;
+128 plus the signal for a signal that ends the program (SIGHUP 129, SIGINT
+130, SIGTERM 143): the full-screen program puts the terminal back first.
 `
 
 // commandHelp is each command's --help.
