@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -84,6 +85,13 @@ func (k SettingsKeyMap) ShortHelp() []key.Binding {
 func (k SettingsKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}}
 }
+
+// fieldLimit is the most runes a settings field holds: a value is at most
+// 7 digits today, and room is left for durations such as "1h30m" or
+// "1s500ms", which the form is to take. Without a limit every rune typed
+// or pasted would measure the whole field again (bubbles' textinput does),
+// so a long paste would cost the square of its length.
+const fieldLimit = 16
 
 // formDraft is what the form's fields write into as they are typed: one
 // string per setting, in backoff.FormFields order. It lives behind a
@@ -215,6 +223,7 @@ func (m *SettingsPane) open() tea.Cmd {
 			Title(fieldTitle(f, m.settings)).
 			Inline(true).
 			Prompt("> ").
+			CharLimit(fieldLimit).
 			Value(&m.draft.values[i]).
 			Validate(m.validator(f))
 		if f == backoff.LongestWait {
@@ -275,6 +284,9 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		m.close(views.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
+	if m.fieldFull(msg) {
+		return m, nil
+	}
 	model, cmd := m.form.Update(msg)
 	if f, ok := model.(*huh.Form); ok {
 		m.form = f
@@ -297,6 +309,20 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	}
 	m.drawForm()
 	return m, tagged(m.opened, cmd)
+}
+
+// fieldFull reports whether msg would type text into the focused field,
+// which is full and shows no error: the field would take none of it and
+// change nothing (a key clears a field's error, so with one shown the key
+// goes through). Dropped here, a long paste costs a count of the field per
+// key, not a form's frame.
+func (m SettingsPane) fieldFull(msg tea.Msg) bool {
+	if !insertsText(msg) {
+		return false
+	}
+	f := m.form.GetFocusedField()
+	v, ok := f.GetValue().(string)
+	return ok && f.Error() == nil && utf8.RuneCountInString(v) >= fieldLimit
 }
 
 // View draws the pane: the form while it is open, else the settings.
