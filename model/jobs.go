@@ -160,7 +160,17 @@ func (m *JobsPane) join() {
 
 // drawLine renders the input line: after every change to the input, as
 // it changes only in Update.
+//
+// First it puts the line's scroll where the text, the cursor and the width
+// alone say: from the start while the cursor fits, else with the cursor at
+// the right edge. bubbles' textinput keeps its scroll from one change to the
+// next, and so from one width to the next: after a narrow window the line
+// would draw otherwise than it does in a window that was always this wide.
 func (m *JobsPane) drawLine() {
+	pos := m.input.Position()
+	m.input.CursorEnd()    // the scroll follows the cursor to the end,
+	m.input.CursorStart()  // then back to the start,
+	m.input.SetCursor(pos) // then only as far as the cursor needs
 	m.line = views.Fit(m.input.View(), m.width, 1)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -110,6 +111,8 @@ type SettingsPane struct {
 	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
 	longest  *huh.Input // its title's range follows the first wait typed
+	history  []tea.Msg  // every message the open form has taken, to build it again
+	builtFor [2]int     // the width and form height the open form was built at
 	note     string     // what the last form did
 	summary  string     // rendered on change: the settings and the note
 	title    string     // rendered on change: the form's title, wrapped
@@ -166,13 +169,31 @@ func (m *SettingsPane) drawForm() {
 	m.frame = views.Fit(m.title+"\n\n"+m.form.View(), m.width, m.height)
 }
 
-// SetSize sets the pane's size in cells.
+// SetSize sets the pane's size in cells. An open form is built again at
+// the new size and given every message the old one took, so that it draws
+// what a form opened at this size and used the same way draws. huh's form
+// cannot be resized in place: a field that was cut to a small height keeps
+// it when the form grows, its lines are laid out at the width of the last
+// message, and a field's scroll depends on the widths it had.
 func (m *SettingsPane) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	m.render()
-	if m.form != nil {
-		m.form.WithWidth(m.width).WithHeight(m.formHeight())
-		m.drawForm()
+	if m.form != nil && m.width > 0 && m.height > 0 && m.builtFor != [2]int{m.width, m.formHeight()} {
+		m.rebuild()
+	}
+	m.drawForm()
+}
+
+// rebuild builds the open form again at the pane's size, from the settings
+// it opened with, and gives it the messages the old one took, in order.
+// Their commands are dropped: the messages those sent have come back
+// already and are in the history, or are on their way, tagged for this
+// same form.
+func (m *SettingsPane) rebuild() {
+	m.build()
+	m.form.Init()
+	for _, msg := range m.history {
+		m.take(msg)
 	}
 }
 
@@ -215,6 +236,22 @@ func fieldTitle(f backoff.Field, s backoff.Settings) string {
 // open builds a fresh form bound to a fresh draft of the current settings.
 func (m *SettingsPane) open() tea.Cmd {
 	m.draft = &formDraft{}
+	m.history = nil
+	m.build()
+	m.note = ""
+	m.opened++
+	m.setFormKeys(true)
+	// Init's messages are not tagged (bubbletea runs them in a sequence,
+	// which cannot be taken apart): they refresh the fields and start the
+	// cursor, which does nothing to a form opened later.
+	cmd := m.form.Init()
+	m.drawForm()
+	return cmd
+}
+
+// build makes the form at the pane's size, its fields bound to the draft,
+// which it sets to the current settings.
+func (m *SettingsPane) build() {
 	fields := make([]huh.Field, 0, len(backoff.FormFields()))
 	for i, f := range backoff.FormFields() {
 		m.draft.values[i] = strconv.Itoa(m.settings.Get(f))
@@ -239,19 +276,23 @@ func (m *SettingsPane) open() tea.Cmd {
 		WithShowHelp(false).
 		WithWidth(m.width).
 		WithHeight(m.formHeight())
-	m.note = ""
-	m.opened++
-	m.setFormKeys(true)
-	// Init's messages are not tagged (bubbletea runs them in a sequence,
-	// which cannot be taken apart): they refresh the fields and start the
-	// cursor, which does nothing to a form opened later.
-	cmd := m.form.Init()
-	m.drawForm()
+	m.builtFor = [2]int{m.width, m.formHeight()}
+}
+
+// take gives msg to the form and returns its command.
+func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
+	model, cmd := m.form.Update(msg)
+	if f, ok := model.(*huh.Form); ok {
+		m.form = f
+	}
+	// Set here, in Update, rather than with huh's TitleFunc, which would
+	// read the draft from a command's goroutine while fields write it.
+	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
 	return cmd
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.longest, m.note, m.frame = nil, nil, nil, note, ""
+	m.form, m.draft, m.longest, m.history, m.note, m.frame = nil, nil, nil, nil, note, ""
 	m.setFormKeys(false)
 	m.render()
 }
@@ -287,13 +328,12 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	if m.fieldFull(msg) {
 		return m, nil
 	}
-	model, cmd := m.form.Update(msg)
-	if f, ok := model.(*huh.Form); ok {
-		m.form = f
+	// A blink of the cursor changes nothing a form built again would show:
+	// its cursors are new, and take no blink of the old ones.
+	if _, blink := msg.(cursor.BlinkMsg); !blink {
+		m.history = append(m.history, msg)
 	}
-	// Set here, in Update, rather than with huh's TitleFunc, which would
-	// read the draft from a command's goroutine while fields write it.
-	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
+	cmd := m.take(msg)
 	// The form never aborts: huh aborts only on its quit key, which open
 	// disables (the root quits on ctrl+c), and esc closes it above.
 	if m.form.State == huh.StateCompleted {
