@@ -58,6 +58,12 @@ func JobsError(err error) string {
 	return JobsFormat
 }
 
+// JobNamesTooLong is --plain's answer to a line of jobs that would run but
+// whose names take more than kept bytes, more than it keeps of a line.
+func JobNamesTooLong(kept int) string {
+	return fmt.Sprintf("The jobs' names take more than %d bytes, more than are kept of a line; they did not run.", kept)
+}
+
 // SettingsText confirms new settings.
 func SettingsText(s backoff.Settings) string {
 	return fmt.Sprintf("First wait %d ms, longest %d ms, %d attempts, %d clients, outage %d ms, seed %d.\n",
