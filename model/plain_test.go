@@ -331,3 +331,35 @@ func TestJobsLineKeepsNamesToTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// Read in pieces of any size, a line gives the answer that the whole line,
+// held in memory, gives: the same trimmed answer to the menu, a policy or
+// a number (as far as answerKept), and the same jobs or message to the
+// jobs prompt.
+func FuzzLineReaders(f *testing.F) {
+	for _, s := range []string{"  1  ", "full  jitter", "alpha:0 bravo:2 charlie:9 delta:fatal", strings.Repeat("a:1 ", 12) + "b:x",
+		" :1 a: a::1 a:1000 a:FATAL a:fatal:x ", "a:0001 b:12345678 c:fatalx", "\r", "x\xff:1 \xfe:fatal"} {
+		f.Add(s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, line string, piece uint8) {
+		if strings.Contains(line, "\n") {
+			return
+		}
+		var answer trimmed
+		var jl jobsLine
+		for p := range slices.Chunk([]byte(line), int(piece)+1) {
+			answer.take(p)
+			jl.take(p)
+		}
+		want := strings.Trim(line, " ")
+		if got := string(answer.kept); got != want[:min(len(want), answerKept)] {
+			t.Errorf("%q: answer %q, want %q", line, got, want)
+		}
+		short, cut := jl.line()
+		gotJobs, gotMsg, gotRefused := readJobs(short)
+		wantJobs, wantMsg, wantRefused := readJobs(line)
+		if cut || gotMsg != wantMsg || gotRefused != wantRefused || !slices.Equal(gotJobs, wantJobs) {
+			t.Errorf("%q: read as %q (cut %v): %v %q; want %v %q", line, short, cut, gotJobs, gotMsg, wantJobs, wantMsg)
+		}
+	})
+}
