@@ -121,6 +121,7 @@ func FuzzJobsLine(f *testing.F) {
 	f.Add("alpha:0 bravo:2 charlie:9 delta:fatal", uint8(1), uint8(100), uint8(30))
 	f.Add("alpha:0 bravo:2\x02\x02\x7fx\x01q1\x05 c:fatal", uint8(3), uint8(50), uint8(14))
 	f.Add(strings.Repeat("a:1 ", 200), uint8(255), uint8(80), uint8(24))
+	f.Add(strings.Repeat("abcdefgh", 100), uint8(200), uint8(80), uint8(24))
 	f.Add("b\u202eravo:2 \u200bx:fatal", uint8(2), uint8(120), uint8(40))
 	f.Add("日本語:1 é:fatal \x1b\ra:1\r", uint8(4), uint8(60), uint8(20))
 	f.Add(":1 a: a::1 a:1000 a:FATAL", uint8(7), uint8(2), uint8(40))
