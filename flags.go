@@ -161,8 +161,8 @@ func (d *settingsDraft) take(u flagUse) error {
 		}
 		v = ms
 	} else {
-		n, err := strconv.Atoi(u.value)
-		if err != nil {
+		n, ok := parseNumber(u.value)
+		if !ok {
 			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowed(f))
 		}
 		v = n
@@ -237,12 +237,27 @@ func allowedValue(name string) string {
 	return "a value"
 }
 
-// parseMillis reads a time: a whole number of milliseconds ("1000") or a Go
-// duration that is a whole number of them ("1s", "250ms", "1.5s"). Ranges are
-// checked elsewhere; a negative time passes here to be refused there.
+// numberDigits is the most digits a number may have, as --plain and the
+// settings form read one: every range ends below ten million.
+const numberDigits = 7
+
+// parseNumber reads a whole number as --plain reads one: 1 to numberDigits
+// ASCII digits and nothing else, no sign, no spaces. The one rule for every
+// number on the command line, the settings, --seeds and --client.
+func parseNumber(v string) (int, bool) {
+	return backoff.ParseDigits(v, numberDigits)
+}
+
+// parseMillis reads a time: a whole number of milliseconds, as parseNumber
+// reads one ("1000"), or a Go duration that is a whole number of them ("1s",
+// "250ms", "1.5s"), with no sign: a number has none anywhere else. Ranges are
+// checked elsewhere.
 func parseMillis(v string) (int, bool) {
-	if n, err := strconv.Atoi(v); err == nil {
+	if n, ok := parseNumber(v); ok {
 		return n, true
+	}
+	if strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") {
+		return 0, false // time.ParseDuration takes a sign
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d%time.Millisecond != 0 {
@@ -250,7 +265,7 @@ func parseMillis(v string) (int, bool) {
 	}
 	// Clamped, not wrapped, where int is 32 bits: a time past the range must
 	// be refused by the range, not come back as a small one.
-	return int(min(max(d/time.Millisecond, math.MinInt), math.MaxInt)), true
+	return int(min(d/time.Millisecond, math.MaxInt)), true
 }
 
 // quoteOdd quotes a value for a message when it holds anything but letters,

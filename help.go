@@ -32,8 +32,9 @@ Settings, before or after the command, in every mode [default]:
   --seed N         seeds every client's draws: 0 to 999999 [7]
   --slot T         the crowd counts retries per slot this wide: 1 to 600000 ms
                    [100; timeline 1000]; not for schedule or jobs
-A time T is whole milliseconds (1000) or a duration in whole ms (1s, 250ms,
-2m). Write a flag --name value or --name=value; -- ends the flags.
+A number N is 1 to 7 digits, no sign. A time T is whole milliseconds (1000)
+or a duration in whole ms (1s, 250ms, 2m), no sign. Write a flag --name value
+or --name=value; no value is empty; -- ends the flags.
 
 Examples:
   retry-planner schedule --policy full-jitter --client 2
@@ -43,8 +44,11 @@ Examples:
   retry-planner jobs alpha:0 bravo:2 charlie:9 delta:fatal --attempts 4
   retry-planner --plain --first-wait 100 < answers.txt
 
-A command line the program cannot run gets one line on standard error and
-exit status 2.
+Exit status: 0 when done (q or ctrl+c in the full-screen program, the end of
+--plain's input); 1 when the screen or a report cannot be written; 2 for a
+command line the program cannot run, said in one line on standard error;
+128 plus the signal for a signal that ends the program (SIGHUP 129, SIGINT
+130, SIGTERM 143): the full-screen program puts the terminal back first.
 `
 
 // commandHelp is each command's --help.
@@ -127,8 +131,9 @@ Example:
 Runs up to 8 jobs through a retry loop with exponential waits and prints how
 each ended and the ledger of every attempt. A job is name:N for one that
 fails its first N attempts (0 to 999), or name:fatal for one that fails with
-an error no retry can cure. A malformed job is an error. Put -- before the
-jobs if a name starts with a dash.
+an error no retry can cure. A malformed job is an error, and so is a name
+with an invisible or direction-changing character (Unicode category Cf, such
+as U+200B or U+202E). Put -- before the jobs if a name starts with a dash.
 
   --format F   text, csv or json [text]
 

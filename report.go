@@ -74,6 +74,7 @@ type reportArgs struct {
 	cmd       reportCommand
 	report    report
 	policySet bool
+	clientSet bool
 	client    string // as typed; checked against the clients once they are known
 }
 
@@ -136,10 +137,10 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 		}
 		ra.report.policy, ra.policySet = p, true
 	case "client":
-		ra.client = u.value
+		ra.client, ra.clientSet = u.value, true
 	case "seeds":
-		n, err := strconv.Atoi(u.value)
-		if err != nil || n < 1 || n > backoff.MaxSeeds {
+		n, ok := parseNumber(u.value)
+		if !ok || n < 1 || n > backoff.MaxSeeds {
 			return usagef("--seeds %s: want %s", quoteOdd(u.value), allowedValue("seeds"))
 		}
 		ra.report.seeds = n
@@ -159,9 +160,9 @@ func (ra *reportArgs) finish(s backoff.Settings, slotSet bool) (report, error) {
 	if slices.Contains(ra.cmd.flags, "policy") && !ra.policySet {
 		return r, usagef("%s needs --policy: %s", ra.cmd.name, policyList())
 	}
-	if ra.client != "" {
-		n, err := strconv.Atoi(ra.client)
-		if err != nil || n < 1 || n > s.Clients {
+	if ra.clientSet {
+		n, ok := parseNumber(ra.client)
+		if !ok || n < 1 || n > s.Clients {
 			return r, usagef("--client %s: want a whole number from 1 to %d (the clients)", quoteOdd(ra.client), s.Clients)
 		}
 		r.client = n
@@ -176,7 +177,8 @@ func (ra *reportArgs) finish(s backoff.Settings, slotSet bool) (report, error) {
 // readJobs reads the jobs, as --plain does, from the words of the command
 // line: each word one or more jobs separated by spaces. A job's name must be
 // printable text: a report writes it on a line of its own, in CSV and in
-// JSON, which have no room for control characters or broken UTF-8.
+// JSON, which have no room for control characters or broken UTF-8, and it
+// must show what it holds: no format characters (ledger.CheckNames).
 func readJobs(words []string) ([]ledger.Job, error) {
 	for _, w := range words {
 		if !utf8.ValidString(w) || strings.ContainsFunc(w, unicode.IsControl) {
@@ -184,11 +186,17 @@ func readJobs(words []string) ([]ledger.Job, error) {
 		}
 	}
 	jobs, err := ledger.Parse(strings.Join(words, " "))
+	if err == nil {
+		err = ledger.CheckNames(jobs)
+	}
 	var ferr *ledger.FormatError
 	var many *ledger.TooManyJobsError
+	var nerr *ledger.NameError
 	switch {
 	case errors.As(err, &ferr):
 		return nil, usagef("%v", ferr)
+	case errors.As(err, &nerr):
+		return nil, usagef("%v", nerr)
 	case errors.As(err, &many):
 		return nil, usagef("jobs: %v", many)
 	case err != nil:

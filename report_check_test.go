@@ -425,7 +425,7 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"--clients", "0", "crowd"}, []string{"--clients 0", "1 to 1000"}},
 		{[]string{"crowd", "--clients", "1001"}, []string{"--clients 1001", "1 to 1000"}},
 		{[]string{"--outage", "-1"}, []string{"--outage -1", "0 to 600000 ms"}},
-		{[]string{"--outage", "-1s", "crowd"}, []string{"--outage -1s (-1000 ms)", "0 to 600000 ms"}},
+		{[]string{"--outage", "-1s", "crowd"}, []string{"--outage -1s", "0 to 600000 ms"}},
 		{[]string{"--outage", "11m"}, []string{"--outage 11m (660000 ms)", "0 to 600000 ms"}},
 		{[]string{"--seed", "1000000"}, []string{"--seed 1000000", "0 to 999999"}},
 		{[]string{"timeline", "--policy", "fixed", "--seed", "-1"}, []string{"--seed -1", "0 to 999999"}},
@@ -442,6 +442,16 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"jobs", "x\ty:1", "b:1", "c:1", "d:1", "e:1", "f:1", "g:1", "h:1", "i:1"}, []string{`"x\ty:1"`, "printable"}},
 		{[]string{"jobs", "a\nb:1"}, []string{`"a\nb:1"`, "printable"}},
 		{[]string{"jobs", "a\xff:1"}, []string{`"a\xff:1"`, "printable"}},
+		// format characters (Cf) in a name: a report would not show what it says
+		{[]string{"jobs", "a\u202eb:1"}, []string{`job "a\u202eb:1"`, "direction-changing", "U+202E"}},
+		{[]string{"jobs", "ok:0", "x\u200b:fatal"}, []string{`job "x\u200b:fatal"`, "invisible", "U+200B"}},
+		{[]string{"jobs", "\ufeffbom:2"}, []string{`job "\ufeffbom:2"`, "format characters", "U+FEFF"}},
+		{[]string{"jobs", "soft\u00adhyphen:2"}, []string{`job "soft\u00adhyphen:2"`, "U+00AD"}},
+		// an empty value, refused for --client as for every other flag
+		{[]string{"schedule", "--policy", "fixed", "--client", ""}, []string{`--client ""`, "1 to 200 (the clients)"}},
+		{[]string{"schedule", "--policy", "fixed", "--client="}, []string{`--client ""`, "1 to 200 (the clients)"}},
+		{[]string{"crowd", "--seeds="}, []string{`--seeds ""`, "1 to 10000"}},
+		{[]string{"--clients="}, []string{`--clients ""`, "1 to 1000"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -506,4 +516,45 @@ func TestReportWriteFails(t *testing.T) {
 	if want := "retry-planner: writing the crowd report: disk full\n"; errb.String() != want {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
+}
+
+// One rule for a number everywhere, --plain's: 1 to 7 ASCII digits, no
+// sign, no spaces. A time is such a number of ms or a Go duration, also
+// without a sign.
+func TestNumbersOneRule(t *testing.T) {
+	tests := []struct {
+		flags  [][]string // each takes the value last
+		values []string
+		taken  bool
+	}{
+		{numberFlags(), []string{"5", "05", "0000005"}, true},
+		{numberFlags(), []string{"+5", "-0", "-5", "+0", " 5", "5 ", "5\t", "\u0665", "\uff15", "5_0", "0x5", "5e0", "5.0", "00000005", ""}, false},
+		{timeFlags(), []string{"2000", "02000", "0002000", "2s", "2.0s", "2000ms", "0m2s"}, true},
+		{timeFlags(), []string{"+2000", "-0", "+2s", "-0s", "-2s", " 2s", "2s ", "00002000", "2000 ms", ""}, false},
+	}
+	for _, tt := range tests {
+		for _, flag := range tt.flags {
+			for _, v := range tt.values {
+				args := append(slices.Clone(flag), v)
+				_, err := parseArgs(args)
+				if got := err == nil; got != tt.taken {
+					t.Errorf("%q: got %v, want taken %v", args, err, tt.taken)
+				}
+				var uerr *usageError
+				if err != nil && (!errors.As(err, &uerr) || !strings.Contains(uerr.msg, flag[len(flag)-1]+" ")) {
+					t.Errorf("%q: got %v, want a usage error naming %s", args, err, flag[len(flag)-1])
+				}
+			}
+		}
+	}
+}
+
+// numberFlags are the flags that take a number, each as it is given.
+func numberFlags() [][]string {
+	return [][]string{{"--attempts"}, {"--clients"}, {"--seed"}, {"crowd", "--seeds"}, {"schedule", "--policy", "fixed", "--client"}}
+}
+
+// timeFlags are the flags that take a time.
+func timeFlags() [][]string {
+	return [][]string{{"--first-wait"}, {"--longest"}, {"--outage"}, {"crowd", "--slot"}}
 }

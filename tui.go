@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -22,8 +24,9 @@ const notTerminal = "retry-planner: the full-screen program needs a terminal on 
 // runTUI opens the full-screen program. Without a terminal on both standard
 // input and output it says to use --plain and returns 2. The terminal is
 // restored on every way out: bubbletea restores it after a quit, an error
-// or a panic in the model, and a panic anywhere else on this goroutine is
-// caught here, the terminal put back as it was, and reported.
+// or a panic in the model; runProgram after a signal; and a panic anywhere
+// else on this goroutine is caught here, the terminal put back as it was,
+// and reported.
 func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
@@ -43,14 +46,44 @@ func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (stat
 			status = 1
 		}
 	}()
-	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	// The program's signals are handled by runProgram, not bubbletea, which
+	// knows only SIGINT and SIGTERM and would end each its own way.
+	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
 
-// runProgram runs p and turns how it ended into an exit status: 0 after a
-// quit, 1 after an error or a panic, once restore has put the terminal back.
+// runProgram runs p and turns how it ended into an exit status, once
+// restore has put the terminal back where bubbletea may not have: 0 after
+// a quit (q, ctrl+c); 1 after an error or a panic, said on stderr; after a
+// signal that ends the program, 128 plus its number, as a shell reports a
+// process the signal ended (SIGHUP 129, SIGINT 130, SIGTERM 143), with
+// nothing said: the signal was asked for. Those signals are a person's
+// interrupt (SIGINT; ctrl+c itself is a key in raw mode), a hangup when the
+// terminal or the ssh session goes away (SIGHUP), and kill's default
+// (SIGTERM).
 func runProgram(p *tea.Program, stderr io.Writer, restore func()) int {
-	if _, err := p.Run(); err != nil {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	got := make(chan syscall.Signal, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-signals:
+			got <- s.(syscall.Signal)
+			p.Kill() // ends Run at once; bubbletea restores what it set up
+		case <-done:
+		}
+	}()
+	_, err := p.Run()
+	select {
+	case s := <-got:
+		restore()
+		return 128 + int(s)
+	default:
+	}
+	if err != nil {
 		restore()
 		fmt.Fprintf(stderr, "retry-planner: %v\n", err)
 		return 1

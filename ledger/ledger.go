@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
 )
@@ -244,34 +246,70 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("job %q: want name:number (0 to 999 failures) or name:fatal", e.Job)
 }
 
-// Parse reads jobs separated by spaces, each name:failures (1 to 3 digits)
-// or name:fatal; the name is what comes before the first colon and must not
-// be empty. It checks every job's form before their number, so a malformed
-// job is reported even in a line of too many. A line with no jobs gives none
-// and no error.
+// Parse reads jobs separated by spaces, each read by ParseJob. It checks
+// every job's form before their number, so a malformed job is reported even
+// in a line of too many. A line with no jobs gives none and no error.
 func Parse(line string) ([]Job, error) {
 	var jobs []Job
 	for _, word := range strings.Split(line, " ") {
 		if word == "" {
 			continue
 		}
-		colon := strings.IndexByte(word, ':')
-		if colon < 1 || colon == len(word)-1 {
-			return nil, &FormatError{Job: word}
+		j, err := ParseJob(word)
+		if err != nil {
+			return nil, err
 		}
-		name, rest := word[:colon], word[colon+1:]
-		if rest == "fatal" {
-			jobs = append(jobs, Job{Name: name, Fatal: true})
-			continue
-		}
-		n, ok := backoff.ParseDigits(rest, 3)
-		if !ok {
-			return nil, &FormatError{Job: word}
-		}
-		jobs = append(jobs, Job{Name: name, Failures: n})
+		jobs = append(jobs, j)
 	}
 	if len(jobs) > MaxJobs {
 		return nil, &TooManyJobsError{Count: len(jobs)}
 	}
 	return jobs, nil
 }
+
+// ParseJob reads one job, written without spaces: name:failures (1 to 3
+// digits) or name:fatal. The name is what comes before the first colon and
+// must not be empty; anything else is a *FormatError.
+func ParseJob(word string) (Job, error) {
+	colon := strings.IndexByte(word, ':')
+	if colon < 1 || colon == len(word)-1 {
+		return Job{}, &FormatError{Job: word}
+	}
+	name, rest := word[:colon], word[colon+1:]
+	if rest == "fatal" {
+		return Job{Name: name, Fatal: true}, nil
+	}
+	n, ok := backoff.ParseDigits(rest, 3)
+	if !ok {
+		return Job{}, &FormatError{Job: word}
+	}
+	return Job{Name: name, Failures: n}, nil
+}
+
+// NameError is a job whose name holds a format character (Unicode category
+// Cf, such as U+200B, which shows as nothing, or U+202E, which turns the
+// text after it around): a report that writes the name would not show what
+// it says.
+type NameError struct {
+	Job  Job
+	Char rune // the first format character in the name
+}
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("job %q: a name cannot hold invisible or direction-changing characters (Unicode format characters, category Cf), here %U", e.Job.String(), e.Char)
+}
+
+// CheckNames refuses a job whose name holds a format character, with a
+// *NameError. Parse takes any name, as the reference does (--plain keeps
+// its behaviour); the reports and the full-screen program call this too.
+func CheckNames(jobs []Job) error {
+	for _, j := range jobs {
+		if i := strings.IndexFunc(j.Name, isFormat); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(j.Name[i:])
+			return &NameError{Job: j, Char: r}
+		}
+	}
+	return nil
+}
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }

@@ -243,3 +243,34 @@ func ExampleRunAll() {
 	// delta: cannot be retried
 	// 11 11 34000 true
 }
+
+func TestCheckNames(t *testing.T) {
+	tests := []struct {
+		line string
+		char rune // 0: taken
+	}{
+		{"alpha:0 bravo:2", 0},
+		{"héllo:1 日本:fatal", 0},
+		{"a\u202eb:1", 0x202E},
+		{"ok:0 \u200bx:fatal", 0x200B},
+		{"\ufeffbom:2", 0xFEFF},
+		{"soft\u00adhyphen:3", 0xAD},
+		{"a\u2066b\u2069:0", 0x2066},
+	}
+	for _, tt := range tests {
+		jobs, err := Parse(tt.line)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v; the reference takes any name", tt.line, err)
+		}
+		err = CheckNames(jobs)
+		var ne *NameError
+		switch {
+		case tt.char == 0 && err != nil:
+			t.Errorf("%q: got %v, want nil", tt.line, err)
+		case tt.char != 0 && (!errors.As(err, &ne) || ne.Char != tt.char):
+			t.Errorf("%q: got %v, want a *NameError for %U", tt.line, err, tt.char)
+		case tt.char != 0 && strings.ContainsRune(err.Error(), tt.char):
+			t.Errorf("%q: the message %q holds the character itself", tt.line, err)
+		}
+	}
+}

@@ -250,6 +250,33 @@ func TestJobs(t *testing.T) {
 	}
 }
 
+// The jobs line refuses a name with a format character (it would not show
+// what it holds), naming the job and the rule; --plain takes it, as the
+// reference does.
+func TestJobsRefuseFormatCharacters(t *testing.T) {
+	tests := []struct {
+		line, job, char string
+	}{
+		{"alpha:0 b\u202eravo:2", `"b\u202eravo:2"`, "U+202E"},
+		{"\u200bx:fatal", `"\u200bx:fatal"`, "U+200B"},
+		{"a:1 b\u2066c:3", `"b\u2066c:3"`, "U+2066"},
+	}
+	for _, tt := range tests {
+		m := send(t, newApp(t, 100, 30), press("4", "enter", "ok:0", "enter", "enter", "backspace", "backspace", "backspace", "backspace", tt.line, "enter")...)
+		j := m.JobsPane()
+		if note := j.Note(); !strings.Contains(note, tt.job) || !strings.Contains(note, tt.char) || !strings.Contains(note, "direction-changing") {
+			t.Errorf("%q: note %q, want it to name %s, %s and the rule", tt.line, note, tt.job, tt.char)
+		}
+		if got := j.Report().Results; len(got) != 1 || got[0].Job.Name != "ok" {
+			t.Errorf("%q: results %v, want the last run's, ok:0", tt.line, got)
+		}
+		screen := plainScreen(t, []byte("4\n"+tt.line+"\n6\n"))
+		if !strings.Contains(screen, views.LedgerCheck) {
+			t.Errorf("%q: --plain does not run it as the reference does:\n%s", tt.line, screen)
+		}
+	}
+}
+
 func TestJobsRunAgainWithNewSettings(t *testing.T) {
 	m := send(t, newApp(t, 100, 30), press("4", "enter", "charlie:9", "enter")...)
 	s := backoff.Defaults()

@@ -2,11 +2,16 @@ package model
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/ledger"
 	"github.com/retryplanner/retry-planner/views"
 )
 
@@ -68,4 +73,83 @@ func TestRandomKeysAndSizes(t *testing.T) {
 			t.Fatalf("step %d, after %#v", i, msg)
 		}
 	}
+}
+
+// typedKeys is s typed into the full-screen program: printable runes as
+// KeyRunes messages of up to chunk runes each (as bubbletea reads what
+// comes faster than it is read), a space as a KeySpace, and some control
+// characters as the keys they are on a keyboard.
+func typedKeys(s string, chunk int) []tea.Msg {
+	special := map[rune]tea.KeyType{
+		'\r': tea.KeyEnter, '\n': tea.KeyEnter, '\x7f': tea.KeyBackspace, '\x1b': tea.KeyEsc, '\t': tea.KeyTab,
+		'\x01': tea.KeyHome, '\x05': tea.KeyEnd, '\x02': tea.KeyLeft, '\x06': tea.KeyRight, '\x0b': tea.KeyCtrlK,
+		'\x15': tea.KeyCtrlU, '\x17': tea.KeyCtrlW, '\x04': tea.KeyDelete,
+	}
+	var msgs []tea.Msg
+	var run []rune
+	flush := func() {
+		for len(run) > 0 {
+			n := min(len(run), max(chunk, 1))
+			msgs = append(msgs, tea.KeyMsg{Type: tea.KeyRunes, Runes: slices.Clone(run[:n])})
+			run = run[n:]
+		}
+	}
+	for _, r := range s {
+		switch k, ok := special[r]; {
+		case ok:
+			flush()
+			msgs = append(msgs, tea.KeyMsg{Type: k})
+		case r == ' ':
+			flush()
+			msgs = append(msgs, tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+		case unicode.IsControl(r):
+			flush() // a key no binding has
+			msgs = append(msgs, tea.KeyMsg{Type: tea.KeyCtrlG})
+		default:
+			run = append(run, r)
+		}
+	}
+	flush()
+	return msgs
+}
+
+// Whatever is typed into the jobs line, in a window of any size: nothing
+// panics, every frame fits the window, the line never holds more than its
+// limit, and enter answers the line as --plain's rule (and the format
+// characters' rule) says.
+func FuzzJobsLine(f *testing.F) {
+	f.Add("alpha:0 bravo:2 charlie:9 delta:fatal", uint8(1), uint8(100), uint8(30))
+	f.Add("alpha:0 bravo:2\x02\x02\x7fx\x01q1\x05 c:fatal", uint8(3), uint8(50), uint8(14))
+	f.Add(strings.Repeat("a:1 ", 200), uint8(255), uint8(80), uint8(24))
+	f.Add(strings.Repeat("abcdefgh", 100), uint8(200), uint8(80), uint8(24))
+	f.Add("b\u202eravo:2 \u200bx:fatal", uint8(2), uint8(120), uint8(40))
+	f.Add("日本語:1 é:fatal \x1b\ra:1\r", uint8(4), uint8(60), uint8(20))
+	f.Add(":1 a: a::1 a:1000 a:FATAL", uint8(7), uint8(2), uint8(40))
+	f.Fuzz(func(t *testing.T, typed string, chunk, w, h uint8) {
+		width, height := int(w)%221, int(h)%71
+		m := send(t, newApp(t, width, height), press("4", "enter")...)
+		for _, msg := range typedKeys(typed, int(chunk)) {
+			if !m.JobsPane().Typing() {
+				m = send(t, m, press("4", "enter")...) // enter ran the line, or esc stopped: type again
+			}
+			m = send(t, m, msg)
+			if n := utf8.RuneCountInString(m.jobs.input.Value()); n > jobsLineLimit {
+				t.Fatalf("the jobs line holds %d runes, want at most %d", n, jobsLineLimit)
+			}
+			checkFits(t, m.View(), width, height)
+		}
+		if !m.JobsPane().Typing() {
+			return
+		}
+		line := m.jobs.input.Value()
+		m = send(t, m, press("enter")...)
+		jobs, note, _ := readJobs(line)
+		if err := ledger.CheckNames(jobs); err != nil {
+			note = views.JobsError(err)
+		}
+		if got := m.JobsPane().Note(); got != note {
+			t.Fatalf("enter on %q: note %q, want %q", line, got, note)
+		}
+		checkFits(t, m.View(), width, height)
+	})
 }

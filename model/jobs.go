@@ -1,6 +1,8 @@
 package model
 
 import (
+	"unicode/utf8"
+
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -40,6 +42,13 @@ func (k JobsKeyMap) FullHelp() [][]key.Binding {
 // jobsPlaceholder stands in the empty line while it does not have the keys.
 const jobsPlaceholder = "(enter to type the jobs)"
 
+// jobsLineLimit is the most runes the jobs line holds: room for the most
+// jobs a line may have, each with a name of 64 runes and ":fatal", and a
+// space between them (8 x 70 + 7). Without a limit every rune typed or
+// pasted would measure the whole line again (bubbles' textinput does), so
+// a 100 KB paste would cost the square of its length.
+const jobsLineLimit = ledger.MaxJobs*(64+len(":fatal")) + ledger.MaxJobs - 1
+
 // JobsPane is pane 4: a line of jobs, run through one ledger.
 type JobsPane struct {
 	KeyMap JobsKeyMap
@@ -66,6 +75,7 @@ func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in := textinput.New()
 	in.Prompt = views.JobsPrompt
 	in.Placeholder = jobsPlaceholder
+	in.CharLimit = jobsLineLimit
 	in.PromptStyle = st.InputPrompt
 	in.TextStyle = st.InputText
 	in.PlaceholderStyle = st.InputPlaceholder
@@ -150,12 +160,27 @@ func (m *JobsPane) join() {
 
 // drawLine renders the input line: after every change to the input, as
 // it changes only in Update.
+//
+// First it puts the line's scroll where the text, the cursor and the width
+// alone say: from the start while the cursor fits, else with the cursor at
+// the right edge. bubbles' textinput keeps its scroll from one change to the
+// next, and so from one width to the next: after a narrow window the line
+// would draw otherwise than it does in a window that was always this wide.
 func (m *JobsPane) drawLine() {
+	pos := m.input.Position()
+	m.input.CursorEnd()    // the scroll follows the cursor to the end,
+	m.input.CursorStart()  // then back to the start,
+	m.input.SetCursor(pos) // then only as far as the cursor needs
 	m.line = views.Fit(m.input.View(), m.width, 1)
 }
 
 // Update types, runs and scrolls.
 func (m JobsPane) Update(msg tea.Msg) (JobsPane, tea.Cmd) {
+	if m.Typing() && insertsText(msg) && utf8.RuneCountInString(m.input.Value()) >= jobsLineLimit {
+		// The line is full: the input would take none of it. Dropped here,
+		// a long paste costs a count of the line per key, not a frame.
+		return m, nil
+	}
 	m, cmd := m.update(msg)
 	m.join()
 	return m, cmd
@@ -216,9 +241,14 @@ func (m *JobsPane) setScrollKeys(on bool) {
 }
 
 // run reads a line as --plain does: an empty one cancels, one that does not
-// parse is refused with --plain's message and keeps the last report.
+// parse is refused with --plain's message and keeps the last report. Unlike
+// --plain, which keeps the reference's behaviour, it also refuses a name
+// that holds a format character (ledger.CheckNames), as the reports do.
 func (m *JobsPane) run(line string) {
 	jobs, note, refused := readJobs(line)
+	if err := ledger.CheckNames(jobs); err != nil {
+		note, refused = views.JobsError(err), true
+	}
 	m.note, m.failed = note, refused
 	if note != "" {
 		return
@@ -230,3 +260,11 @@ func (m *JobsPane) run(line string) {
 
 // View draws the pane.
 func (m JobsPane) View() string { return m.frame }
+
+// insertsText reports whether msg only types text into a field: runes or a
+// space, typed or pasted. With alt a rune is a key of its own (alt+b goes
+// back a word).
+func insertsText(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyMsg)
+	return ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && !k.Alt
+}

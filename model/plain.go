@@ -78,23 +78,24 @@ func (p *Plain) session() error {
 	}
 }
 
-// ask writes the prompt and reads one answer, without the spaces around it.
-// At the end of the input it ends the prompt's line and returns errEnd.
+// ask writes the prompt and reads one answer, without the spaces around it
+// (and cut to answerKept bytes, which no answer it takes is near). At the
+// end of the input it ends the prompt's line and returns errEnd.
 func (p *Plain) ask(prompt string) (string, error) {
-	p.print(prompt)
-	if err := p.out.Flush(); err != nil {
+	var answer trimmed
+	if err := p.askLine(prompt, answer.take); err != nil {
 		return "", err
 	}
-	line, err := p.in.ReadString('\n')
-	if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
-		p.println("")
-		return "", errEnd
+	return string(answer.kept), nil
+}
+
+// askLine writes the prompt and reads one line into take (see readLine).
+func (p *Plain) askLine(prompt string, take func([]byte)) error {
+	p.print(prompt)
+	if err := p.out.Flush(); err != nil {
+		return err
 	}
-	line = strings.TrimSuffix(line, "\n")
-	if p.echo {
-		p.println(line)
-	}
-	return strings.Trim(line, " "), nil
+	return p.readLine(take)
 }
 
 // askPolicy asks for a policy. ok is false when the answer was empty (the
@@ -186,11 +187,15 @@ func (p *Plain) retriesOverTime() error {
 
 func (p *Plain) jobs() error {
 	p.println(views.JobsHelp)
-	line, err := p.ask(views.JobsPrompt)
-	if err != nil {
+	var answer jobsLine
+	if err := p.askLine(views.JobsPrompt, answer.take); err != nil {
 		return err
 	}
+	line, cut := answer.line()
 	jobs, message, _ := readJobs(line)
+	if message == "" && cut {
+		message = views.JobNamesTooLong(jobNamesKept)
+	}
 	if message != "" {
 		p.println(message)
 		return nil

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -59,7 +60,8 @@ type App struct {
 	bodyHeight    int    // the panes' height: the window less header and footer
 	header        string // drawn for headerOf
 	headerOf      [2]int // the focus and width the header was drawn for
-	footer        string
+	footer        string // drawn for footerOf
+	footerOf      string // what the footer was drawn for: see footerInputs
 	styles        *views.Styles
 }
 
@@ -108,17 +110,25 @@ func (m App) SettingsPane() SettingsPane { return m.form }
 // Then it lays the frame out again, as the footer's height may have changed.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Keys typed faster than they are read arrive as one message of several
-	// runes ("ll"); outside a text field each is a key of its own.
+	// runes ("ll"); outside a text field each is a key of its own. Each is
+	// routed on the concrete App, which costs the same whatever the runes
+	// before it: a pasted megabyte is a megabyte of keys, no more.
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !m.captured() {
 		var cmds []tea.Cmd
-		var next tea.Model = m
 		for _, r := range k.Runes {
 			var cmd tea.Cmd
-			next, cmd = next.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
-			cmds = append(cmds, cmd)
+			m, cmd = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			if cmd != nil {
+				cmds = append(cmds, cmd)
+			}
 		}
-		return next, tea.Batch(cmds...)
+		return m, tea.Batch(cmds...)
 	}
+	return m.update(msg)
+}
+
+// update is Update for one message that is not several keys at once.
+func (m App) update(msg tea.Msg) (App, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case m.resize(msg):
@@ -246,7 +256,11 @@ func (m *App) layout() {
 	if of := [2]int{int(m.focus), m.width}; of != m.headerOf || m.header == "" {
 		m.header, m.headerOf = views.Header(int(m.focus), m.width, m.styles), of
 	}
-	m.footer = views.Fit(m.help.View(m.footerKeys()), m.width, m.height)
+	// The footer is drawn again only when what it shows has changed: a
+	// frame's help costs more than most keys' work.
+	if of := m.footerInputs(); of != m.footerOf {
+		m.footer, m.footerOf = views.Fit(m.help.View(m.footerKeys()), m.width, m.height), of
+	}
 	body := max(m.height-headerHeight-views.Height(m.footer), 0)
 	if body == m.bodyHeight {
 		return
@@ -257,6 +271,27 @@ func (m *App) layout() {
 	m.timeline.SetSize(m.width, body)
 	m.jobs.SetSize(m.width, body)
 	m.form.SetSize(m.width, body)
+}
+
+// footerInputs is everything the footer's drawing depends on, as one
+// string: the window, whether the help is full, and the keys it lists.
+func (m App) footerInputs() string {
+	keys := m.footerKeys()
+	groups := [][]key.Binding{keys.ShortHelp()}
+	if m.help.ShowAll {
+		groups = keys.FullHelp()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%dx%d %v", m.width, m.height, m.help.ShowAll)
+	for _, g := range groups {
+		b.WriteByte('\n')
+		for _, k := range g {
+			if k.Enabled() {
+				b.WriteString(k.Help().Key + "\t" + k.Help().Desc + "\t")
+			}
+		}
+	}
+	return b.String()
 }
 
 // View draws the frame: header, the focused pane, footer; or, in a window

@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -85,6 +87,13 @@ func (k SettingsKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}}
 }
 
+// fieldLimit is the most runes a settings field holds: a value is at most
+// 7 digits today, and room is left for durations such as "1h30m" or
+// "1s500ms", which the form is to take. Without a limit every rune typed
+// or pasted would measure the whole field again (bubbles' textinput does),
+// so a long paste would cost the square of its length.
+const fieldLimit = 16
+
 // formDraft is what the form's fields write into as they are typed: one
 // string per setting, in backoff.FormFields order. It lives behind a
 // pointer so the fields' bindings survive the pane being copied.
@@ -102,6 +111,8 @@ type SettingsPane struct {
 	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
 	longest  *huh.Input // its title's range follows the first wait typed
+	history  []tea.Msg  // every message the open form has taken, to build it again
+	builtFor [2]int     // the width and form height the open form was built at
 	note     string     // what the last form did
 	summary  string     // rendered on change: the settings and the note
 	title    string     // rendered on change: the form's title, wrapped
@@ -158,13 +169,31 @@ func (m *SettingsPane) drawForm() {
 	m.frame = views.Fit(m.title+"\n\n"+m.form.View(), m.width, m.height)
 }
 
-// SetSize sets the pane's size in cells.
+// SetSize sets the pane's size in cells. An open form is built again at
+// the new size and given every message the old one took, so that it draws
+// what a form opened at this size and used the same way draws. huh's form
+// cannot be resized in place: a field that was cut to a small height keeps
+// it when the form grows, its lines are laid out at the width of the last
+// message, and a field's scroll depends on the widths it had.
 func (m *SettingsPane) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	m.render()
-	if m.form != nil {
-		m.form.WithWidth(m.width).WithHeight(m.formHeight())
-		m.drawForm()
+	if m.form != nil && m.width > 0 && m.height > 0 && m.builtFor != [2]int{m.width, m.formHeight()} {
+		m.rebuild()
+	}
+	m.drawForm()
+}
+
+// rebuild builds the open form again at the pane's size, from the settings
+// it opened with, and gives it the messages the old one took, in order.
+// Their commands are dropped: the messages those sent have come back
+// already and are in the history, or are on their way, tagged for this
+// same form.
+func (m *SettingsPane) rebuild() {
+	m.build()
+	m.form.Init()
+	for _, msg := range m.history {
+		m.take(msg)
 	}
 }
 
@@ -207,6 +236,22 @@ func fieldTitle(f backoff.Field, s backoff.Settings) string {
 // open builds a fresh form bound to a fresh draft of the current settings.
 func (m *SettingsPane) open() tea.Cmd {
 	m.draft = &formDraft{}
+	m.history = nil
+	m.build()
+	m.note = ""
+	m.opened++
+	m.setFormKeys(true)
+	// Init's messages are not tagged (bubbletea runs them in a sequence,
+	// which cannot be taken apart): they refresh the fields and start the
+	// cursor, which does nothing to a form opened later.
+	cmd := m.form.Init()
+	m.drawForm()
+	return cmd
+}
+
+// build makes the form at the pane's size, its fields bound to the draft,
+// which it sets to the current settings.
+func (m *SettingsPane) build() {
 	fields := make([]huh.Field, 0, len(backoff.FormFields()))
 	for i, f := range backoff.FormFields() {
 		m.draft.values[i] = strconv.Itoa(m.settings.Get(f))
@@ -215,6 +260,7 @@ func (m *SettingsPane) open() tea.Cmd {
 			Title(fieldTitle(f, m.settings)).
 			Inline(true).
 			Prompt("> ").
+			CharLimit(fieldLimit).
 			Value(&m.draft.values[i]).
 			Validate(m.validator(f))
 		if f == backoff.LongestWait {
@@ -230,19 +276,23 @@ func (m *SettingsPane) open() tea.Cmd {
 		WithShowHelp(false).
 		WithWidth(m.width).
 		WithHeight(m.formHeight())
-	m.note = ""
-	m.opened++
-	m.setFormKeys(true)
-	// Init's messages are not tagged (bubbletea runs them in a sequence,
-	// which cannot be taken apart): they refresh the fields and start the
-	// cursor, which does nothing to a form opened later.
-	cmd := m.form.Init()
-	m.drawForm()
+	m.builtFor = [2]int{m.width, m.formHeight()}
+}
+
+// take gives msg to the form and returns its command.
+func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
+	model, cmd := m.form.Update(msg)
+	if f, ok := model.(*huh.Form); ok {
+		m.form = f
+	}
+	// Set here, in Update, rather than with huh's TitleFunc, which would
+	// read the draft from a command's goroutine while fields write it.
+	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
 	return cmd
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.longest, m.note, m.frame = nil, nil, nil, note, ""
+	m.form, m.draft, m.longest, m.history, m.note, m.frame = nil, nil, nil, nil, note, ""
 	m.setFormKeys(false)
 	m.render()
 }
@@ -275,13 +325,15 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		m.close(views.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
-	model, cmd := m.form.Update(msg)
-	if f, ok := model.(*huh.Form); ok {
-		m.form = f
+	if m.fieldFull(msg) {
+		return m, nil
 	}
-	// Set here, in Update, rather than with huh's TitleFunc, which would
-	// read the draft from a command's goroutine while fields write it.
-	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
+	// A blink of the cursor changes nothing a form built again would show:
+	// its cursors are new, and take no blink of the old ones.
+	if _, blink := msg.(cursor.BlinkMsg); !blink {
+		m.history = append(m.history, msg)
+	}
+	cmd := m.take(msg)
 	// The form never aborts: huh aborts only on its quit key, which open
 	// disables (the root quits on ctrl+c), and esc closes it above.
 	if m.form.State == huh.StateCompleted {
@@ -297,6 +349,20 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	}
 	m.drawForm()
 	return m, tagged(m.opened, cmd)
+}
+
+// fieldFull reports whether msg would type text into the focused field,
+// which is full and shows no error: the field would take none of it and
+// change nothing (a key clears a field's error, so with one shown the key
+// goes through). Dropped here, a long paste costs a count of the field per
+// key, not a form's frame.
+func (m SettingsPane) fieldFull(msg tea.Msg) bool {
+	if !insertsText(msg) {
+		return false
+	}
+	f := m.form.GetFocusedField()
+	v, ok := f.GetValue().(string)
+	return ok && f.Error() == nil && utf8.RuneCountInString(v) >= fieldLimit
 }
 
 // View draws the pane: the form while it is open, else the settings.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -132,5 +133,32 @@ func TestProgramCancelsSettings(t *testing.T) {
 	m := finalApp(t, tm)
 	if m.Settings() != backoff.Defaults() || m.SettingsPane().Editing() {
 		t.Errorf("after esc: settings %+v, editing %v; want defaults, closed", m.Settings(), m.SettingsPane().Editing())
+	}
+}
+
+// 100 KB pasted without bracketed-paste markers into the jobs line, then
+// into a settings field: the key after each paste is answered (the work it
+// costs is TestLongPasteIsLinear's), and neither field holds more than its
+// limit.
+func TestProgramTakesALongPaste(t *testing.T) {
+	tm := startProgram(t)
+	sendKeys(tm, "4", "enter")
+	for _, msg := range pasteMsgs(sized("alpha:1 ", 100_000)) {
+		tm.Send(msg)
+	}
+	sendKeys(tm, "enter")
+	waitFor(t, tm, views.JobsTooMany)
+	sendKeys(tm, "5", "enter", "backspace", "backspace", "backspace", "backspace")
+	for _, msg := range pasteMsgs(sized("1234567890", 100_000)) {
+		tm.Send(msg)
+	}
+	sendKeys(tm, "enter")
+	waitFor(t, tm, views.NumberError(1, 10000))
+	m := finalApp(t, tm)
+	if got := utf8.RuneCountInString(m.JobsPane().input.Value()); got != jobsLineLimit {
+		t.Errorf("the jobs line holds %d runes, want %d, its limit", got, jobsLineLimit)
+	}
+	if got, want := focusedValue(m), sized("1234567890", fieldLimit); got != want {
+		t.Errorf("the first wait holds %d runes, %.20q..., want %q, the paste's first %d", utf8.RuneCountInString(got), got, want, fieldLimit)
 	}
 }

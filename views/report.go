@@ -44,14 +44,37 @@ func jsonDoc(v any) string {
 	return string(out) + "\n"
 }
 
-// csvDoc is a header row and records. Writing to a strings.Builder cannot
+// csvDoc is a header row and records, every cell through safeCell: it is
+// the one way the program writes CSV. Writing to a strings.Builder cannot
 // fail.
 func csvDoc(header []string, records [][]string) string {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
-	_ = w.Write(header)
-	_ = w.WriteAll(records) // WriteAll flushes
+	_ = w.Write(safeRow(header))
+	for _, r := range records {
+		_ = w.Write(safeRow(r))
+	}
+	w.Flush()
 	return b.String()
+}
+
+func safeRow(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = safeCell(c)
+	}
+	return out
+}
+
+// safeCell keeps a spreadsheet from running a cell as a formula (CSV
+// injection): a cell that begins with =, +, -, @, a tab or a carriage
+// return gets a leading ', as OWASP recommends, and shows as typed. Only a
+// job's name can begin so; the numbers are never negative.
+func safeCell(c string) string {
+	if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+		return "'" + c
+	}
+	return c
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

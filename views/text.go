@@ -5,6 +5,7 @@ package views
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -44,12 +45,23 @@ func NumberError(low, high int) string {
 	return fmt.Sprintf("Type a whole number from %d to %d.", low, high)
 }
 
-// JobsError is the answer to a line of jobs that ledger.Parse refused.
+// JobsError is the answer to a line of jobs that ledger.Parse refused, or,
+// in the full-screen program, ledger.CheckNames.
 func JobsError(err error) string {
-	if errors.Is(err, ledger.ErrTooManyJobs) {
+	var name *ledger.NameError
+	switch {
+	case errors.Is(err, ledger.ErrTooManyJobs):
 		return JobsTooMany
+	case errors.As(err, &name):
+		return fmt.Sprintf("Job %s: a name cannot hold invisible or direction-changing characters (Unicode format characters), here %U.", strconv.Quote(name.Job.String()), name.Char)
 	}
 	return JobsFormat
+}
+
+// JobNamesTooLong is --plain's answer to a line of jobs that would run but
+// whose names take more than kept bytes, more than it keeps of a line.
+func JobNamesTooLong(kept int) string {
+	return fmt.Sprintf("The jobs' names take more than %d bytes, more than are kept of a line; they did not run.", kept)
 }
 
 // SettingsText confirms new settings.

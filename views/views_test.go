@@ -1,6 +1,7 @@
 package views
 
 import (
+	"encoding/csv"
 	"os"
 	"strings"
 	"testing"
@@ -281,5 +282,41 @@ func TestFormula(t *testing.T) {
 		if got := Formula(p); got != f {
 			t.Errorf("%s: got %q, want %q", name, got, f)
 		}
+	}
+}
+
+// A cell a spreadsheet would run as a formula gets a leading ', whatever
+// its first character; any other cell is written as it is.
+func TestCSVNeutralisesFormulas(t *testing.T) {
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"=cmd()|calc", "'=cmd()|calc"},
+		{"+1+1", "'+1+1"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"\tx", "'\tx"},
+		{"\rx", "'\rx"},
+		{"alpha", "alpha"},
+		{"a=b", "a=b"},
+		{"'quoted", "'quoted"},
+		{" =x", " =x"},
+	}
+	for _, tt := range tests {
+		r := ledger.RunAll([]ledger.Job{{Name: tt.name}}, backoff.Defaults())
+		doc := JobsCSV(r)
+		records, err := csv.NewReader(strings.NewReader(doc)).ReadAll()
+		if err != nil || len(records) != 2 {
+			t.Fatalf("%q: got %d records, %v; want a header and a row:\n%s", tt.name, len(records), err, doc)
+		}
+		if got := records[1][0]; got != tt.want {
+			t.Errorf("%q: cell got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// Every CSV goes through it, the header and the numbers too, which
+	// never begin so.
+	if got := CrowdCSV(five(t, backoff.Defaults(), false)); strings.Contains(got, "'") {
+		t.Errorf("the crowd's CSV: got a quote mark in\n%s", got)
 	}
 }
