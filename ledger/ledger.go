@@ -4,9 +4,11 @@
 // balanced when the deferred count equals the attempts and every attempt
 // ended either done or failed.
 //
-// A failed attempt is retried after the exponential wait of the settings
-// (backoff.Expo), until the attempts run out; a job that cannot be retried
-// stops at its first attempt. Nothing sleeps: the waits are recorded, not
+// A failed attempt is retried after the wait of a policy, the reference's
+// exponential one unless told (RunAllUnder), until the policy's attempts run
+// out; a job that cannot be retried stops at its first attempt. Job i of a
+// run (from 1) waits as the crowd's client i draws its waits, under the
+// settings' draws and seed. Nothing sleeps: the waits are recorded, not
 // spent.
 package ledger
 
@@ -135,12 +137,14 @@ func (l *Ledger) Balanced() bool {
 	return l.FinallyRuns == l.Attempts && l.Successes+l.Failures == l.Attempts
 }
 
-// Run tries job j up to s.Attempts times and records every attempt. It
-// returns the attempt on which the job was done, or an error: a
-// *NotRetryableError (errors.Is ErrNotRetryable) or a *GaveUpError.
-func (l *Ledger) Run(j Job, s backoff.Settings) (int, error) {
-	for n := 1; n <= s.Attempts; n++ {
-		err := l.try(j, n, s)
+// Run tries job j up to the policy's attempts, waiting as sched says
+// before each retry, and records every attempt. It returns the attempt on
+// which the job was done, or an error: a *NotRetryableError (errors.Is
+// ErrNotRetryable) or a *GaveUpError.
+func (l *Ledger) Run(j Job, sched backoff.Schedule) (int, error) {
+	attempts := sched.Policy.Attempts
+	for n := 1; n <= attempts; n++ {
+		err := l.try(j, n, sched)
 		if err == nil {
 			return n, nil
 		}
@@ -148,12 +152,12 @@ func (l *Ledger) Run(j Job, s backoff.Settings) (int, error) {
 			return n, err
 		}
 	}
-	return s.Attempts, &GaveUpError{Job: j.Name, Attempts: s.Attempts}
+	return attempts, &GaveUpError{Job: j.Name, Attempts: attempts}
 }
 
 // try is one attempt. Its deferred count is the reference's finally block: it
 // runs whether the attempt returns a result or an error.
-func (l *Ledger) try(j Job, n int, s backoff.Settings) (err error) {
+func (l *Ledger) try(j Job, n int, sched backoff.Schedule) (err error) {
 	l.Attempts++
 	defer func() { l.FinallyRuns++ }()
 	e := Entry{Job: j.Name, Attempt: n}
@@ -165,10 +169,10 @@ func (l *Ledger) try(j Job, n int, s backoff.Settings) (err error) {
 	case errors.Is(err, ErrNotRetryable):
 		l.Failures++
 		e.Outcome = Stopped
-	case n < s.Attempts:
+	case n < sched.Policy.Attempts:
 		l.Failures++
 		e.Outcome = Retry
-		e.Wait = backoff.Expo(s.FirstWait, s.LongestWait, n)
+		e.Wait = sched.Retries[n-1].Wait
 		l.Waited += e.Wait
 	default:
 		l.Failures++
@@ -203,11 +207,18 @@ type Report struct {
 	Refused int // jobs that could not be retried
 }
 
-// RunAll runs the jobs in order through one ledger.
+// RunAll runs the jobs in order through one ledger, with the reference's
+// exponential waits.
 func RunAll(jobs []Job, s backoff.Settings) Report {
+	return RunAllUnder(jobs, s.Policy(backoff.Exponential), s)
+}
+
+// RunAllUnder runs the jobs in order through one ledger, waiting as policy
+// p does: job i (from 1) as the crowd's client i.
+func RunAllUnder(jobs []Job, p backoff.Policy, s backoff.Settings) Report {
 	var r Report
-	for _, j := range jobs {
-		n, err := r.Ledger.Run(j, s)
+	for i, j := range jobs {
+		n, err := r.Ledger.Run(j, backoff.ScheduleOf(p, s, i+1))
 		switch {
 		case err == nil:
 			r.Done++

@@ -102,12 +102,13 @@ func TestRunAllAtTheDefaults(t *testing.T) {
 func TestErrorsCanBeToldApart(t *testing.T) {
 	s := backoff.Defaults()
 	var l Ledger
-	_, err := l.Run(Job{Name: "d", Fatal: true}, s)
+	sched := backoff.ScheduleOf(s.Policy(backoff.Exponential), s, 1)
+	_, err := l.Run(Job{Name: "d", Fatal: true}, sched)
 	var nr *NotRetryableError
 	if !errors.Is(err, ErrNotRetryable) || !errors.As(err, &nr) || nr.Job != "d" {
 		t.Errorf("fatal job: got %v, want a *NotRetryableError that is ErrNotRetryable", err)
 	}
-	_, err = l.Run(Job{Name: "c", Failures: 99}, s)
+	_, err = l.Run(Job{Name: "c", Failures: 99}, sched)
 	var gu *GaveUpError
 	if errors.Is(err, ErrNotRetryable) || !errors.As(err, &gu) || gu.Attempts != 6 {
 		t.Errorf("failing job: got %v, want a *GaveUpError after 6 attempts, not ErrNotRetryable", err)
@@ -272,5 +273,43 @@ func TestCheckNames(t *testing.T) {
 		case tt.char != 0 && strings.ContainsRune(err.Error(), tt.char):
 			t.Errorf("%q: the message %q holds the character itself", tt.line, err)
 		}
+	}
+}
+
+// Under another policy the jobs wait its waits, job i as the crowd's client
+// i: with full jitter each job's wait after attempt 1 is that client's first
+// draw; with three attempts a job stops after its third.
+func TestJobsUnderAPolicy(t *testing.T) {
+	s := backoff.Defaults()
+	full := s.Policy(backoff.FullJitter)
+	full.Attempts = 3
+	jobs := []Job{{Name: "a", Failures: 9}, {Name: "b", Failures: 1}}
+	r := RunAllUnder(jobs, full, s)
+	a1 := backoff.ScheduleOf(full, s, 1).Retries
+	b1 := backoff.ScheduleOf(full, s, 2).Retries
+	want := []Entry{
+		{Job: "a", Attempt: 1, Outcome: Retry, Wait: a1[0].Wait},
+		{Job: "a", Attempt: 2, Outcome: Retry, Wait: a1[1].Wait},
+		{Job: "a", Attempt: 3, Outcome: LastFail},
+		{Job: "b", Attempt: 1, Outcome: Retry, Wait: b1[0].Wait},
+		{Job: "b", Attempt: 2, Outcome: Done},
+	}
+	if len(r.Ledger.Entries) != len(want) {
+		t.Fatalf("entries: got %+v, want %+v", r.Ledger.Entries, want)
+	}
+	for i, e := range r.Ledger.Entries {
+		if e != want[i] {
+			t.Errorf("entry %d: got %+v, want %+v", i, e, want[i])
+		}
+	}
+	if r.Done != 1 || r.GaveUp != 1 || !r.Ledger.Balanced() || r.Ledger.Waited != a1[0].Wait+a1[1].Wait+b1[0].Wait {
+		t.Errorf("got %+v", r)
+	}
+	if a1[0].Wait == b1[0].Wait {
+		t.Errorf("jobs a and b waited alike (%d ms): want each its own client's draws", a1[0].Wait)
+	}
+	// The reference's jobs wait its exponential waits.
+	if got, want := RunAll(jobs, s).Ledger.Waited, RunAllUnder(jobs, s.Policy(backoff.Exponential), s).Ledger.Waited; got != want || got != 1000+2000+4000+8000+16000+1000 {
+		t.Errorf("exponential: waited %d and %d, want 32000", got, want)
 	}
 }
