@@ -1,6 +1,10 @@
 package backoff
 
-import "sync"
+import (
+	"math/bits"
+	"slices"
+	"sync"
+)
 
 // The crowd without a service (no capacity, no fresh load, no budget) needs
 // no clock: every attempt at or after the outage's end is served, so a
@@ -11,12 +15,21 @@ import "sync"
 
 // tally is the fast path's scratch, kept between runs: retries per slot
 // over the horizon (zero between runs), the slots a run touched, and the
-// latencies of the clients that got through.
+// latencies of the clients that got through. Where the horizon holds more
+// than maxCountSlots slots (1 ms slots over a long outage), counting in an
+// array that long would cost its length in memory and cache misses; the
+// run lists the slot of every retry instead and sorts them, in memory of
+// the retries' number, whatever the slots.
 type tally struct {
 	counts  []uint32
-	touched []uint32
+	touched []uint32 // counting: the slots touched; sorting: every retry's slot
+	spare   []uint32 // the radix sort's other half
 	lat     []uint32
 }
+
+// maxCountSlots is the most slots the fast path counts in an array: 256
+// KiB of counts, which stay in a core's cache.
+const maxCountSlots = 1 << 16
 
 // tallyPool keeps tallies between calls: fresh counts cost page faults.
 // Only zeroed counts go back, so no figure can depend on what it held.
@@ -32,10 +45,11 @@ func fastSlots(pl *plan, s Settings) int {
 func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	f := noFigures()
 	n := fastSlots(pl, s)
-	if cap(ta.counts) < n {
+	sorting := n > maxCountSlots
+	if !sorting && cap(ta.counts) < n {
 		ta.counts = make([]uint32, n)
 	}
-	counts := ta.counts[:n]
+	counts := ta.counts[:min(n, cap(ta.counts))]
 	slot := newDivisor(uint32(s.Slot))
 	split := uint32(s.Outage / s.Slot) // the slot the service comes back in
 	outage := s.Outage
@@ -61,10 +75,14 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			at += w
 			retries++
 			i := slot.div(uint32(at)) // at <= the horizon < 2^32
-			if counts[i] == 0 {
+			if sorting {
 				touched = append(touched, i)
+			} else {
+				if counts[i] == 0 {
+					touched = append(touched, i)
+				}
+				counts[i]++
 			}
-			counts[i]++
 			if at >= outage {
 				through++
 				lat = append(lat, uint32(at))
@@ -80,9 +98,6 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	times := 1
 	if pl.same {
 		times = s.Clients
-		for _, i := range touched {
-			counts[i] *= uint32(times)
-		}
 	}
 	f.Clients = s.Clients
 	f.Retries = retries * times
@@ -101,28 +116,96 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 		afterInSplit += s.Clients
 	}
 	mostSlot, peakSlot := uint32(0), uint32(0)
-	most, peak := uint32(0), uint32(afterInSplit)
+	most, peak := 0, afterInSplit
 	if afterInSplit > 0 {
 		peakSlot = split
 	}
-	for _, i := range touched {
-		c := counts[i]
+	slotHolds := func(i uint32, c int) {
+		c *= times
 		if c > most || (c == most && i < mostSlot) {
 			most, mostSlot = c, i
 		}
 		if i > split && (c > peak || (c == peak && i < peakSlot)) {
 			peak, peakSlot = c, i
 		}
-		counts[i] = 0
+	}
+	if sorting {
+		touched, ta.spare = radixSort(touched, ta.spare)
+		for from := 0; from < len(touched); {
+			to := from + 1
+			for to < len(touched) && touched[to] == touched[from] {
+				to++
+			}
+			slotHolds(touched[from], to-from)
+			from = to
+		}
+	} else {
+		for _, i := range touched {
+			slotHolds(i, int(counts[i]))
+			counts[i] = 0
+		}
 	}
 	if most > 0 {
-		f.MostInASlot, f.BusiestSlotFrom = int(most), int(mostSlot)*s.Slot
+		f.MostInASlot, f.BusiestSlotFrom = most, int(mostSlot)*s.Slot
 	}
 	if peak > 0 {
-		f.PeakAfterBack, f.PeakAfterBackFrom = int(peak), int(peakSlot)*s.Slot
+		f.PeakAfterBack, f.PeakAfterBackFrom = peak, int(peakSlot)*s.Slot
 	}
 	f.latencies(lat) // with one client standing for all, its one latency is every percentile
 	f.AllThroughBy = f.LatencyMax
 	ta.touched, ta.lat = touched[:0], lat[:0]
 	return f
+}
+
+// radixSort sorts v with spare as the other half (grown as needed): two
+// passes of counting sort on the lower and the upper half of the bits the
+// largest value has (one pass when they are 12 or fewer), both digits'
+// counts taken in one read; it returns the sorted slice and the spare.
+func radixSort(v, spare []uint32) (sorted, other []uint32) {
+	top := uint32(0)
+	for _, x := range v {
+		top |= x
+	}
+	width := uint(bits.Len32(top))
+	switch {
+	case width == 0:
+		return v, spare
+	case width > 24: // never from the fast path, whose slots are fewer than 2^24
+		slices.Sort(v)
+		return v, spare
+	}
+	if cap(spare) < len(v) {
+		spare = make([]uint32, len(v))
+	}
+	spare = spare[:len(v)]
+	lo := min(width, 12)
+	if width > 12 {
+		lo = (width + 1) / 2 // two passes of at most 16 bits each
+	}
+	hi := width - lo
+	var loCount [1 << 12]uint32
+	var hiCount [1 << 12]uint32
+	loMask := uint32(1)<<lo - 1
+	for _, x := range v {
+		loCount[x&loMask]++
+		hiCount[x>>lo]++
+	}
+	place := func(from, to []uint32, count []uint32, digit func(uint32) uint32) {
+		at := uint32(0)
+		for d, c := range count {
+			count[d] = at
+			at += c
+		}
+		for _, x := range from {
+			d := digit(x)
+			to[count[d]] = x
+			count[d]++
+		}
+	}
+	place(v, spare, loCount[:1<<lo], func(x uint32) uint32 { return x & loMask })
+	if hi == 0 {
+		return spare, v
+	}
+	place(spare, v, hiCount[:1<<hi], func(x uint32) uint32 { return x >> lo })
+	return v, spare
 }

@@ -107,19 +107,19 @@ func Presets() []Preset {
 		{
 			Name: "grpc", Library: "grpc-go backoff.DefaultConfig, jittered as the A6 retry policy jitters every wait",
 			Source:  "google.golang.org/grpc backoff/backoff.go; stream.go (shouldRetry); dialoptions.go (defaultMaxCallAttempts)",
-			Differs: "gRPC's connection backoff does not jitter its first wait and never stops; here every wait is jittered and 5 attempts is A6's cap.",
+			Differs: "gRPC's connection backoff does not jitter its first wait and never stops; here every wait is jittered (as A6 retries are), 5 attempts is A6's cap, and the band is rounded to whole ms.",
 			Policy:  Policy{FirstWait: 1000, Multiplier: 1600, LongestWait: 120000, Jitter: Jitter{Kind: JitterSpread, Factor: 200}, Attempts: 5},
 		},
 		{
 			Name: "aws", Library: "aws-sdk-go-v2 aws/retry standard mode",
 			Source:  "github.com/aws/aws-sdk-go-v2 aws/retry/standard.go, aws/retry/jitter_backoff.go",
-			Differs: "the SDK waits a flat 20 s, without jitter, from the fifth retry; here every wait is drawn up to the 20 s cap.",
+			Differs: "this is the SDK's classic standard mode (NewExponentialJitterBackoff), which waits a flat 20 s from the fifth retry; here every wait is drawn up to the cap. From v1.48.0 NewStandard defaults to Retry Behavior 2.1, a 50 ms base (1 s after throttling) and a quota cost of 14.",
 			Policy:  Policy{FirstWait: 2000, Multiplier: 2000, LongestWait: 20000, Jitter: Jitter{Kind: JitterFull}, Attempts: 3},
 		},
 		{
 			Name: "cenkalti", Library: "cenkalti/backoff v4 and v5 ExponentialBackOff",
 			Source:  "github.com/cenkalti/backoff/v4 exponential.go; github.com/cenkalti/backoff/v5 exponential.go, retry.go",
-			Differs: "the library draws in nanoseconds, its range one nanosecond wider; here waits are whole milliseconds and 100 attempts stand in for its none.",
+			Differs: "the library draws in nanoseconds from the unrounded interval (retry 4: 843.75 to 2531.25 ms), here whole milliseconds around the rounded one (844 to 2530 ms); 100 attempts stand in for its none.",
 			Policy:  Policy{FirstWait: 500, Multiplier: 1500, LongestWait: 60000, Jitter: Jitter{Kind: JitterSpread, Factor: 500}, Attempts: 100, MaxElapsed: 900000},
 		},
 		{
@@ -131,7 +131,7 @@ func Presets() []Preset {
 		{
 			Name: "client-go", Library: "k8s.io/client-go retry.DefaultBackoff",
 			Source:  "k8s.io/client-go util/retry/util.go; k8s.io/apimachinery pkg/util/wait/backoff.go",
-			Differs: "the library has no cap; here the longest wait is an hour, far above the 1250 ms it reaches.",
+			Differs: "the library has no cap; here the longest wait is an hour, far above the 275 ms its three retries can reach; it draws below d+δ, here up to it.",
 			Policy:  Policy{FirstWait: 10, Multiplier: 5000, LongestWait: NoCap, Jitter: Jitter{Kind: JitterUp, Factor: 100}, Attempts: 4},
 		},
 		{

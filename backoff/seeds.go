@@ -73,11 +73,18 @@ type SeedOptions struct {
 }
 
 // workerScratch estimates one worker's scratch memory for a run of pl under
-// s: the fast path's slot counts, or the engine's pending attempts and
-// latencies.
+// s: the fast path's slot counts (or, past maxCountSlots, every retry's slot
+// twice over), or the engine's pending attempts and latencies.
 func workerScratch(pl *plan, s Settings) int64 {
 	if !s.HasService() {
-		return int64(fastSlots(pl, s))*4 + int64(s.Clients)*8
+		// Four bytes a value, twice what is used where a slice grows by
+		// doubling.
+		retries := int64(s.Clients) * int64(pl.retries)
+		lat := 2 * int64(s.Clients) * 4
+		if n := int64(fastSlots(pl, s)); n <= maxCountSlots {
+			return n*4 + 2*min(n, retries)*4 + lat
+		}
+		return 2*2*retries*4 + lat
 	}
 	return int64(s.Clients+s.FreshRequests())*48 + maxRing*24*2
 }

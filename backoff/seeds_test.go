@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -167,10 +168,9 @@ func TestRunSeedsNoneThrough(t *testing.T) {
 	}
 }
 
-// However many cores, the workers' scratch stays under SeedsMemory: at 1 ms
-// slots and the largest reference settings one worker's counts take 4.8
-// MB, so GOMAXPROCS=64 gets at most 256 MiB of them, and a crowd of a
-// million against a service gets fewer workers still.
+// However many cores, the workers' scratch stays under SeedsMemory; a
+// crowd of a million against a service, whose engine holds every pending
+// attempt, gets only a few workers.
 func TestSeedWorkersBoundTheMemory(t *testing.T) {
 	s := largest()
 	s.Slot = 1
@@ -190,11 +190,16 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 	if w := SeedWorkers(big.Five(), big, 64, 1000); w > 4 {
 		t.Errorf("a million clients with a service: %d workers, want at most 4", w)
 	}
-	// The scratch a worker really allocates is what the estimate says.
-	ta := new(tally)
-	ta.crowd(newPlan(s.Policy(Decorrelated), s.Draws), s)
-	if got, est := int64(cap(ta.counts))*4, workerScratch(newPlan(s.Policy(Decorrelated), s.Draws), s); got > est {
-		t.Errorf("a worker's counts take %d bytes, more than the %d estimated", got, est)
+	// The scratch a worker really allocates is no more than the estimate.
+	for _, slot := range []int{1, 100} {
+		s.Slot = slot
+		ta := new(tally)
+		pl := newPlan(s.Policy(Decorrelated), s.Draws)
+		ta.crowd(pl, s)
+		got := int64(cap(ta.counts)+cap(ta.touched)+cap(ta.spare)+cap(ta.lat)) * 4
+		if est := workerScratch(pl, s); got > est {
+			t.Errorf("slot %d ms: a worker's scratch takes %d bytes, more than the %d estimated", slot, got, est)
+		}
 	}
 }
 
@@ -217,4 +222,50 @@ func ExampleRunSeeds() {
 	// independent full jitter  busiest {Median:35 P95:40 Worst:45}, gave up {Median:33 P95:42 Worst:49}
 	// independent equal jitter busiest {Median:48 P95:53 Worst:57}, gave up {Median:0 P95:0 Worst:0}
 	// independent decorrelated busiest {Median:18 P95:21 Worst:25}, gave up {Median:9 P95:14 Worst:19}
+}
+
+func TestRadixSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	var spare []uint32
+	for range 500 {
+		v := make([]uint32, rng.IntN(3000))
+		top := uint32(1) << rng.IntN(33)
+		for i := range v {
+			v[i] = rng.Uint32() % max(top, 1)
+		}
+		want := slices.Clone(v)
+		slices.Sort(want)
+		var got []uint32
+		got, spare = radixSort(v, spare)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d values below %d: not sorted", len(v), top)
+		}
+	}
+}
+
+// The seeds' scratch does not grow with the cores past a small constant
+// per worker: at the largest reference settings and 1 ms slots (1.2
+// million slots, which the old counting array held per worker, 9.6 MB
+// each), 64 workers allocate less than 64 times 1 MiB more than one does.
+func TestSeedsMemoryUnderManyCores(t *testing.T) {
+	s := largest()
+	s.Slot = 1
+	five := s.Five()
+	allocated := func(workers int) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := RunSeeds(five, s, 64, SeedOptions{Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	prev := runtime.GOMAXPROCS(64)
+	defer runtime.GOMAXPROCS(prev)
+	one, many := allocated(1), allocated(64)
+	t.Logf("64 seeds: %d KiB with 1 worker, %d KiB with 64", one>>10, many>>10)
+	if many > one+64<<20 || many > 96<<20 {
+		t.Errorf("64 workers allocate %d KiB, 1 worker %d KiB: want at most 1 MiB more a worker and under 96 MiB", many>>10, one>>10)
+	}
 }
