@@ -1,0 +1,3 @@
+module github.com/retryplanner/retry-planner/testdata/crosscheck
+
+go 1.26.0
