@@ -261,7 +261,13 @@ func TestJitter(t *testing.T) {
 		t.Run(row.preset+"/"+row.name, func(t *testing.T) {
 			p := preset(t, row.preset).Policy
 			if _, ok := ours[row.preset]; !ok {
-				ours[row.preset], _ = ourWaits(p, draws)
+				var bands [][2]int
+				ours[row.preset], bands = ourWaits(p, draws)
+				for k := 1; k <= p.Retries(); k++ {
+					if lo, hi := p.Band(k, p.FirstWait); bands[k-1] != [2]int{lo, hi} {
+						t.Errorf("retry %d: got band %v from ScheduleOf, want [%d %d] from Band", k, bands[k-1], lo, hi)
+					}
+				}
 			}
 			lib := row.draw(draws, row.retries)
 			t.Logf("%s against our %s (%s), %d waits each per retry, critical D %.4f at alpha %g",
@@ -342,9 +348,12 @@ func compareRetry(t *testing.T, p backoff.Policy, k int, lib []time.Duration, ou
 		}
 	}
 
-	// 3. KS on our grid.
-	grid := make([]float64, len(lib))
-	for i, w := range lib {
+	// 3. KS on our grid. Both the grid and rounding down keep the order,
+	// so the library's waits are sorted once for both.
+	sorted := slices.Clone(lib)
+	slices.Sort(sorted)
+	grid := make([]float64, len(sorted))
+	for i, w := range sorted {
 		v := low + int(math.Floor((float64(w)-lo)/(hi-lo)*float64(values)))
 		grid[i] = float64(min(max(v, low), high))
 	}
@@ -352,18 +361,19 @@ func compareRetry(t *testing.T, p backoff.Policy, k int, lib []time.Duration, ou
 	for i, w := range ours {
 		oursF[i] = float64(w)
 	}
-	r.dGrid = KS(grid, oursF)
+	slices.Sort(oursF)
+	r.dGrid = KSSorted(grid, oursF)
 	if r.dGrid > crit {
 		t.Errorf("retry %d: KS on our grid: got D = %.5f, want at most %.5f", k, r.dGrid, crit)
 	}
 
 	// 4. KS on the raw waits, where quantisation leaves room for it.
-	raw := make([]float64, len(lib))
-	for i, w := range lib {
+	raw := make([]float64, len(sorted))
+	for i, w := range sorted {
 		v, _ := ms(w)
 		raw[i] = float64(v)
 	}
-	r.dRaw = KS(raw, oursF)
+	r.dRaw = KSSorted(raw, oursF)
 	r.q = quantisation(lo, hi, low, high)
 	r.narrow = r.q > crit/4
 	if r.dRaw > crit+r.q {

@@ -27,6 +27,11 @@ func KS(a, b []float64) float64 {
 	x, y := slices.Clone(a), slices.Clone(b)
 	slices.Sort(x)
 	slices.Sort(y)
+	return KSSorted(x, y)
+}
+
+// KSSorted is KS of two samples already sorted in increasing order.
+func KSSorted(x, y []float64) float64 {
 	n, m := float64(len(x)), float64(len(y))
 	d := 0.0
 	i, j := 0, 0

@@ -3,6 +3,7 @@ package crosscheck
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -77,6 +78,11 @@ func TestKSAgainstDefinition(t *testing.T) {
 		}
 		if got, want := KS(a, b), bruteKS(a, b); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("trial %d, KS(%v, %v): got %v, want %v", trial, a, b, got, want)
+		}
+		slices.Sort(a)
+		slices.Sort(b)
+		if got, want := KSSorted(a, b), bruteKS(a, b); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("trial %d, KSSorted(%v, %v): got %v, want %v", trial, a, b, got, want)
 		}
 	}
 }
