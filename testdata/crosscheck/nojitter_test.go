@@ -173,3 +173,50 @@ func TestGRPCFirstBackoffUnjittered(t *testing.T) {
 		t.Errorf("Backoff(1) with DefaultConfig: got %d distinct waits in 100, want it jittered", len(seen))
 	}
 }
+
+// manualClock is a clock for cenkalti v4 that moves only when told.
+type manualClock struct{ now time.Time }
+
+func (c *manualClock) Now() time.Time { return c.now }
+
+// TestCenkaltiLimitOnTotalTime checks the preset's limit on total time
+// means what MaxElapsedTime means in v4: with attempts taking no time and
+// a clock that moves only by the waits, NextBackOff returns Stop once the
+// elapsed time plus the next wait would pass 15 min (v4.3.0 checks
+// elapsed+next > MaxElapsedTime), and our schedule under no jitter, with
+// the service down throughout, stops out of time at the same retry. (v5
+// checks the same in Retry, against the real clock, which a test cannot
+// move.)
+func TestCenkaltiLimitOnTotalTime(t *testing.T) {
+	clock := &manualClock{now: time.Unix(0, 0)}
+	b := cenkaltiv4.NewExponentialBackOff(cenkaltiv4.WithRandomizationFactor(0), cenkaltiv4.WithClockProvider(clock))
+	made := 0
+	for {
+		w := b.NextBackOff()
+		if w == cenkaltiv4.Stop {
+			break
+		}
+		made++
+		clock.now = clock.now.Add(w)
+		if made > 1000 {
+			t.Fatal("NextBackOff: got no Stop in 1000 waits, want one after 15 min")
+		}
+	}
+	p := preset(t, "cenkalti").Policy
+	p.Jitter = backoff.Jitter{}
+	s := backoff.Defaults()
+	s.Outage = backoff.MaxTime // down all along
+	sc := backoff.ScheduleOf(p, s, 1)
+	if sc.End != backoff.EndOutOfTime || sc.Made-1 != made {
+		t.Errorf("our schedule: got %v after %d retries, want out of time after %d as the library", sc.End, sc.Made-1, made)
+	}
+	elapsed := clock.now.Sub(time.Unix(0, 0))
+	got, _ := ms(elapsed)
+	// Each of our waits is the library's rounded down to whole ms: up to
+	// 1 ms shorter.
+	if got < sc.Total || got > sc.Total+made {
+		t.Errorf("time in all: got %d ms from the library, want %d ms (ours) to %d", got, sc.Total, sc.Total+made)
+	}
+	t.Logf("v4 with MaxElapsedTime %v: %d retries in %v, then Stop; ours: %d retries in %d ms, then %v",
+		b.MaxElapsedTime, made, elapsed, sc.Made-1, sc.Total, sc.End)
+}
