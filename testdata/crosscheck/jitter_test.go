@@ -68,7 +68,10 @@ import (
 //     library's range and our band (our band holds one value more than the
 //     library's waits round down to, and the slivers of 2.), and since the
 //     KS distance of the samples is at most q plus the distance chance
-//     makes, the test is D <= critical + q, at the same significance. It
+//     makes (sup |(E1-F1) - (E2-F2)|, the empirical functions E against
+//     their own distributions F, distributed as the KS distance of one
+//     distribution's samples as q goes to 0), the test is D <= critical + q,
+//     at about the same significance where q is small. It
 //     tells something where q is under a quarter of the critical distance
 //     (bands of more than about 150 values); where q is larger, the narrow
 //     bands, it still runs but says next to nothing, and so:
@@ -489,6 +492,9 @@ func shorten(c []int) string {
 func logSummary(t *testing.T, results []retryResult, crit float64) {
 	t.Helper()
 	worst := results[0]
+	for _, r := range results {
+		t.Logf("retry %d: D on the grid %.4f, D raw %.4f (q %.4f), outside %d", r.k, r.dGrid, r.dRaw, r.q, r.outside)
+	}
 	for i := 0; i < len(results); {
 		r := results[i]
 		j, grid, raw := i, r, r
