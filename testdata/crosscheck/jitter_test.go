@@ -59,8 +59,10 @@ import (
 //     If the library's waits are uniform over its range, as our model says,
 //     these are uniform over our band's values exactly as ours are, and the
 //     test has its full significance (for whole numbers the KS test is
-//     conservative: a chance failure is rarer than alpha). Its distance is
-//     "D on the grid".
+//     conservative: a chance failure is rarer than alpha). It tests the
+//     shape of the library's randomness against ours, not where the range
+//     lies or how wide it is: 1., 2. and TestNoJitter do that. Its distance
+//     is "D on the grid".
 //
 //  4. Two-sample KS on the raw waits: the library's rounded down to whole
 //     ms against ours, no mapping. The two distributions differ by a known
@@ -71,13 +73,13 @@ import (
 //     makes (sup |(E1-F1) - (E2-F2)|, the empirical functions E against
 //     their own distributions F, distributed as the KS distance of one
 //     distribution's samples as q goes to 0), the test is D <= critical + q,
-//     at about the same significance where q is small. It
-//     tells something where q is under a quarter of the critical distance
-//     (bands of more than about 150 values); where q is larger, the narrow
-//     bands, it still runs but says next to nothing, and so:
+//     at about the same significance where q is small. It tells something
+//     where q is under a quarter of the critical distance (bands of more
+//     than about 150 values); where q is larger, the narrow bands, it
+//     still runs but says next to nothing, and so:
 //
 //  5. Narrow bands (client-go's three retries: bands of 2, 6 and 26
-//     values, q = 0.5, 0.167 and 0.038): instead of 4., exact supports and
+//     values, q = 0.5, 0.167 and 0.038): besides 4., exact supports and
 //     per-value frequencies. Ours take every value of the band and only
 //     those, with a chi-square test against uniform; the library's waits
 //     rounded down take every value of their own support, which stops one
@@ -149,11 +151,15 @@ var jittered = []struct {
 			return d * (1 - j), d * (1 + j)
 		},
 	},
-	// The preset's 3 attempts are 2 retries; the SDK's legacy formula is
-	// U * 2^attempt s with attempt the 1-based attempt that failed: our k.
-	// From the fifth retry the SDK waits a flat 20 s, no jitter (the
-	// preset's help says so; pinned in TestAWSFlatFromTheFifthRetry),
-	// which no retry of the preset reaches.
+	// The preset's 3 attempts are 2 retries; the SDK's legacy formula,
+	// ExponentialJitterBackoff, is U * 2^attempt s with attempt the 1-based
+	// attempt that failed: our k. From the fifth retry it waits a flat 20 s,
+	// no jitter (the preset's help says so; pinned in
+	// TestAWSFlatFromTheFifthRetry), which no retry of the preset reaches.
+	// Its jitter cannot be set to 0 (the random source is unexported), so
+	// the range is the formula's, [0, 2^k s), which check 1 finds tight.
+	// (NewStandard no longer uses this formula at v1.48.0: see
+	// TestAWSStandardRetryBehavior21 and TestKnownDifferences.)
 	{
 		preset: "aws", name: "ExponentialJitterBackoff",
 		formula: "aws-sdk-go-v2 retry.NewExponentialJitterBackoff(DefaultMaxBackoff).BackoffDelay(k, nil): U * 2^k s",
