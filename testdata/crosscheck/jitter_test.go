@@ -43,8 +43,11 @@ import (
 //     library's [3276.8, 4915.2) ms; cenkalti's fourth, base 1687.5 ms:
 //     band [844, 2530] against [843.75, 2531.25)). Waits there are counted
 //     and logged with the count expected, and are the only ones allowed
-//     outside. Stricter where the library's range allows it: if its top is
-//     at most High ms, no wait may exceed High ms.
+//     outside: on each side, fewer than CountBound(expected, 1e-6), which
+//     is 0 where the library's range does not reach past that side. Stricter where the library's range allows it: if its top is
+//     at most High ms, no wait may exceed High ms. And the other way: our
+//     band reaches no further than the library's range rounded out to
+//     whole ms, so a band too wide is found as well as one too narrow.
 //
 //  3. Two-sample KS on our whole-ms grid, every retry, at alpha = 1e-6
 //     (critical D = c(alpha)*sqrt((n+m)/(n*m)) = 0.0269 for n = m =
@@ -322,14 +325,19 @@ func compareRetry(t *testing.T, p backoff.Policy, k int, lib []time.Duration, ou
 			k, least, most, time.Duration(slack), time.Duration(lo), time.Duration(hi))
 	}
 
-	// 2. Our band.
+	// 2. Our band, and the other way round: it reaches no further than
+	// the library's range rounded out to whole ms (the largest wait the
+	// library can return is hi less 1 ns).
+	if float64(low) < math.Floor(lo/msNs) || float64(high) > math.Ceil((hi-1)/msNs) {
+		t.Errorf("retry %d: got our band [%d, %d] ms, want it within the library's range [%v, %v) rounded out to whole ms",
+			k, low, high, time.Duration(lo), time.Duration(hi))
+	}
 	for _, w := range ours {
 		if w < low || w > high {
 			t.Errorf("retry %d: got our wait %d ms, want one in our band [%d, %d]", k, w, low, high)
 			break
 		}
 	}
-	fits := lo >= float64(low)*msNs && hi <= float64(high+1)*msNs
 	strict := hi <= float64(high)*msNs+1
 	var outLow, outHigh []time.Duration
 	for _, w := range lib {
@@ -344,17 +352,26 @@ func compareRetry(t *testing.T, p backoff.Policy, k int, lib []time.Duration, ou
 		}
 	}
 	r.outside = len(outLow) + len(outHigh)
-	r.expectedOutside = n * (max(0, float64(low)*msNs-lo) + max(0, hi-float64(high+1)*msNs)) / (hi - lo)
-	if r.outside > 0 {
-		if fits {
-			t.Errorf("retry %d: got %d library waits outside our band [%d, %d] ms (%v), want none: its range [%v, %v) lies inside",
-				k, r.outside, low, high, firstFew(append(outLow, outHigh...)), time.Duration(lo), time.Duration(hi))
-		} else {
-			t.Logf("retry %d: %d library waits outside our band [%d, %d] ms (%d below: %v; %d above: %v), %.1f expected: "+
-				"the library's range [%v, %v) is wider, as d and δ are rounded down to whole ms",
-				k, r.outside, low, high, len(outLow), firstFew(outLow), len(outHigh), firstFew(outHigh), r.expectedOutside,
-				time.Duration(lo), time.Duration(hi))
+	// The slivers of the library's range outside our band, below and
+	// above, and the waits expected in each.
+	muLow := n * max(0, float64(low)*msNs-lo) / (hi - lo)
+	muHigh := n * max(0, hi-float64(high+1)*msNs) / (hi - lo)
+	r.expectedOutside = muLow + muHigh
+	for _, side := range []struct {
+		what string
+		out  []time.Duration
+		mu   float64
+	}{{"below", outLow, muLow}, {"above", outHigh, muHigh}} {
+		if bound := CountBound(side.mu, alpha); len(side.out) >= bound && len(side.out) > 0 {
+			t.Errorf("retry %d: got %d library waits %s our band [%d, %d] ms (%v), want fewer than %d: %.1f expected from its range [%v, %v)",
+				k, len(side.out), side.what, low, high, firstFew(side.out), bound, side.mu, time.Duration(lo), time.Duration(hi))
 		}
+	}
+	if r.outside > 0 {
+		t.Logf("retry %d: %d library waits outside our band [%d, %d] ms (%d below: %v; %d above: %v), %.1f expected: "+
+			"the library's range [%v, %v) is wider, as d and δ are rounded down to whole ms",
+			k, r.outside, low, high, len(outLow), firstFew(outLow), len(outHigh), firstFew(outHigh), r.expectedOutside,
+			time.Duration(lo), time.Duration(hi))
 	}
 
 	// 3. KS on our grid. Both the grid and rounding down keep the order,

@@ -131,3 +131,20 @@ func gammaQ(a, x float64) float64 {
 	}
 	return front * h
 }
+
+// CountBound is the smallest count c such that a binomial count with mean
+// mu reaches c with probability at most alpha, by the Chernoff bound
+// P(X >= c) <= e^-mu (e*mu/c)^c (c > mu), which holds for any binomial
+// of mean mu as for the Poisson. 0 when mu is 0: then no count is
+// plausible at all.
+func CountBound(mu, alpha float64) int {
+	if mu <= 0 {
+		return 0
+	}
+	for c := int(math.Ceil(mu)) + 1; ; c++ {
+		x := float64(c)
+		if -mu+x*(1+math.Log(mu/x)) <= math.Log(alpha) {
+			return c
+		}
+	}
+}

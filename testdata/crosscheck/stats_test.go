@@ -183,3 +183,34 @@ func TestChiSquare(t *testing.T) {
 		t.Errorf("ChiSquare of a perfect fit: got %v with %d df, want 0 with 2 df", stat, df)
 	}
 }
+
+// TestCountBound checks the bound against the Poisson tail summed
+// directly: at the bound it is at most alpha, and the bound is not far
+// beyond the exact quantile.
+func TestCountBound(t *testing.T) {
+	tail := func(mu float64, c int) float64 { // P(X >= c), X Poisson(mu)
+		p, below := math.Exp(-mu), 0.0
+		for i := 0; i < c; i++ {
+			below += p
+			p *= mu / float64(i+1)
+		}
+		return 1 - below
+	}
+	if got := CountBound(0, 1e-6); got != 0 {
+		t.Errorf("CountBound(0, 1e-6): got %d, want 0", got)
+	}
+	for _, mu := range []float64{0.1, 1, 2.4, 8.9, 30} {
+		c := CountBound(mu, 1e-6)
+		if p := tail(mu, c); p > 1e-6 {
+			t.Errorf("CountBound(%v, 1e-6) = %d: got P(X >= %d) = %.3g, want at most 1e-6", mu, c, c, p)
+		}
+		exact := 0
+		for tail(mu, exact) > 1e-6 {
+			exact++
+		}
+		if c > 2*exact+5 {
+			t.Errorf("CountBound(%v, 1e-6): got %d, want near the exact %d", mu, c, exact)
+		}
+		t.Logf("mean %v: bound %d, exact quantile %d", mu, c, exact)
+	}
+}
