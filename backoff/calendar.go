@@ -1,0 +1,163 @@
+package backoff
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The engine's calendar: the pending attempts, the chunks and buckets they
+// wait in, and how a bucket is put in the order of its milliseconds or a
+// millisecond in the order of its clients.
+
+// pending is a client's next attempt and everything the client carries,
+// in 32 bytes: two to a cache line.
+type pending struct {
+	src    source // the client's generator; src.kp holds k | prev<<kBits
+	t      uint32 // ms of the attempt
+	client uint32 // 1 to N for the crowd, N+1 on for the fresh requests
+}
+
+// kBits hold the attempt's number (at most MaxAttempts), the bits above it
+// the wait before it (at most 2*MaxWait), or the first wait before any.
+const kBits = 7
+
+func (p *pending) k() uint32 { return p.src.kp & (1<<kBits - 1) }
+
+func (p *pending) prev() uint32 { return p.src.kp >> kBits }
+
+func newPending(d Draws, seed int, client uint32, t uint32, first int) pending {
+	p := pending{src: newSource(d, seed, int(client)), t: t, client: client}
+	p.src.kp = 1 | uint32(first)<<kBits
+	return p
+}
+
+// chunk is chunkLen pending attempts, 8 KiB: a page, so the attempts lie
+// on cache-line boundaries, two to a line.
+type chunk [chunkLen]pending
+
+// bucket is a list of chunks, all full but the last, which holds n.
+type bucket struct {
+	chunks []*chunk
+	n      int
+}
+
+// len is how many attempts the bucket holds.
+func (b *bucket) len() int {
+	if len(b.chunks) == 0 {
+		return 0
+	}
+	return (len(b.chunks)-1)*chunkLen + b.n
+}
+
+// part returns chunk i's attempts.
+func (b *bucket) part(i int) []pending {
+	if i == len(b.chunks)-1 {
+		return b.chunks[i][:b.n]
+	}
+	return b.chunks[i][:]
+}
+
+// scatter makes wide bucket b the current one, putting its attempts in the
+// order of their milliseconds (a counting sort).
+func (e *engine) scatter(b int64) {
+	e.cur = b
+	r := &e.ring[b&e.ringMask]
+	mask := uint32(1)<<e.bits - 1
+	clear(e.at)
+	total := 0
+	for i := range r.chunks {
+		for _, p := range r.part(i) {
+			e.at[p.t&mask+1]++
+		}
+	}
+	total = r.len()
+	for ms := 1; ms < len(e.at); ms++ {
+		e.at[ms] += e.at[ms-1]
+	}
+	if cap(e.flat) < total {
+		e.flat = make([]pending, total)
+	}
+	e.flat = e.flat[:total]
+	fill := e.fill
+	copy(fill, e.at)
+	for i := range r.chunks {
+		for _, p := range r.part(i) {
+			ms := p.t & mask
+			e.flat[fill[ms]] = p
+			fill[ms]++
+		}
+	}
+	e.release(r)
+}
+
+// release gives a bucket's chunks back for reuse.
+func (e *engine) release(r *bucket) {
+	e.waiting -= r.len()
+	e.free = append(e.free, r.chunks...)
+	clear(r.chunks)
+	r.chunks, r.n = r.chunks[:0], 0
+}
+
+// insert puts a client's next attempt, at p.t, where its time will find it.
+func (e *engine) insert(p *pending) {
+	b := int64(p.t >> e.bits)
+	if b == e.cur {
+		ms := p.t & (1<<e.bits - 1)
+		e.late[ms] = append(e.late[ms], *p)
+		return
+	}
+	r := &e.ring[b&e.ringMask]
+	if len(r.chunks) == 0 || r.n == chunkLen {
+		var c *chunk
+		if n := len(e.free); n > 0 {
+			c, e.free = e.free[n-1], e.free[:n-1]
+		} else {
+			c = new(chunk)
+		}
+		r.chunks, r.n = append(r.chunks, c), 0
+	}
+	r.chunks[len(r.chunks)-1][r.n] = *p
+	r.n++
+	e.waiting++
+}
+
+func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
+
+// selectClients reorders v so that its first k hold the k lowest client
+// numbers (Hoare's selection, median-of-three pivots; a sort when it
+// shrinks too slowly).
+func selectClients(v []pending, k int) {
+	lo, hi := 0, len(v)-1
+	for rounds := 0; hi-lo > 16; rounds++ {
+		if rounds > 64 {
+			slices.SortFunc(v[lo:hi+1], byClient)
+			return
+		}
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo].client, v[mid].client, v[hi].client
+		pivot := max(min(a, b), min(max(a, b), c))
+		l, r := lo, hi
+		for l <= r {
+			for v[l].client < pivot {
+				l++
+			}
+			for v[r].client > pivot {
+				r--
+			}
+			if l <= r {
+				v[l], v[r] = v[r], v[l]
+				l++
+				r--
+			}
+		}
+		switch {
+		case k-1 <= r:
+			hi = r
+		case k-1 >= l:
+			lo = l
+		default:
+			return
+		}
+	}
+	slices.SortFunc(v[lo:hi+1], byClient)
+}
