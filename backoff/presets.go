@@ -171,3 +171,44 @@ func PresetNames() string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// Policy returns shape sh over these settings: their first wait, longest
+// wait, attempts and limit on total time, with the shape's multiplier and
+// jitter.
+func (s Settings) Policy(sh Shape) Policy {
+	return Policy{Name: sh.String(), FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: sh.multiplier(),
+		Jitter: sh.jitter(), Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+}
+
+// Custom is the policy of one's own: the settings' first wait, longest wait,
+// multiplier, jitter, attempts and limit on total time. It is named after
+// the preset it equals, if any, else "custom".
+func (s Settings) Custom() Policy {
+	p := Policy{Name: "custom", FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: s.Multiplier,
+		Jitter: s.Jitter, Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+	for _, pr := range Presets() {
+		if pr.Policy.Same(p) {
+			p.Name = pr.Name
+		}
+	}
+	return p
+}
+
+// WithPreset returns the settings with the preset's policy as the custom
+// one: its first wait, longest wait, multiplier, jitter, attempts and limit.
+func (s Settings) WithPreset(pr Preset) Settings {
+	p := pr.Policy
+	s.FirstWait, s.LongestWait, s.Multiplier, s.Jitter, s.Attempts, s.MaxElapsed =
+		p.FirstWait, p.LongestWait, p.Multiplier, p.Jitter, p.Attempts, p.MaxElapsed
+	return s
+}
+
+// Five returns the five shapes over these settings, in the reference's
+// order.
+func (s Settings) Five() []Policy {
+	out := make([]Policy, NumShapes)
+	for i, sh := range Shapes() {
+		out[i] = s.Policy(sh)
+	}
+	return out
+}
