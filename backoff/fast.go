@@ -14,21 +14,22 @@ import (
 // property test holds the two together.
 
 // tally is the fast path's scratch, kept between runs: retries per slot
-// over the horizon (zero between runs), the slots a run touched, and the
-// latencies of the clients that got through. Where the horizon holds more
+// over the horizon (zero between runs), and the latencies of the clients
+// that got through. Where the horizon holds more
 // than maxCountSlots slots (1 ms slots over a long outage), counting in an
 // array that long would cost its length in memory and cache misses; the
 // run lists the slot of every retry instead and sorts them, in memory of
 // the retries' number, whatever the slots.
 type tally struct {
-	counts  []uint32
-	touched []uint32 // counting: the slots touched; sorting: every retry's slot
+	counts  []uint16
+	touched []uint32 // sorting: every retry's slot
 	spare   []uint32 // the radix sort's other half
 	lat     []uint32
 }
 
-// maxCountSlots is the most slots the fast path counts in an array: 256
-// KiB of counts, which stay in a core's cache.
+// maxCountSlots is the most slots the fast path counts in an array: 128
+// KiB of counts, which stay in a core's cache. A slot's count is 16 bits, so
+// the array is used only where the retries in all are fewer than 2^16.
 const maxCountSlots = 1 << 16
 
 // tallyPool keeps tallies between calls: fresh counts cost page faults.
@@ -45,9 +46,9 @@ func fastSlots(pl *plan, s Settings) int {
 func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	f := noFigures()
 	n := fastSlots(pl, s)
-	sorting := n > maxCountSlots
+	sorting := n > maxCountSlots || s.Clients*pl.retries >= 1<<16
 	if !sorting && cap(ta.counts) < n {
-		ta.counts = make([]uint32, n)
+		ta.counts = make([]uint16, n)
 	}
 	counts := ta.counts[:min(n, cap(ta.counts))]
 	slot := newDivisor(uint32(s.Slot))
@@ -61,12 +62,31 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	if pl.same {
 		clients = 1
 	}
+	// A band known in advance, drawn by Reference draws, is a remainder by
+	// a divisor worked out once: the five's and most presets' case, drawn
+	// here without a call.
+	table := pl.draws == Reference && pl.kind != JitterNone && pl.kind != JitterDecorrelated
+	refDecorrelated := pl.draws == Reference && pl.kind == JitterDecorrelated
+	lo, div := pl.lo[:pl.retries+1], pl.div[:pl.retries+1]
+	first, last := uint32(n), uint32(0) // the counted slots' range
 	retries, through, outOfTime := 0, 0, 0
 	for client := 1; client <= clients; client++ {
 		src := newSource(pl.draws, s.Seed, client)
 		at, prev := 0, pl.first
 		for k := 1; k <= pl.retries; k++ {
-			w := pl.wait(k, &src, prev)
+			var w int
+			switch {
+			case table:
+				w = lo[k] + int(div[k].mod(src.nextRef()))
+			case refDecorrelated: // min(longest, u(first, 3*prev)), its width new each time
+				r, width := src.nextRef(), uint32(3*prev-pl.first+1)
+				if r >= width {
+					r %= width
+				}
+				w = min(pl.first+int(r), pl.longest)
+			default:
+				w = pl.wait(k, &src, prev)
+			}
 			prev = w
 			if pl.maxElapsed > 0 && at+w > pl.maxElapsed {
 				outOfTime++
@@ -78,10 +98,8 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			if sorting {
 				touched = append(touched, i)
 			} else {
-				if counts[i] == 0 {
-					touched = append(touched, i)
-				}
 				counts[i]++
+				first, last = min(first, i), max(last, i)
 			}
 			if at >= outage {
 				through++
@@ -139,10 +157,14 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			slotHolds(touched[from], to-from)
 			from = to
 		}
-	} else {
-		for _, i := range touched {
-			slotHolds(i, int(counts[i]))
-			counts[i] = 0
+	} else if first <= last {
+		// At most maxCountSlots, in cache: scanning the range is cheaper
+		// than keeping a list of the slots touched.
+		for i := first; i <= last; i++ {
+			if c := counts[i]; c > 0 {
+				slotHolds(i, int(c))
+				counts[i] = 0
+			}
 		}
 	}
 	if most > 0 {

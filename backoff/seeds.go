@@ -81,8 +81,8 @@ func workerScratch(pl *plan, s Settings) int64 {
 		// doubling.
 		retries := int64(s.Clients) * int64(pl.retries)
 		lat := 2 * int64(s.Clients) * 4
-		if n := int64(fastSlots(pl, s)); n <= maxCountSlots {
-			return n*4 + 2*min(n, retries)*4 + lat
+		if n := int64(fastSlots(pl, s)); n <= maxCountSlots && retries < 1<<16 {
+			return n*2 + lat
 		}
 		return 2*2*retries*4 + lat
 	}

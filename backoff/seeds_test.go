@@ -196,7 +196,7 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 		ta := new(tally)
 		pl := newPlan(s.Policy(Decorrelated), s.Draws)
 		ta.crowd(pl, s)
-		got := int64(cap(ta.counts)+cap(ta.touched)+cap(ta.spare)+cap(ta.lat)) * 4
+		got := int64(cap(ta.counts))*2 + int64(cap(ta.touched)+cap(ta.spare)+cap(ta.lat))*4
 		if est := workerScratch(pl, s); got > est {
 			t.Errorf("slot %d ms: a worker's scratch takes %d bytes, more than the %d estimated", slot, got, est)
 		}
