@@ -618,6 +618,9 @@ func DecodePlan(file string, data []byte) (plan Plan, err error) {
 			first = &PlanError{File: file, Line: planKeyLine(text, md.Keys(), at), Msg: msg}
 		}
 	}
+	// Every key in the file's order, against the plan's own, in exact case.
+	// (MetaData.Undecoded would not do: decoding into a struct matches a
+	// key to a field in any case, and into a map it decodes every key.)
 	for _, key := range md.Keys() {
 		v, parentIsTable := tomlLookup(raw, key)
 		switch {
@@ -878,7 +881,9 @@ func planOneLine(s string) string {
 // struct made for the one key, whose field for it fails, and reads the
 // position from the error: the parser's own, not a guess from scanning the
 // text. A table made only by dotted keys or a [a.b] header has no position
-// of its own; it takes the line of its first key in the file.
+// of its own; it takes the line of its first key in the file. A key whose
+// name no struct tag can hold ("", "-", or one with a comma) takes its
+// table's line: the one guess, and on the right table.
 
 type lineProbe struct{}
 
