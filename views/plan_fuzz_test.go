@@ -1,0 +1,53 @@
+package views
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzDecodePlan: no text makes DecodePlan panic; what it refuses gets one
+// line naming the file and a line of the text; what it accepts is a valid
+// plan that EncodePlan writes back to a file that reads as the same plan.
+//
+//	go test -fuzz FuzzDecodePlan -fuzztime 60s ./views
+func FuzzDecodePlan(f *testing.F) {
+	f.Add(EncodePlan(DefaultPlan()))
+	f.Add(EncodePlan(richPlan()))
+	for _, name := range []string{"defaults.toml", "rich.toml"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", "plans", name)); err == nil {
+			f.Add(string(data))
+		}
+	}
+	for _, s := range []string{
+		"", "[crowd]\nclients = 0\n", "crowd.client = 3\n", "policies = [\"fixed\", \"Full_Jitter\"]\n",
+		"[policy]\nfirst_wait_ms = \"1.5s\"\nlongest_wait_ms = 20000\n", "[custom]\nmultiplier = 1.6\njitter = \"up:0.1\"\n",
+		"crowd = {clients = 1_000, seed = 0}\n", "[[spread]]\nseeds = 1\n", "note = \"\"\"\na\n\"\"\"\n", "[service]\nbudget = \"aws:500:5\"\nload_per_second = 10\nload_until_ms = 0\n",
+		"\xef\xbb\xbf[crowd]\r\nclients = 5\r\n", "a.b.c = 1\n[x.\"y,z\"]\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := DecodePlan("fuzz.toml", []byte(text))
+		if err != nil {
+			var pe *PlanError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %T %v, want a *PlanError", err, err)
+			}
+			lines := strings.Count(text, "\n") + 1
+			if pe.File != "fuzz.toml" || pe.Line < 1 || pe.Line > lines || strings.ContainsAny(pe.Msg, "\n\r") {
+				t.Fatalf("got file %q, line %d of %d, message %q; want fuzz.toml, a line of the text and one line", pe.File, pe.Line, lines, pe.Msg)
+			}
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("DecodePlan took a plan that Validate refuses: %v", err)
+		}
+		again, err := DecodePlan("again.toml", []byte(EncodePlan(p)))
+		if err != nil || !again.Equal(p) {
+			t.Fatalf("written and read again: got %+v, %v; want %+v", again, err, p)
+		}
+	})
+}
