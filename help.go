@@ -239,10 +239,12 @@ all_through_by_ms,gave_up, then every other figure of the planning model
 out_of_time, peak_after_back, peak_after_back_from_ms, slot_capacity,
 stable_from_ms, latency_p50_ms, latency_p99_ms, latency_max_ms),
 still_overloaded, retries_per_client, most_in_a_slot_per_s,
-peak_after_back_per_s, and the policy's settings (policy_first_wait_ms, ...).
+peak_after_back_per_s, cut_short_from_attempt (where reference draws cut the
+bands short) and the policy's settings (policy_first_wait_ms, ...).
 With --seeds: policy, then _median, _p95 and _worst of retries,
 most_in_a_slot, all_through_by (_ms) and gave_up, seeds_none_through, the same
-of every other figure, seeds_still_overloaded and the policy's settings.
+of every other figure, seeds_still_overloaded, cut_short_from_attempt and the
+policy's settings.
 JSON: the same names, each policy an object; see the README.
 Settings: every settings flag; see retry-planner --help.
 
@@ -272,8 +274,9 @@ capacity, a row for every slot up to the last with any attempt, empty ones
 too (capacity is empty without one). Side by side: the same, a row for each
 policy and slot, policy first.
 JSON: {"settings", "policy", "policy_settings", "slot_ms", "retries",
-"attempts", "truncated", "slots": [{"from_ms", "retries", "attempts",
-"served", "rejected", "failed_while_down", "capacity"}]}; side by side:
+"attempts", "truncated", "cut_short_from_attempt", "slots": [{"from_ms",
+"retries", "attempts", "served", "rejected", "failed_while_down",
+"capacity"}]}; side by side:
 {"settings", "slot_ms", "policies": [the same for each]}; see the README.
 Settings: every settings flag; see retry-planner --help.
 

@@ -358,7 +358,7 @@ func (r report) render(workers int) (string, error) {
 			}
 			return r.pick(
 				func() string { return views.SeedsText(s, sc) },
-				func() string { return views.SeedsCSV(sc) },
+				func() string { return views.SeedsCSV(s, sc) },
 				func() string { return views.SeedsDoc(s, sc) }), nil
 		}
 		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{}, workers)

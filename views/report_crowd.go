@@ -81,17 +81,32 @@ func crowdColumns(s backoff.Settings, r backoff.Result) (cols []column, doc obje
 		cols = append(cols, column{e.name, e.cell})
 		doc = append(doc, member{e.name, e.value})
 	}
+	cutCell, cutValue := cutShortFrom(s, r.Policy)
+	cols = append(cols, column{"cut_short_from_attempt", cutCell})
+	doc = append(doc, member{"cut_short_from_attempt", cutValue})
 	cols = append(cols, policyColumns(r.Policy)...)
 	doc = append(doc, member{"policy_settings", policySettings(r.Policy)})
 	return cols, doc
+}
+
+// cutShortFrom is the first attempt whose band reference draws cut short,
+// as a CSV cell and a JSON value: empty and null where none is, or where
+// the draws are independent.
+func cutShortFrom(s backoff.Settings, p backoff.Policy) (string, any) {
+	k := p.CutShort()
+	if s.Draws != backoff.Reference || k == 0 {
+		return "", nil
+	}
+	return itoa(k + 1), k + 1
 }
 
 // CrowdReportCSV is the crowd table, one row per policy: policy, then the
 // reference's columns (retries, most_in_a_slot, busiest_slot_from_ms,
 // all_through_by_ms, gave_up), then every other MODEL.md figure in its
 // order, still_overloaded, retries_per_client, most_in_a_slot_per_s,
-// peak_after_back_per_s, and the policy's settings (policy_first_wait_ms,
-// ...).
+// peak_after_back_per_s, cut_short_from_attempt (the first attempt whose
+// band reference draws cut short; empty if none) and the policy's settings
+// (policy_first_wait_ms, ...).
 func CrowdReportCSV(s backoff.Settings, crowds []backoff.Result) string {
 	var header []string
 	var records [][]string
@@ -410,7 +425,7 @@ func spreadColumns(ff backoff.FigureField, sp backoff.Spread) []column {
 }
 
 // seedsColumns is one policy's row over the seeds.
-func seedsColumns(p backoff.PolicySpread) []column {
+func seedsColumns(s backoff.Settings, p backoff.PolicySpread) []column {
 	cols := []column{{"policy", p.Policy.String()}}
 	for i, ff := range seedsFields() {
 		cols = append(cols, spreadColumns(ff, p.Spread(ff.Name))...)
@@ -418,20 +433,22 @@ func seedsColumns(p backoff.PolicySpread) []column {
 			cols = append(cols, column{"seeds_none_through", itoa(p.NoneThrough)})
 		}
 	}
-	cols = append(cols, column{"seeds_still_overloaded", itoa(p.Overloaded)})
+	cut, _ := cutShortFrom(s, p.Policy)
+	cols = append(cols, column{"seeds_still_overloaded", itoa(p.Overloaded)}, column{"cut_short_from_attempt", cut})
 	return append(cols, policyColumns(p.Policy)...)
 }
 
 // SeedsCSV is the crowd over many seeds, one row per policy: the policy,
 // the median, p95 and worst of retries, most_in_a_slot, all_through_by (ms)
 // and gave_up, seeds_none_through, then the same of every other MODEL.md
-// figure in its order, seeds_still_overloaded, and the policy's settings.
-func SeedsCSV(sc backoff.SeedsCrowd) string {
+// figure in its order, seeds_still_overloaded, cut_short_from_attempt and
+// the policy's settings.
+func SeedsCSV(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var header []string
 	var records [][]string
 	for i, p := range sc.Policies {
 		var row []string
-		for _, col := range seedsColumns(p) {
+		for _, col := range seedsColumns(s, p) {
 			if i == 0 {
 				header = append(header, col.name)
 			}
@@ -466,7 +483,9 @@ func SeedsDoc(s backoff.Settings, sc backoff.SeedsCrowd) string {
 				doc = append(doc, member{"seeds_none_through", p.NoneThrough})
 			}
 		}
-		doc = append(doc, member{"seeds_still_overloaded", p.Overloaded}, member{"policy_settings", policySettings(p.Policy)})
+		_, cut := cutShortFrom(s, p.Policy)
+		doc = append(doc, member{"seeds_still_overloaded", p.Overloaded}, member{"cut_short_from_attempt", cut},
+			member{"policy_settings", policySettings(p.Policy)})
 		policies = append(policies, doc)
 	}
 	seeds := object{{"first", sc.First}, {"last", sc.First + sc.Count - 1}, {"count", sc.Count}}

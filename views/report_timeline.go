@@ -127,8 +127,10 @@ func timelineObject(s backoff.Settings, r backoff.Result, n int) object {
 		_, doc := slotColumns(s, r.Series, i)
 		slots = append(slots, doc)
 	}
+	_, cut := cutShortFrom(s, r.Policy)
 	return object{{"policy", r.Policy.String()}, {"policy_settings", policySettings(r.Policy)},
-		{"retries", r.Figures.Retries}, {"attempts", r.Figures.Attempts}, {"truncated", r.Series.Truncated}, {"slots", slots}}
+		{"retries", r.Figures.Retries}, {"attempts", r.Figures.Attempts}, {"truncated", r.Series.Truncated},
+		{"cut_short_from_attempt", cut}, {"slots", slots}}
 }
 
 // TimelineDoc is one policy's timeline as a JSON document.
