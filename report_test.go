@@ -93,6 +93,7 @@ func reportCases() []reportCase {
 		{"other/crowd-seeds-none-through", []string{"crowd", "--seeds", "200", "--clients", "1", "--attempts", "3", "--outage", "2500"}},
 		// The service: a capacity, a fresh load, and budgets.
 		{"service/schedule", with(service, "schedule", "--policy", "exponential", "--client", "7")},
+		{"service/jobs", with(service, "jobs", "--policy", "equal-jitter", "--budget", "aws:500:5", "alpha:0", "bravo:2", "charlie:9")},
 		{"service/crowd", with(service, "crowd")},
 		{"service/crowd-budget", with(service, "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1", "--processes", "4")},
 		{"service/crowd-aws", with(service, "crowd", "--policies", "exponential,aws", "--budget", "aws:500:5", "--max-elapsed", "30s")},

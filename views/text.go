@@ -444,6 +444,9 @@ func JobsReport(s backoff.Settings, p backoff.Policy, r ledger.Report) string {
 		fmt.Fprintf(&b, "Jobs out of time: %d: the policy's limit on total time, %d ms, came before their attempts ran out.\n", r.OutOfTime, p.MaxElapsed)
 	}
 	fmt.Fprintf(&b, "Waits: %s, %s; job i waits as the crowd's client i.\n", p.Name, p.Describe())
+	if s.HasService() {
+		b.WriteString("The jobs fail as they are told to: the capacity, the fresh load and the budget act on a crowd (crowd, timeline).\n")
+	}
 	b.WriteString(CutShortNote(s, []backoff.Policy{p}))
 	b.WriteString(DrawsLine(s))
 	return b.String()
