@@ -338,62 +338,71 @@ func readHelp(words []string) error {
 	return &helpRequest{topic: cmd.name}
 }
 
-// render is the report's output: a pure function of the report. workers
+// render writes the report to w: a pure function of the report. workers
 // only says how many goroutines the crowds may use; the output does not
-// depend on it.
-func (r report) render(workers int) (string, error) {
+// depend on it. A timeline is written slot by slot, however many slots it
+// has; the other reports are short.
+func (r report) render(w io.Writer, workers int) error {
 	s := r.settings
+	write := func(text, csv, json func() string) error {
+		_, err := io.WriteString(w, r.pick(text, csv, json))
+		return err
+	}
 	switch r.command {
 	case "schedule":
 		sc := backoff.ScheduleOf(r.policies[0], s, r.client)
-		return r.pick(
+		return write(
 			func() string { return views.ScheduleReport(s, sc) },
 			func() string { return views.ScheduleCSV(sc) },
-			func() string { return views.ScheduleDoc(s, sc) }), nil
+			func() string { return views.ScheduleDoc(s, sc) })
 	case "crowd":
 		if r.seeds > 0 {
 			sc, err := backoff.RunSeeds(r.policies, s, r.seeds, backoff.SeedOptions{Workers: workers})
 			if err != nil {
-				return "", err
+				return &runError{err}
 			}
-			return r.pick(
+			return write(
 				func() string { return views.SeedsText(s, sc) },
 				func() string { return views.SeedsCSV(s, sc) },
-				func() string { return views.SeedsDoc(s, sc) }), nil
+				func() string { return views.SeedsDoc(s, sc) })
 		}
 		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{}, workers)
 		if err != nil {
-			return "", err
+			return &runError{err}
 		}
-		return r.pick(
+		return write(
 			func() string { return views.CrowdReport(s, crowds) },
 			func() string { return views.CrowdReportCSV(s, crowds) },
-			func() string { return views.CrowdReportDoc(s, crowds) }), nil
+			func() string { return views.CrowdReportDoc(s, crowds) })
 	case "timeline":
 		one := s
 		one.Slot = r.slot
 		runs, err := backoff.RunAll(r.policies, one, backoff.Options{Series: true}, workers)
 		if err != nil {
-			return "", err
+			return &runError{err}
 		}
-		if !r.sideBy {
-			return r.pick(
-				func() string { return views.TimelineReport(one, runs[0]) },
-				func() string { return views.TimelineCSV(one, runs[0]) },
-				func() string { return views.TimelineDoc(one, runs[0]) }), nil
+		tl := views.Timeline{Settings: one, Runs: runs, SideBy: r.sideBy}
+		switch r.format {
+		case "csv":
+			return tl.WriteCSV(w)
+		case "json":
+			return tl.WriteJSON(w)
 		}
-		return r.pick(
-			func() string { return views.TimelinesReport(one, runs) },
-			func() string { return views.TimelinesCSV(one, runs) },
-			func() string { return views.TimelinesDoc(one, runs) }), nil
+		return tl.WriteText(w)
 	default:
 		rep := ledger.RunAllUnder(r.jobs, r.policies[0], s)
-		return r.pick(
+		return write(
 			func() string { return views.JobsReport(s, r.policies[0], rep) },
 			func() string { return views.JobsCSV(rep) },
-			func() string { return views.JobsDoc(s, r.policies[0], rep) }), nil
+			func() string { return views.JobsDoc(s, r.policies[0], rep) })
 	}
 }
+
+// runError is a crowd that could not be run: a defect, since the settings
+// were checked.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
 
 func (r report) pick(text, csv, json func() string) string {
 	switch r.format {
@@ -406,13 +415,13 @@ func (r report) pick(text, csv, json func() string) string {
 }
 
 // runReport prints the report. Its only failures are a stdout that cannot
-// be written to and a run that could not finish.
+// be written to and a crowd that could not be run.
 func runReport(r report, stdout, stderr io.Writer) int {
-	out, err := r.render(runtime.GOMAXPROCS(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "retry-planner: the %s report: %v\n", r.command, err)
+	err := r.render(stdout, runtime.GOMAXPROCS(0))
+	var run *runError
+	if errors.As(err, &run) {
+		fmt.Fprintf(stderr, "retry-planner: the %s report: %v\n", r.command, run.err)
 		return 1
 	}
-	_, err = io.WriteString(stdout, out)
 	return writeStatus(err, "the "+r.command+" report", stderr)
 }

@@ -275,13 +275,14 @@ func TestSeedsReportSameForAnyWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := opts.report.render(1)
-	if err != nil {
+	var want strings.Builder
+	if err := opts.report.render(&want, 1); err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{2, 5} {
-		if got, _ := opts.report.render(workers); got != want {
-			t.Errorf("%d workers: got\n%s\nwant (1 worker)\n%s", workers, got, want)
+		var got strings.Builder
+		if err := opts.report.render(&got, workers); err != nil || got.String() != want.String() {
+			t.Errorf("%d workers: got %v\n%s\nwant (1 worker)\n%s", workers, err, got.String(), want.String())
 		}
 	}
 }
