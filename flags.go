@@ -263,13 +263,14 @@ func flagOf(f backoff.Field) settingFlag {
 // command line, in order; the last of a repeated flag wins. Each value's
 // form is checked as it is read, its range once all are read.
 type settingsDraft struct {
+	limits   backoff.Limits // whose ranges a malformed value's message gives
 	settings backoff.Settings
 	shown    map[backoff.Field]string // how a field got its value, for messages: as typed, or from a preset
 	given    []string                 // the settings flags given, in order, each once
 }
 
 func newSettingsDraft(s backoff.Settings) settingsDraft {
-	return settingsDraft{settings: s, shown: map[backoff.Field]string{}}
+	return settingsDraft{limits: backoff.WideLimits, settings: s, shown: map[backoff.Field]string{}}
 }
 
 // take applies u, a settings flag, after checking its value's form.
@@ -292,7 +293,7 @@ func (d *settingsDraft) take(u flagUse) error {
 			v, ok = backoff.ParseThousandths(u.value)
 		}
 		if !ok {
-			return bad(allowedForm(sf, backoff.WideLimits, *s))
+			return bad(allowedForm(sf, d.limits, *s))
 		}
 		s.Set(sf.field, v)
 		d.shown[sf.field] = u.value

@@ -66,6 +66,9 @@ func parseArgs(args []string) (options, error) {
 			opts.plain = true
 		}
 	}
+	if opts.plain {
+		draft.limits = backoff.PlainLimits
+	}
 	for _, u := range uses {
 		if u.name != "plain" {
 			if err := draft.take(u); err != nil {

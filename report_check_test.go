@@ -297,7 +297,9 @@ func errorCases() []errorCase {
 		{[]string{"crowd", "--processes", "0"}, []string{"--processes 0", "1 to 100000"}},
 		{[]string{"crowd", "--processes", "100001"}, []string{"--processes 100001", "1 to 100000"}},
 		// --plain: the reference's ranges, and none of the new flags
-		{[]string{"--plain", "--clients", "many"}, []string{"--clients many", "1 to 1000000"}},
+		{[]string{"--plain", "--clients", "many"}, []string{"--clients many", "a whole number from 1 to 1000\n"}},
+		{[]string{"--clients", "many", "--plain"}, []string{"--clients many", "a whole number from 1 to 1000\n"}},
+		{[]string{"--plain", "--first-wait", "soon"}, []string{"--first-wait soon", "1 to 10000 ms"}},
 		{[]string{"--plain", "--clients", "1001"}, []string{"--clients 1001", "1 to 1000"}},
 		{[]string{"--plain", "--first-wait", "11s"}, []string{"--first-wait 11s (11000 ms)", "1 to 10000 ms"}},
 		{[]string{"--attempts", "13", "--plain"}, []string{"--attempts 13", "2 to 12"}},
