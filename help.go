@@ -36,10 +36,11 @@ full jitter, equal jitter, decorrelated; custom, the settings' own (--preset,
 take any case, and - or _ for a space (full-jitter).
 
 Every command takes --format text|csv|json (text unless told). Text starts
-with what --plain writes for the same figures and adds lines after it; CSV has
-one header row; JSON is one document. Times are whole milliseconds; an empty
-CSV field or a JSON null is a figure that does not exist (no client got
-through). Run COMMAND --help for its columns.
+with what --plain writes for the same figures and adds lines after it (the
+schedule's lines go on with each retry's band and outcome); CSV has one
+header row; JSON is one document. Times are whole milliseconds; an empty CSV
+field or a JSON null is a figure that does not exist (no client got through).
+Run COMMAND --help for its columns.
 
 Settings, before or after the command, in every mode [default]:
 ` + settingsHelp() + `
