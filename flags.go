@@ -1,29 +1,32 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/retryplanner/retry-planner/backoff"
 )
 
 // The command line is read in two stretches. Before a command come --plain,
-// --help and the settings flags; the first word that is not a flag is the
-// command, and everything after it belongs to the command: its own flags,
-// the settings flags again, and its words (the jobs). A flag is written
-// --name value or --name=value, with one dash or two; -- ends the flags.
-// The settings are checked only once both stretches are read, so
-// "--longest 500 crowd --first-wait 100" is as good as its reverse.
+// --help, --version and the settings flags; the first word that is not a
+// flag is the command, and everything after it belongs to the command: its
+// own flags, the settings flags again, and its words (the jobs). A flag is
+// written --name value or --name=value, with one dash or two; -- ends the
+// flags. The settings flags are applied in the order they are given (so
+// --preset fills the custom policy's settings and the flags after it
+// override them); their ranges are checked only once both stretches are
+// read, so "--longest 500 crowd --first-wait 100" is as good as its reverse.
 
 // flagSet is the flags one stretch of the command line takes.
 type flagSet struct {
-	who      string   // "before a command", or the command's name: for messages
-	valued   []string // flags that take a value, without dashes
+	who      string   // "before a command, retry-planner", or the command's name: for messages
+	own      []string // the stretch's own flags that take a value, without dashes
+	valued   []string // every flag that takes a value: own, then the settings flags
 	switches []string // flags that take none
+	plain    bool     // --plain was given: messages give the reference's ranges
 }
 
 // flagUse is one flag as given.
@@ -61,33 +64,118 @@ func (fs flagSet) scan(args []string, stopAtWord bool) (uses []flagUse, words, r
 			if hasValue {
 				return nil, nil, nil, usagef("--%s takes no value, got %q", name, a)
 			}
+			if name == "plain" {
+				fs.plain = true
+			}
 			uses = append(uses, flagUse{name: name})
 		case slices.Contains(fs.valued, name):
 			if !hasValue {
 				if i+1 == len(args) {
-					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowedValue(name))
+					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowedValue(name, fs.limits()))
 				}
 				i++
 				value = args[i]
 			}
 			uses = append(uses, flagUse{name: name, value: value})
 		default:
-			return nil, nil, nil, usagef("unknown flag %q: %s takes %s", a, fs.who, fs.list())
+			return nil, nil, nil, fs.unknown(a, name)
 		}
 	}
 	return uses, words, nil, nil
 }
 
-// list is the flags of fs for a message: "--format, --seeds and --help".
+func (fs flagSet) limits() backoff.Limits {
+	if fs.plain {
+		return backoff.PlainLimits
+	}
+	return backoff.WideLimits
+}
+
+// unknown is the message for a flag the stretch does not take: where the
+// flag belongs, if anywhere, or the nearest name, and what the stretch
+// takes.
+func (fs flagSet) unknown(arg, name string) error {
+	takes := fs.who + " takes " + fs.list()
+	var owners []string
+	for _, c := range reportCommands() {
+		if slices.Contains(c.flags, name) || name == "format" {
+			owners = append(owners, c.name)
+		}
+	}
+	switch {
+	case len(owners) > 0 && fs.who == globalWho:
+		return usagef("flag %q goes after a command, %s: %s", arg, orList(owners), takes)
+	case len(owners) > 0:
+		return usagef("flag %q is for %s, not %s: %s", arg, orList(owners), fs.who, takes)
+	}
+	if near := nearest(name, append(slices.Clone(fs.valued), fs.switches...)); near != "" {
+		return usagef("unknown flag %q (did you mean --%s?): %s", arg, near, takes)
+	}
+	return usagef("unknown flag %q: %s", arg, takes)
+}
+
+// globalWho is the stretch before a command, for messages.
+const globalWho = "before a command, retry-planner"
+
+// list is the stretch's flags for a message: its own, then the settings
+// flags as one item.
 func (fs flagSet) list() string {
 	var names []string
-	for _, n := range append(append([]string(nil), fs.valued...), fs.switches...) {
+	for _, n := range fs.own {
 		names = append(names, "--"+n)
 	}
-	if len(names) == 1 {
-		return names[0]
+	for _, n := range fs.switches {
+		names = append(names, "--"+n)
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	names = append(names, "the settings flags (see retry-planner --help)")
+	return andList(names)
+}
+
+// andList is "a, b and c"; orList "a, b or c".
+func andList(items []string) string { return joinList(items, " and ") }
+func orList(items []string) string  { return joinList(items, " or ") }
+
+func joinList(items []string, last string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
+}
+
+// nearest is the name closest to typed, within two edits, or "".
+func nearest(typed string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := editDistance(typed, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes; long
+// words are not compared (a flag name is short).
+func editDistance(a, b string) int {
+	if len(a) > 40 || len(b) > 40 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // usagef is a *usageError with a formatted message.
@@ -95,177 +183,287 @@ func usagef(format string, a ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, a...)}
 }
 
+// valueKind is how a settings flag's value is written.
+type valueKind int
+
+const (
+	countValue   valueKind = iota // a whole number (backoff.ParseCount)
+	timeValue                     // a time (backoff.ParseTime)
+	decimalValue                  // a decimal of at most three places (backoff.ParseThousandths)
+	jitterValue                   // backoff.ParseJitter
+	drawsValue                    // backoff.ParseDraws
+	budgetValue                   // backoff.ParseBudget
+	presetValue                   // a preset's name
+)
+
 // settingFlag is a settings flag and the setting it sets.
 type settingFlag struct {
 	name  string
-	field backoff.Field
+	kind  valueKind
+	field backoff.Field // for numbers, times and decimals
+	plain bool          // --plain takes it: the reference's settings and the slot
 }
 
-// settingFlags are the settings flags in the settings form's order, the
-// slot last.
+// noField marks a settings flag that sets no whole-number field.
+const noField backoff.Field = -1
+
+// settingFlags are the settings flags in the order --help lists them: the
+// reference's six and the slot, the policy of one's own, the draws, the
+// service.
 func settingFlags() []settingFlag {
 	return []settingFlag{
-		{"first-wait", backoff.FirstWait},
-		{"longest", backoff.LongestWait},
-		{"attempts", backoff.Attempts},
-		{"clients", backoff.Clients},
-		{"outage", backoff.Outage},
-		{"seed", backoff.Seed},
-		{"slot", backoff.Slot},
+		{"first-wait", timeValue, backoff.FirstWait, true},
+		{"longest", timeValue, backoff.LongestWait, true},
+		{"attempts", countValue, backoff.Attempts, true},
+		{"clients", countValue, backoff.Clients, true},
+		{"outage", timeValue, backoff.Outage, true},
+		{"seed", countValue, backoff.Seed, true},
+		{"slot", timeValue, backoff.Slot, true},
+		{"preset", presetValue, noField, false},
+		{"multiplier", decimalValue, backoff.Multiplier, false},
+		{"jitter", jitterValue, noField, false},
+		{"max-elapsed", timeValue, backoff.MaxElapsed, false},
+		{"draws", drawsValue, noField, false},
+		{"capacity", countValue, backoff.Capacity, false},
+		{"load", countValue, backoff.Load, false},
+		{"load-until", timeValue, backoff.LoadUntil, false},
+		{"budget", budgetValue, noField, false},
+		{"processes", countValue, backoff.Processes, false},
 	}
 }
 
-func settingNames(withSlot bool) []string {
+func settingNames() []string {
 	var names []string
 	for _, sf := range settingFlags() {
-		if sf.field != backoff.Slot || withSlot {
-			names = append(names, sf.name)
-		}
+		names = append(names, sf.name)
 	}
 	return names
 }
 
-func fieldOf(name string) (backoff.Field, bool) {
+func findSetting(name string) (settingFlag, bool) {
 	for _, sf := range settingFlags() {
 		if sf.name == name {
-			return sf.field, true
+			return sf, true
 		}
 	}
-	return 0, false
+	return settingFlag{}, false
+}
+
+// flagOf is the settings flag that sets field f.
+func flagOf(f backoff.Field) settingFlag {
+	for _, sf := range settingFlags() {
+		if sf.field == f {
+			return sf
+		}
+	}
+	return settingFlag{name: f.String(), field: f}
 }
 
 // settingsDraft gathers the settings flags from both stretches of the
-// command line; the last of a repeated flag wins. Each value's form is
-// checked as it is read, its range once all are read.
+// command line, in order; the last of a repeated flag wins. Each value's
+// form is checked as it is read, its range once all are read.
 type settingsDraft struct {
+	limits   backoff.Limits // whose ranges a malformed value's message gives
 	settings backoff.Settings
-	typed    map[backoff.Field]string // the value as typed, for messages
+	shown    map[backoff.Field]string // how a field got its value, for messages: as typed, or from a preset
+	given    []string                 // the settings flags given, in order, each once
 }
 
 func newSettingsDraft(s backoff.Settings) settingsDraft {
-	return settingsDraft{settings: s, typed: map[backoff.Field]string{}}
+	return settingsDraft{limits: backoff.WideLimits, settings: s, shown: map[backoff.Field]string{}}
 }
 
-// take applies u, a settings flag, after checking that its value is a
-// number or a time.
+// take applies u, a settings flag, after checking its value's form.
 func (d *settingsDraft) take(u flagUse) error {
-	f, ok := fieldOf(u.name)
+	sf, ok := findSetting(u.name)
 	if !ok {
 		return usagef("--%s is not a setting", u.name)
 	}
-	var v int
-	if f.IsTime() {
-		ms, ok := parseMillis(u.value)
-		if !ok {
-			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowedTime(f))
+	bad := func(allowed string) error { return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowed) }
+	s := &d.settings
+	switch sf.kind {
+	case countValue, timeValue, decimalValue:
+		var v int
+		switch sf.kind {
+		case countValue:
+			v, ok = backoff.ParseCount(u.value)
+		case timeValue:
+			v, ok = backoff.ParseTime(u.value)
+		default:
+			v, ok = backoff.ParseThousandths(u.value)
 		}
-		v = ms
-	} else {
-		n, ok := parseNumber(u.value)
 		if !ok {
-			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), d.allowed(f))
+			return bad(allowedForm(sf, d.limits, *s))
 		}
-		v = n
+		s.Set(sf.field, v)
+		d.shown[sf.field] = u.value
+	case jitterValue:
+		j, err := backoff.ParseJitter(u.value)
+		if err != nil {
+			return bad(backoff.JitterList)
+		}
+		s.Jitter = j
+	case drawsValue:
+		dr, err := backoff.ParseDraws(u.value)
+		if err != nil {
+			return bad("reference or independent")
+		}
+		s.Draws = dr
+	case budgetValue:
+		b, err := backoff.ParseBudget(u.value)
+		if err != nil {
+			return bad(backoff.BudgetList)
+		}
+		s.Budget = b
+	case presetValue:
+		pr, ok := lookupPreset(u.value)
+		if !ok {
+			return bad(presetList())
+		}
+		*s = s.WithPreset(pr)
+		for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Multiplier, backoff.Attempts, backoff.MaxElapsed} {
+			v := s.Get(f)
+			if f == backoff.Multiplier {
+				d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatThousandths(v), pr.Name)
+			} else {
+				d.shown[f] = fmt.Sprintf("%d (from --preset %s)", v, pr.Name)
+			}
+		}
 	}
-	d.settings.Set(f, v)
-	d.typed[f] = u.value
+	if !slices.Contains(d.given, sf.name) {
+		d.given = append(d.given, sf.name)
+	}
 	return nil
 }
 
-// has reports whether a flag set field f.
-func (d *settingsDraft) has(f backoff.Field) bool {
-	_, ok := d.typed[f]
-	return ok
+// lookupPreset finds a preset by its name in any case, with _ or a space
+// for its hyphen.
+func lookupPreset(name string) (backoff.Preset, bool) {
+	return backoff.FindPreset(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(name)))
 }
 
-// check returns the settings, or an error naming the first flag, in the
-// form's order, whose value is out of its range.
-func (d *settingsDraft) check() (backoff.Settings, error) {
-	for _, sf := range settingFlags() {
-		typed, ok := d.typed[sf.field]
-		if !ok {
-			continue
-		}
-		v := d.settings.Get(sf.field)
-		if err := d.settings.Check(sf.field, v); err != nil {
-			shown := typed
-			if sf.field.IsTime() && typed != strconv.Itoa(v) {
-				shown = fmt.Sprintf("%s (%d ms)", typed, v)
+func presetList() string { return "a preset: " + backoff.PresetNames() }
+
+// has reports whether a settings flag was given.
+func (d *settingsDraft) has(name string) bool { return slices.Contains(d.given, name) }
+
+// definesCustom reports whether the flags describe a policy of one's own:
+// a preset, a multiplier or a jitter.
+func (d *settingsDraft) definesCustom() bool {
+	return d.has("preset") || d.has("multiplier") || d.has("jitter")
+}
+
+// check returns the settings, or an error naming the first setting, in the
+// fields' order, whose value is out of its range under l. --plain (l is
+// PlainLimits) refuses every flag beyond the reference's.
+func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
+	s := d.settings
+	if l == backoff.PlainLimits {
+		for _, name := range d.given {
+			if sf, _ := findSetting(name); !sf.plain {
+				return s, usagef("--plain keeps the reference's settings and takes no --%s: drop it, or use a report or the full-screen program, which take it", name)
 			}
-			return d.settings, usagef("--%s %s: want %s", sf.name, shown, d.allowed(sf.field))
 		}
 	}
-	return d.settings, nil
+	for _, f := range backoff.Fields() {
+		v := s.Get(f)
+		if s.CheckIn(l, f, v) == nil {
+			continue
+		}
+		sf := flagOf(f)
+		if f == backoff.LongestWait && d.shown[f] == "" {
+			// The longest wait kept its default, below the first wait given.
+			low, high := s.RangeIn(l, f)
+			return s, usagef("--first-wait %s is longer than the longest wait, %d ms by default: give --longest too, from %d to %d ms",
+				d.shownValue(backoff.FirstWait), v, low, high)
+		}
+		return s, usagef("--%s %s: want %s", sf.name, d.shownValue(f), allowed(sf, l, s))
+	}
+	err := s.ValidateIn(l)
+	var load *backoff.TooMuchLoadError
+	switch {
+	case errors.As(err, &load):
+		return s, usagef("--load %d until %d ms is %d fresh requests, more than %d: lower --load or --load-until",
+			load.Load, load.Until, load.Requests, backoff.MaxFreshRequests)
+	case err != nil:
+		return s, usagef("%v", err)
+	}
+	return s, nil
 }
 
-// allowed is what a settings flag may be: "1 to 10000 ms".
-func (d *settingsDraft) allowed(f backoff.Field) string {
-	low, high := d.settings.Range(f)
+// shownValue is field f's value for a message: as typed, with its ms when
+// a time was typed another way ("11s (11000 ms)"), or its default.
+func (d *settingsDraft) shownValue(f backoff.Field) string {
+	v := d.settings.Get(f)
+	typed, ok := d.shown[f]
 	switch {
-	case f == backoff.LongestWait:
+	case !ok:
+		return fmt.Sprintf("%d (the default)", v)
+	case strings.Contains(typed, "(from --preset "):
+		return typed
+	case f.IsTime() && typed != strconv.Itoa(v):
+		return fmt.Sprintf("%s (%d ms)", quoteOdd(typed), v)
+	}
+	return quoteOdd(typed)
+}
+
+// allowed is what a settings flag may be under l: "1 to 3600000 ms".
+func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
+	low, high := s.RangeIn(l, sf.field)
+	switch sf.field {
+	case backoff.LongestWait:
 		return fmt.Sprintf("%d ms (the first wait) to %d ms", low, high)
-	case f.IsTime():
+	case backoff.MaxElapsed:
+		return fmt.Sprintf("0 (no limit) to %d ms", high)
+	case backoff.Multiplier:
+		return fmt.Sprintf("a decimal from %s to %s, at most three decimals (1.6)", backoff.FormatThousandths(low), backoff.FormatThousandths(high))
+	case backoff.Capacity:
+		return fmt.Sprintf("a whole number from 0 (no limit) to %d a second", high)
+	case backoff.Load:
+		return fmt.Sprintf("a whole number from 0 (none) to %d a second", high)
+	}
+	if sf.field.IsTime() {
 		return fmt.Sprintf("%d to %d ms", low, high)
 	}
 	return fmt.Sprintf("a whole number from %d to %d", low, high)
 }
 
-// allowedTime is what a time flag may be, and how to write it.
-func (d *settingsDraft) allowedTime(f backoff.Field) string {
-	return "a time of " + d.allowed(f) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
+// allowedForm is what a flag's value may be, and how to write it: for a
+// value that is not even a number.
+func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
+	switch sf.kind {
+	case timeValue:
+		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
+	case jitterValue:
+		return backoff.JitterList
+	case drawsValue:
+		return "reference or independent"
+	case budgetValue:
+		return backoff.BudgetList
+	case presetValue:
+		return presetList()
+	}
+	return allowed(sf, l, s)
 }
 
 // allowedValue is what a flag's value may be, for "--x needs a value".
-func allowedValue(name string) string {
-	if f, ok := fieldOf(name); ok {
-		d := newSettingsDraft(backoff.Defaults())
-		if f.IsTime() {
-			return d.allowedTime(f)
-		}
-		return d.allowed(f)
+func allowedValue(name string, l backoff.Limits) string {
+	if sf, ok := findSetting(name); ok {
+		return allowedForm(sf, l, backoff.Defaults())
 	}
 	switch name {
 	case "format":
 		return formatList()
 	case "policy":
 		return policyList()
+	case "policies":
+		return policiesList()
 	case "client":
 		return "a whole number from 1 to the clients"
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
 	}
 	return "a value"
-}
-
-// numberDigits is the most digits a number may have, as --plain and the
-// settings form read one: every range ends below ten million.
-const numberDigits = 7
-
-// parseNumber reads a whole number as --plain reads one: 1 to numberDigits
-// ASCII digits and nothing else, no sign, no spaces. The one rule for every
-// number on the command line, the settings, --seeds and --client.
-func parseNumber(v string) (int, bool) {
-	return backoff.ParseDigits(v, numberDigits)
-}
-
-// parseMillis reads a time: a whole number of milliseconds, as parseNumber
-// reads one ("1000"), or a Go duration that is a whole number of them ("1s",
-// "250ms", "1.5s"), with no sign: a number has none anywhere else. Ranges are
-// checked elsewhere.
-func parseMillis(v string) (int, bool) {
-	if n, ok := parseNumber(v); ok {
-		return n, true
-	}
-	if strings.HasPrefix(v, "+") || strings.HasPrefix(v, "-") {
-		return 0, false // time.ParseDuration takes a sign
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d%time.Millisecond != 0 {
-		return 0, false
-	}
-	// Clamped, not wrapped, where int is 32 bits: a time past the range must
-	// be refused by the range, not come back as a small one.
-	return int(min(d/time.Millisecond, math.MaxInt)), true
 }
 
 // quoteOdd quotes a value for a message when it holds anything but letters,
@@ -279,16 +477,23 @@ func quoteOdd(v string) string {
 	return v
 }
 
-// parsePolicy reads a policy by its name ("full jitter") or with a hyphen
-// for the space ("full-jitter"), which needs no quotes in a shell.
-func parsePolicy(v string) (backoff.Shape, error) {
-	p, err := backoff.ParseShape(strings.ReplaceAll(v, "-", " "))
+// policyKey is a policy's name as LookupPolicy reads it, for telling two
+// names of one policy apart: "Full-Jitter" and "full jitter" are one.
+func policyKey(name string) (string, error) {
+	p, err := backoff.LookupPolicy(backoff.Defaults(), name)
 	if err != nil {
-		return 0, usagef("--policy %s: want %s", strconv.Quote(v), policyList())
+		return "", err
 	}
-	return p, nil
+	if strings.EqualFold(strings.TrimSpace(name), "custom") {
+		return "custom", nil
+	}
+	return p.Name, nil
 }
 
 func policyList() string {
-	return backoff.ShapeList() + " (full-jitter and equal-jitter work too)"
+	return backoff.PolicyNames() + ", in any case, with - or _ for a space (full-jitter)"
+}
+
+func policiesList() string {
+	return "policies separated by commas (fixed,full-jitter,grpc), each once: " + backoff.PolicyNames()
 }

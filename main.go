@@ -8,11 +8,14 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"golang.org/x/term"
@@ -43,42 +46,56 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 // parseArgs reads the command line (see flags.go): the flags before a
-// command, then the command's stretch, then the settings' ranges.
+// command, then the command's stretch, then the settings' ranges: the
+// reference's with --plain, the wide ones otherwise.
 func parseArgs(args []string) (options, error) {
 	opts := options{settings: backoff.Defaults()}
 	draft := newSettingsDraft(opts.settings)
-	global := flagSet{who: "before a command, retry-planner", valued: settingNames(true), switches: []string{"plain", "help"}}
+	global := flagSet{who: globalWho, valued: settingNames(), switches: []string{"plain", "help", "version"}}
 	uses, _, rest, err := global.scan(args, true)
 	if err != nil {
 		return opts, err
 	}
 	for _, u := range uses {
-		if u.name == "help" {
+		switch u.name {
+		case "help":
 			return opts, &helpRequest{}
+		case "version":
+			return opts, &versionRequest{}
+		case "plain":
+			opts.plain = true
 		}
 	}
+	if opts.plain {
+		draft.limits = backoff.PlainLimits
+	}
 	for _, u := range uses {
-		if u.name == "plain" {
-			opts.plain = true
-		} else if err := draft.take(u); err != nil {
-			return opts, err
+		if u.name != "plain" {
+			if err := draft.take(u); err != nil {
+				return opts, err
+			}
 		}
 	}
 	opts.rest = rest
 	var ra reportArgs
 	if len(rest) > 0 {
-		if opts.plain && rest[0] != "help" {
+		if opts.plain && !strings.EqualFold(rest[0], "help") {
 			return opts, usagef("--plain runs the menu and takes no command, got %q; drop one of them", rest[0])
 		}
-		if ra, err = readReport(rest, &draft); err != nil {
+		if ra, err = readReport(rest, &draft, opts.plain); err != nil {
 			return opts, err
 		}
 	}
-	if opts.settings, err = draft.check(); err != nil {
+	limits := backoff.WideLimits
+	if opts.plain {
+		limits = backoff.PlainLimits
+	}
+	if opts.settings, err = draft.check(limits); err != nil {
 		return opts, err
 	}
 	if len(rest) > 0 {
-		opts.report, err = ra.finish(opts.settings, draft.has(backoff.Slot))
+		opts.report, err = ra.finish(opts.settings, &draft)
+		opts.settings = opts.report.settings
 	}
 	return opts, err
 }
@@ -87,12 +104,16 @@ func parseArgs(args []string) (options, error) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args)
 	var help *helpRequest
-	if errors.As(err, &help) {
+	var version *versionRequest
+	var uerr *usageError
+	switch {
+	case errors.As(err, &help):
 		_, err := io.WriteString(stdout, commandHelp(help.topic))
 		return writeStatus(err, "the help", stderr)
-	}
-	var uerr *usageError
-	if errors.As(err, &uerr) {
+	case errors.As(err, &version):
+		_, err := io.WriteString(stdout, versionLine(debug.ReadBuildInfo())+"\n")
+		return writeStatus(err, "the version", stderr)
+	case errors.As(err, &uerr):
 		fmt.Fprintf(stderr, "retry-planner: %s\n", uerr.msg)
 		return 2
 	}
@@ -100,10 +121,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case opts.plain:
 		return runPlain(opts.settings, stdin, stdout, stderr)
 	case len(opts.rest) > 0:
-		return runReport(opts.report, opts.settings, stdout, stderr)
+		return runReport(opts.report, stdout, stderr)
 	default:
 		return runTUI(opts.settings, stdin, stdout, stderr)
 	}
+}
+
+// versionLine is "retry-planner VERSION" from the build information: the
+// module's version ("(devel)" when built from a checkout), then the
+// revision it was built from and whether the checkout had changes, when the
+// build recorded them.
+func versionLine(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "retry-planner (unknown version: built without module information)"
+	}
+	line := "retry-planner " + cmp.Or(info.Main.Version, "(devel)")
+	var revision, modified string
+	for _, bs := range info.Settings {
+		switch bs.Key {
+		case "vcs.revision":
+			revision = bs.Value
+		case "vcs.modified":
+			modified = bs.Value
+		}
+	}
+	if revision != "" {
+		line += ", revision " + revision
+		if modified == "true" {
+			line += " (modified)"
+		}
+	}
+	return line
 }
 
 // runPlain runs the line menu. Answers are echoed after their prompts unless

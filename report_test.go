@@ -6,10 +6,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
-	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/retryplanner/retry-planner/backoff"
 
 	_ "github.com/charmbracelet/x/exp/golden" // registers -update
 )
@@ -57,24 +61,74 @@ type reportCase struct {
 	args []string
 }
 
+// serviceSettings is a service that the crowd overloads: capacity, a fresh
+// load and more clients than the capacity takes at once.
+func serviceSettings() []string {
+	return []string{"--clients", "2000", "--capacity", "500", "--load", "400", "--load-until", "40s"}
+}
+
+// largestSettings are the reference's largest waits, outage and crowd.
+func largestSettings() []string {
+	return []string{"--first-wait", "10000", "--longest", "600000", "--attempts", "12", "--clients", "1000", "--outage", "600000"}
+}
+
 func reportCases() []reportCase {
 	other := otherSettings()
-	with := func(args ...string) []string { return append(append([]string(nil), args...), other...) }
+	with := func(args []string, more ...string) []string { return append(slices.Clone(more), args...) }
+	service, largest := serviceSettings(), largestSettings()
 	return []reportCase{
 		{"defaults/schedule", []string{"schedule", "--policy", "full jitter", "--client", "2"}},
 		{"defaults/crowd", []string{"crowd"}},
 		{"defaults/crowd-seeds", []string{"crowd", "--seeds", "1000"}},
 		{"defaults/timeline", []string{"timeline", "--policy", "equal jitter"}},
+		{"defaults/timeline-all", []string{"timeline", "--policy", "all"}},
 		{"defaults/jobs", []string{"jobs", "alpha:0", "bravo:2", "charlie:9", "delta:fatal"}},
-		{"other/schedule", with("schedule", "--policy", "equal-jitter", "--client", "50")},
-		{"other/crowd", with("crowd", "--slot", "250ms")},
-		{"other/crowd-seeds", with("crowd", "--seeds", "50", "--slot", "250ms")},
-		{"other/timeline", with("timeline", "--policy", "decorrelated", "--slot", "500ms")},
-		{"other/jobs", with("jobs", "a:0", "b:3 c:9", "d:fatal", "e:7")},
+		{"other/schedule", with(other, "schedule", "--policy", "equal-jitter", "--client", "50")},
+		{"other/crowd", with(other, "crowd", "--slot", "250ms")},
+		{"other/crowd-seeds", with(other, "crowd", "--seeds", "50", "--slot", "250ms")},
+		{"other/timeline", with(other, "timeline", "--policy", "decorrelated", "--slot", "500ms")},
+		{"other/jobs", with(other, "jobs", "a:0", "b:3 c:9", "d:fatal", "e:7")},
 		// One client, three tries: through in some seeds and not in others,
 		// so percentiles of "all through by" land on both.
 		{"other/crowd-seeds-none-through", []string{"crowd", "--seeds", "200", "--clients", "1", "--attempts", "3", "--outage", "2500"}},
+		// The service: a capacity, a fresh load, and budgets.
+		{"service/schedule", with(service, "schedule", "--policy", "exponential", "--client", "7")},
+		{"service/jobs", with(service, "jobs", "--policy", "equal-jitter", "--budget", "aws:500:5", "alpha:0", "bravo:2", "charlie:9")},
+		{"service/crowd", with(service, "crowd")},
+		{"service/crowd-budget", with(service, "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1", "--processes", "4")},
+		{"service/crowd-aws", with(service, "crowd", "--policies", "exponential,aws", "--budget", "aws:500:5", "--max-elapsed", "30s")},
+		{"service/crowd-seeds", append(with(service, "crowd", "--seeds", "10", "--policies", "exponential,decorrelated"), "--clients", "500")},
+		{"service/timeline", with(service, "timeline", "--policy", "exponential", "--slot", "2s")},
+		{"service/timeline-all", with(service, "timeline", "--policies", "fixed,full-jitter", "--slot", "5s")},
+		// Presets and the policy of one's own.
+		{"preset/schedule", []string{"schedule", "--policy", "grpc", "--client", "3"}},
+		{"preset/schedule-custom", []string{"schedule", "--preset", "cenkalti", "--multiplier", "2", "--max-elapsed", "1m", "--outage", "2m", "--policy", "custom"}},
+		{"preset/crowd", []string{"crowd", "--preset", "grpc"}},
+		{"preset/crowd-policies", []string{"crowd", "--policies", "exponential,grpc,aws,cenkalti,retryablehttp,client-go,envoy,polly", "--clients", "1000"}},
+		{"preset/crowd-seeds", []string{"crowd", "--seeds", "100", "--policies", "full-jitter,grpc,aws"}},
+		{"preset/timeline", []string{"timeline", "--policies", "exponential,retryablehttp,custom", "--jitter", "equal", "--multiplier", "1.5"}},
+		{"preset/jobs", []string{"jobs", "--policy", "cenkalti", "alpha:0", "bravo:2", "charlie:999", "delta:fatal"}},
+		// Independent draws, and reference draws cut short.
+		{"independent/schedule", with(largest, "schedule", "--policy", "full-jitter", "--draws", "independent")},
+		{"independent/crowd", []string{"crowd", "--draws", "independent"}},
+		{"independent/crowd-seeds-reference", []string{"crowd", "--seeds", "200", "--draws", "reference"}},
+		{"independent/timeline", []string{"timeline", "--policy", "full-jitter", "--draws", "independent", "--slot", "500ms"}},
+		{"independent/jobs", []string{"jobs", "--policy", "decorrelated", "--draws", "independent", "a:3", "b:3", "c:3"}},
+		{"cut/schedule", with(largest, "schedule", "--policy", "full-jitter")},
+		{"cut/crowd", with(largest, "crowd")},
+		// The README's examples.
+		{"readme/crowd-two", []string{"crowd", "--policies", "exponential,full-jitter"}},
+		{"readme/cut-short", []string{"schedule", "--policy", "full-jitter", "--first-wait", "10000", "--longest", "600000", "--attempts", "12"}},
+		{"readme/metastable", with(metastable(), "crowd", "--policies", "fixed,exponential,full-jitter,decorrelated")},
+		{"readme/metastable-hour", append(with(metastable(), "crowd", "--policies", "exponential,full-jitter"), "--load-until", "1h")},
+		{"readme/metastable-budget", with(metastable(), "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1")},
 	}
+}
+
+// metastable is the README's metastable failure: a load of 95% of the
+// capacity, which un-jittered retries keep overloaded as long as it lasts.
+func metastable() []string {
+	return []string{"--clients", "2000", "--outage", "30s", "--attempts", "12", "--capacity", "100", "--load", "95", "--load-until", "10m"}
 }
 
 func formatsAndExtensions() [][2]string {
@@ -135,6 +189,7 @@ func TestHelpGoldens(t *testing.T) {
 		{"help-crowd", [][]string{{"crowd", "--help"}, {"help", "crowd"}, {"--attempts", "99", "crowd", "--help"}}},
 		{"help-timeline", [][]string{{"timeline", "--help"}, {"help", "timeline"}}},
 		{"help-jobs", [][]string{{"jobs", "--help"}, {"help", "jobs"}, {"jobs", "x", "--help"}}},
+		{"help-presets", [][]string{{"help", "presets"}, {"help", "Presets"}}},
 	}
 	for _, c := range cases {
 		path := filepath.Join("testdata", "reports", c.golden+".txt")
@@ -194,51 +249,22 @@ func TestParseArgsSettingsInEveryMode(t *testing.T) {
 	}
 }
 
-func TestParseMillis(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int
-		ok   bool
-	}{
-		{"1000", 1000, true},
-		{"0", 0, true},
-		{"-5", 0, false}, // no sign, as --plain reads a number
-		{"+5", 0, false},
-		{"-1s", 0, false},
-		{"+1s", 0, false},
-		{"-0s", 0, false},
-		{"0000005", 5, true},
-		{"00000005", 0, false}, // more digits than --plain reads
-		{"1s", 1000, true},
-		{"250ms", 250, true},
-		{"1.5s", 1500, true},
-		{"2m", 120000, true},
-		{"1m30s", 90000, true},
-		{"1.5ms", 0, false},
-		{"100us", 0, false},
-		{"1", 1, true},
-		{"", 0, false},
-		{"ten", 0, false},
-		{"10 s", 0, false},
-		{"1e3", 0, false},
+// Names on the command line take any case, and - or _ for a space.
+func TestNamesAnyCase(t *testing.T) {
+	tests := []struct{ args, same []string }{
+		{[]string{"schedule", "--policy", "Full Jitter", "--client", "2"}, []string{"schedule", "--policy", "full jitter", "--client", "2"}},
+		{[]string{"schedule", "--policy", "FULL_JITTER", "--client", "2"}, []string{"schedule", "--policy", "full-jitter", "--client", "2"}},
+		{[]string{"crowd", "--format", "CSV"}, []string{"crowd", "--format", "csv"}},
+		{[]string{"Crowd", "--format", "Json"}, []string{"crowd", "--format", "json"}},
+		{[]string{"crowd", "--policies", "Fixed,GRPC,Client_Go"}, []string{"crowd", "--policies", "fixed,grpc,client-go"}},
+		{[]string{"crowd", "--preset", "AWS", "--draws", "Independent"}, []string{"crowd", "--preset", "aws", "--draws", "independent"}},
+		{[]string{"crowd", "--jitter", "Spread:0.2", "--budget", "GRPC:10:0.1"}, []string{"crowd", "--jitter", "spread:0.2", "--budget", "grpc:10:0.1"}},
+		{[]string{"timeline", "--policy", "ALL"}, []string{"timeline", "--policy", "all"}},
+		{[]string{"help", "CROWD"}, []string{"crowd", "--help"}},
 	}
 	for _, tt := range tests {
-		got, ok := parseMillis(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseMillis(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestPolicyNames(t *testing.T) {
-	for _, name := range []string{"fixed", "exponential", "full jitter", "full-jitter", "equal jitter", "equal-jitter", "decorrelated"} {
-		if _, err := parsePolicy(name); err != nil {
-			t.Errorf("parsePolicy(%q): %v", name, err)
-		}
-	}
-	for _, name := range []string{"", "Full Jitter", "full_jitter", "fulljitter", "full  jitter", " fixed", "jitter"} {
-		if _, err := parsePolicy(name); err == nil {
-			t.Errorf("parsePolicy(%q): no error", name)
+		if got, want := reportOf(t, tt.args...), reportOf(t, tt.same...); got != want {
+			t.Errorf("%q: got\n%s\nwant what %q prints\n%s", tt.args, got, tt.same, want)
 		}
 	}
 }
@@ -249,10 +275,14 @@ func TestSeedsReportSameForAnyWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := opts.report.render(opts.settings, 1)
+	var want strings.Builder
+	if err := opts.report.render(&want, 1); err != nil {
+		t.Fatal(err)
+	}
 	for _, workers := range []int{2, 5} {
-		if got := opts.report.render(opts.settings, workers); got != want {
-			t.Errorf("%d workers: got\n%s\nwant (1 worker)\n%s", workers, got, want)
+		var got strings.Builder
+		if err := opts.report.render(&got, workers); err != nil || got.String() != want.String() {
+			t.Errorf("%d workers: got %v\n%s\nwant (1 worker)\n%s", workers, err, got.String(), want.String())
 		}
 	}
 }
@@ -305,26 +335,53 @@ func TestReadmeExamplesAreGoldens(t *testing.T) {
 	}
 }
 
-// Whatever the command line, parseArgs returns options, a request for help,
-// or a usage error of one line.
+// Whatever the command line, parseArgs returns options, a request for help
+// or the version, or a usage error of one line that shows what it quotes;
+// the options it returns hold settings in their ranges and, for a report,
+// the policies it runs.
 func FuzzParseArgs(f *testing.F) {
 	for _, rc := range reportCases() {
 		f.Add(strings.Join(rc.args, "\x00"))
 	}
-	for _, seed := range []string{"", "--plain", "--help", "help\x00crowd", "--seed\x00", "jobs\x00--\x00-x:1",
-		"--first-wait=1.5ms", "crowd\x00--format\x00a\nb", "jobs\x00a:1\tb:2", "--longest\x00500\x00crowd\x00--first-wait\x00100"} {
+	for _, seed := range []string{"", "--plain", "--help", "--version", "help\x00crowd", "help\x00presets", "--seed\x00", "jobs\x00--\x00-x:1",
+		"--first-wait=1.5ms", "crowd\x00--format\x00a\nb", "jobs\x00a:1\tb:2", "--longest\x00500\x00crowd\x00--first-wait\x00100",
+		"crowd\x00--jitter\x00spread:0.2", "crowd\x00--jitter\x00up:1", "crowd\x00--jitter\x00SPREAD:.5", "crowd\x00--jitter\x00spread:1.0000",
+		"crowd\x00--multiplier\x001.6", "crowd\x00--multiplier\x0010.000", "crowd\x00--multiplier\x00.5", "crowd\x00--multiplier\x001e1",
+		"crowd\x00--policies\x00fixed,grpc,custom", "crowd\x00--policies\x00,", "crowd\x00--policies\x00Full_Jitter,full-jitter",
+		"crowd\x00--preset\x00client_go\x00--policies\x00custom,client-go", "crowd\x00--preset\x00GRPC\x00--first-wait\x002h",
+		"--preset\x00aws\x00--plain", "timeline\x00--policy\x00all\x00--preset\x00envoy", "crowd\x00--budget\x00grpc:1000:0.001",
+		"crowd\x00--budget\x00aws:1000000:1000000", "crowd\x00--load\x001000000\x00--load-until\x0010s", "crowd\x00--draws\x00INDEPENDENT\x00--seeds\x002",
+		"crowd\x00--capacity\x00100000000\x00--processes\x00100000", "jobs\x00--policy\x00cenkalti\x00a:999", "jobs\x00a:1\x00a:2"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
-		_, err := parseArgs(args)
+		opts, err := parseArgs(args)
 		var help *helpRequest
+		var version *versionRequest
 		var uerr *usageError
 		switch {
-		case err == nil, errors.As(err, &help):
+		case err == nil:
+			limits := backoff.WideLimits
+			if opts.plain {
+				limits = backoff.PlainLimits
+			}
+			if verr := opts.settings.ValidateIn(limits); verr != nil {
+				t.Errorf("%q: taken, but the settings are not valid: %v", args, verr)
+			}
+			if len(opts.rest) > 0 && len(opts.report.policies) == 0 {
+				t.Errorf("%q: a report with no policy", args)
+			}
+			for _, p := range opts.report.policies {
+				if perr := p.Validate(); perr != nil {
+					t.Errorf("%q: policy %s is not valid: %v", args, p, perr)
+				}
+			}
+		case errors.As(err, &help), errors.As(err, &version):
 		case errors.As(err, &uerr):
-			if uerr.msg == "" || strings.ContainsAny(uerr.msg, "\n\r") {
-				t.Errorf("%q: message %q, want one line", args, uerr.msg)
+			if uerr.msg == "" || strings.ContainsFunc(uerr.msg, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) ||
+				!utf8.ValidString(uerr.msg) {
+				t.Errorf("%q: message %q, want one line of text that shows as itself", args, uerr.msg)
 			}
 		default:
 			t.Errorf("%q: %T %v, want a usage error", args, err, err)
@@ -332,32 +389,90 @@ func FuzzParseArgs(f *testing.F) {
 	})
 }
 
-// Whatever is typed as a time, parseMillis never panics, takes no sign, and
-// what it takes it takes exactly: the milliseconds written back as a Go
-// duration, and as a number where one has few enough digits, read back the
-// same.
-func FuzzParseMillis(f *testing.F) {
-	for _, s := range []string{"1000", "0", "-5", "1s", "250ms", "1.5s", "1.5ms", "1m30s", "", "1e3", "9223372036854775807", "2562047h47m16.854775807s", "+7", "-0s"} {
-		f.Add(s)
+// --version says the program's name and version, from the build.
+func TestVersion(t *testing.T) {
+	out, errs, code := runArgs(t, "", "--version")
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "retry-planner ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want 0 and one line retry-planner VERSION", code, out, errs)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, ok := parseMillis(s)
-		if ok && (n < 0 || strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-")) {
-			t.Fatalf("parseMillis(%q) = %d: took a sign or gave a negative time", s, n)
+	tests := []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "retry-planner v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "39e14fd"}, {Key: "vcs.modified", Value: "true"}}},
+			"retry-planner (devel), revision 39e14fd (modified)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "39e14fd"}, {Key: "vcs.modified", Value: "false"}}},
+			"retry-planner (devel), revision 39e14fd"},
+		{&debug.BuildInfo{}, "retry-planner (devel)"},
+	}
+	for _, tt := range tests {
+		if got := versionLine(tt.info, true); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
 		}
-		if !ok {
-			if n != 0 {
-				t.Fatalf("parseMillis(%q): refused but gave %d", s, n)
-			}
-			return
+	}
+	if got := versionLine(nil, false); !strings.HasPrefix(got, "retry-planner (unknown version") {
+		t.Errorf("without build information: got %q", got)
+	}
+}
+
+// Flags are applied in order: --preset sets the custom policy's settings,
+// a flag before it gives way to it, and a flag after it wins.
+func TestPresetThenFlags(t *testing.T) {
+	grpc, _ := backoff.FindPreset("grpc")
+	tests := []struct {
+		args []string
+		want backoff.Policy
+	}{
+		{[]string{"crowd", "--preset", "grpc"}, grpc.Policy},
+		{[]string{"--first-wait", "5s", "crowd", "--preset", "GRPC"}, grpc.Policy},
+		{[]string{"--preset", "grpc", "crowd", "--first-wait", "5s", "--jitter", "full"},
+			backoff.Policy{Name: "custom", FirstWait: 5000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 5}},
+		{[]string{"crowd", "--multiplier", "1.5", "--preset", "grpc", "--attempts", "8"},
+			backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 200}, Attempts: 8}},
+	}
+	for _, tt := range tests {
+		opts, err := parseArgs(tt.args)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
 		}
-		if back, ok := parseMillis(strconv.Itoa(n)); n < 1e7 && (!ok || back != n) {
-			t.Fatalf("parseMillis(%q) = %d, but %d reads back as %d, %v", s, n, n, back, ok)
+		ps := opts.report.policies
+		if len(ps) != backoff.NumShapes+1 || ps[len(ps)-1] != tt.want {
+			t.Errorf("%q: got %+v, want the five and %+v", tt.args, ps, tt.want)
 		}
-		if d := time.Duration(n) * time.Millisecond; d/time.Millisecond == time.Duration(n) {
-			if back, ok := parseMillis(d.String()); !ok || back != n {
-				t.Fatalf("parseMillis(%q) = %d, but %s reads back as %d, %v", s, n, d, back, ok)
-			}
+		if five := ps[1]; five.FirstWait != tt.want.FirstWait || five.Attempts != tt.want.Attempts || five.LongestWait != tt.want.LongestWait {
+			t.Errorf("%q: exponential %+v, want the preset's first wait, longest wait and attempts", tt.args, five)
 		}
-	})
+	}
+	// Without --preset, --multiplier or --jitter the crowd is the five.
+	if opts, _ := parseArgs([]string{"crowd", "--max-elapsed", "1m"}); len(opts.report.policies) != backoff.NumShapes {
+		t.Errorf("crowd --max-elapsed: got %d policies, want the five", len(opts.report.policies))
+	}
+}
+
+// The spread over seeds uses independent draws unless --draws says
+// otherwise; one seed's figures are the reference's.
+func TestSeedsDraws(t *testing.T) {
+	draws := func(args ...string) string {
+		t.Helper()
+		return cell(t, get(t, get(t, decodeOrdered(t, reportOf(t, append(args, "--format", "json")...)), "settings"), "draws"))
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"crowd"}, "reference"},
+		{[]string{"crowd", "--seeds", "3"}, "independent"},
+		{[]string{"crowd", "--seeds", "3", "--draws", "reference"}, "reference"},
+		{[]string{"--draws", "reference", "crowd", "--seeds", "3"}, "reference"},
+		{[]string{"crowd", "--seeds", "3", "--draws", "independent"}, "independent"},
+		{[]string{"crowd", "--draws", "independent"}, "independent"},
+	} {
+		if got := draws(tt.args...); got != tt.want {
+			t.Errorf("%q: draws %s, want %s", tt.args, got, tt.want)
+		}
+	}
+	if a, b := reportOf(t, "crowd", "--seeds", "3"), reportOf(t, "crowd", "--seeds", "3", "--draws", "independent"); a != b {
+		t.Errorf("--seeds without --draws differs from --draws independent:\n%s\n%s", a, b)
+	}
 }

@@ -75,6 +75,18 @@ func (e *GaveUpError) Error() string {
 	return fmt.Sprintf("%s: gave up after %d attempts", e.Job, e.Attempts)
 }
 
+// OutOfTimeError is a job that failed on every attempt it made before its
+// next attempt would have come more than Limit ms after its first.
+type OutOfTimeError struct {
+	Job      string
+	Attempts int // attempts made
+	Limit    int // the policy's limit on total time, ms
+}
+
+func (e *OutOfTimeError) Error() string {
+	return fmt.Sprintf("%s: out of time after %d attempts (the next would pass %d ms)", e.Job, e.Attempts, e.Limit)
+}
+
 // Attempt tries the job for the n-th time (n >= 1).
 func (j Job) Attempt(n int) error {
 	if j.Fatal {
@@ -91,10 +103,11 @@ type Outcome int
 
 // The ways an attempt ends.
 const (
-	Done     Outcome = iota // the job succeeded
-	Retry                   // it failed and will be retried after Entry.Wait
-	LastFail                // it failed with no attempts left
-	Stopped                 // it failed and cannot be retried
+	Done      Outcome = iota // the job succeeded
+	Retry                    // it failed and will be retried after Entry.Wait
+	LastFail                 // it failed with no attempts left
+	Stopped                  // it failed and cannot be retried
+	OutOfTime                // it failed, and the next attempt would pass the policy's limit on total time
 )
 
 // Entry is one line of the ledger: one attempt.
@@ -116,6 +129,8 @@ func (e Entry) String() string {
 		return head + fmt.Sprintf("failed, retry after %d ms", e.Wait)
 	case LastFail:
 		return head + "failed, no attempts left"
+	case OutOfTime:
+		return head + "failed, out of time"
 	default:
 		return head + "cannot be retried, stopped"
 	}
@@ -140,7 +155,8 @@ func (l *Ledger) Balanced() bool {
 // Run tries job j up to the policy's attempts, waiting as sched says
 // before each retry, and records every attempt. It returns the attempt on
 // which the job was done, or an error: a *NotRetryableError (errors.Is
-// ErrNotRetryable) or a *GaveUpError.
+// ErrNotRetryable), a *GaveUpError, or an *OutOfTimeError when the
+// policy's limit on total time stops it first.
 func (l *Ledger) Run(j Job, sched backoff.Schedule) (int, error) {
 	attempts := sched.Policy.Attempts
 	for n := 1; n <= attempts; n++ {
@@ -150,6 +166,9 @@ func (l *Ledger) Run(j Job, sched backoff.Schedule) (int, error) {
 		}
 		if errors.Is(err, ErrNotRetryable) {
 			return n, err
+		}
+		if n < attempts && pastLimit(sched, n) {
+			return n, &OutOfTimeError{Job: j.Name, Attempts: n, Limit: sched.Policy.MaxElapsed}
 		}
 	}
 	return attempts, &GaveUpError{Job: j.Name, Attempts: attempts}
@@ -169,6 +188,9 @@ func (l *Ledger) try(j Job, n int, sched backoff.Schedule) (err error) {
 	case errors.Is(err, ErrNotRetryable):
 		l.Failures++
 		e.Outcome = Stopped
+	case n < sched.Policy.Attempts && pastLimit(sched, n):
+		l.Failures++
+		e.Outcome = OutOfTime
 	case n < sched.Policy.Attempts:
 		l.Failures++
 		e.Outcome = Retry
@@ -180,6 +202,13 @@ func (l *Ledger) try(j Job, n int, sched backoff.Schedule) (err error) {
 	}
 	l.Entries = append(l.Entries, e)
 	return err
+}
+
+// pastLimit reports whether attempt n+1 would come more than the policy's
+// limit on total time after the first attempt.
+func pastLimit(sched backoff.Schedule, n int) bool {
+	limit := sched.Policy.MaxElapsed
+	return limit > 0 && n-1 < len(sched.Retries) && sched.Retries[n-1].At > limit
 }
 
 // Result is how one job ended.
@@ -200,11 +229,12 @@ func (r Result) String() string {
 
 // Report is a run of several jobs through one ledger.
 type Report struct {
-	Results []Result
-	Ledger  Ledger
-	Done    int // jobs done
-	GaveUp  int // jobs that ran out of attempts
-	Refused int // jobs that could not be retried
+	Results   []Result
+	Ledger    Ledger
+	Done      int // jobs done
+	GaveUp    int // jobs that ran out of attempts
+	Refused   int // jobs that could not be retried
+	OutOfTime int // jobs the policy's limit on total time stopped
 }
 
 // RunAll runs the jobs in order through one ledger, with the reference's
@@ -219,11 +249,14 @@ func RunAllUnder(jobs []Job, p backoff.Policy, s backoff.Settings) Report {
 	var r Report
 	for i, j := range jobs {
 		n, err := r.Ledger.Run(j, backoff.ScheduleOf(p, s, i+1))
+		var late *OutOfTimeError
 		switch {
 		case err == nil:
 			r.Done++
 		case errors.Is(err, ErrNotRetryable):
 			r.Refused++
+		case errors.As(err, &late):
+			r.OutOfTime++
 		default:
 			r.GaveUp++
 		}
@@ -255,6 +288,46 @@ type FormatError struct {
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("job %q: want name:number (0 to 999 failures) or name:fatal", e.Job)
+}
+
+// Rule is the rule the job breaks, in words: "failures go from 0 to 999".
+func (e *FormatError) Rule() string {
+	colon := strings.IndexByte(e.Job, ':')
+	rest := e.Job[colon+1:]
+	switch {
+	case colon < 0:
+		return "a job is name:failures (0 to 999) or name:fatal"
+	case colon == 0:
+		return "the name before the colon is empty"
+	case rest == "":
+		return "nothing after the colon: give the failures, 0 to 999, or fatal"
+	case strings.Trim(rest, "0123456789") == "":
+		return "failures go from 0 to 999"
+	}
+	return "after the colon come the failures, a whole number from 0 to 999, or fatal"
+}
+
+// DuplicateError is a line that names a job twice.
+type DuplicateError struct {
+	Name string
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("%s appears twice; give each job its own name", e.Name)
+}
+
+// CheckUnique refuses a line that names a job twice, with a
+// *DuplicateError for the first name seen again. Parse takes repeated
+// names, as the reference does; the reports call this.
+func CheckUnique(jobs []Job) error {
+	seen := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		if seen[j.Name] {
+			return &DuplicateError{Name: j.Name}
+		}
+		seen[j.Name] = true
+	}
+	return nil
 }
 
 // Parse reads jobs separated by spaces, each read by ParseJob. It checks

@@ -313,3 +313,72 @@ func TestJobsUnderAPolicy(t *testing.T) {
 		t.Errorf("exponential: waited %d and %d, want 32000", got, want)
 	}
 }
+
+// A policy's limit on total time stops a job whose next attempt would come
+// past it: the job is out of time, not given up, and its ledger balances.
+func TestJobsOutOfTime(t *testing.T) {
+	s := backoff.Defaults()
+	p := s.Policy(backoff.Exponential) // waits 1000, 2000, 4000, 8000, 16000: attempts at 0, 1000, 3000, 7000, 15000, 31000 ms
+	p.MaxElapsed = 10000
+	r := RunAllUnder([]Job{{Name: "a", Failures: 9}, {Name: "b", Failures: 2}}, p, s)
+	want := []Entry{
+		{Job: "a", Attempt: 1, Outcome: Retry, Wait: 1000},
+		{Job: "a", Attempt: 2, Outcome: Retry, Wait: 2000},
+		{Job: "a", Attempt: 3, Outcome: Retry, Wait: 4000},
+		{Job: "a", Attempt: 4, Outcome: OutOfTime}, // attempt 5 would come at 15000 ms
+		{Job: "b", Attempt: 1, Outcome: Retry, Wait: 1000},
+		{Job: "b", Attempt: 2, Outcome: Retry, Wait: 2000},
+		{Job: "b", Attempt: 3, Outcome: Done},
+	}
+	if !slices.Equal(r.Ledger.Entries, want) {
+		t.Fatalf("entries: got %+v, want %+v", r.Ledger.Entries, want)
+	}
+	var late *OutOfTimeError
+	if !errors.As(r.Results[0].Err, &late) || late.Attempts != 4 || late.Limit != 10000 || r.Results[0].Attempt != 4 {
+		t.Errorf("a: got %v after attempt %d, want out of time after 4 attempts", r.Results[0].Err, r.Results[0].Attempt)
+	}
+	if got, want := r.Results[0].String(), "a: out of time after 4 attempts (the next would pass 10000 ms)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := want[3].String(), "a attempt 4: failed, out of time"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if r.Done != 1 || r.OutOfTime != 1 || r.GaveUp != 0 || !r.Ledger.Balanced() || r.Ledger.Waited != 10000 {
+		t.Errorf("got %+v, want 1 done, 1 out of time, balanced, 10000 ms waited", r)
+	}
+}
+
+// A malformed job's rule, in words.
+func TestFormatErrorRule(t *testing.T) {
+	for _, tt := range []struct{ word, rule string }{
+		{"alpha", "a job is name:failures (0 to 999) or name:fatal"},
+		{":3", "the name before the colon is empty"},
+		{"a:", "nothing after the colon: give the failures, 0 to 999, or fatal"},
+		{"alpha:1000", "failures go from 0 to 999"},
+		{"alpha:0000", "failures go from 0 to 999"},
+		{"a:x", "after the colon come the failures, a whole number from 0 to 999, or fatal"},
+		{"a:-1", "after the colon come the failures, a whole number from 0 to 999, or fatal"},
+		{"a:b:1", "after the colon come the failures, a whole number from 0 to 999, or fatal"},
+	} {
+		_, err := ParseJob(tt.word)
+		var ferr *FormatError
+		if !errors.As(err, &ferr) {
+			t.Fatalf("%q: got %v, want a *FormatError", tt.word, err)
+		}
+		if got := ferr.Rule(); got != tt.rule {
+			t.Errorf("%q: got %q, want %q", tt.word, got, tt.rule)
+		}
+	}
+}
+
+func TestCheckUnique(t *testing.T) {
+	jobs, _ := Parse("a:1 b:2 c:fatal b:0 a:3")
+	var dup *DuplicateError
+	if err := CheckUnique(jobs); !errors.As(err, &dup) || dup.Name != "b" || err.Error() != "b appears twice; give each job its own name" {
+		t.Errorf("got %v, want b twice", err)
+	}
+	jobs, _ = Parse("a:1 A:2 a.:3")
+	if err := CheckUnique(jobs); err != nil {
+		t.Errorf("distinct names: got %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -19,19 +20,108 @@ import (
 // report is one document, indented, ending in a newline. The README shows
 // every document; report goldens pin them.
 
-// SettingsJSON is the settings every JSON report starts with.
+// SettingsJSON is the settings every JSON report starts with: the
+// reference's six, the policy of one's own (multiplier, jitter, limit on
+// total time), the draws and the service. Capacity 0 is no limit, load 0 no
+// fresh load, max_elapsed_ms 0 no limit; load_until_ms is when the load
+// stops, the outage + 60 s unless told.
 type SettingsJSON struct {
-	FirstWaitMs   int `json:"first_wait_ms"`
-	LongestWaitMs int `json:"longest_wait_ms"`
-	Attempts      int `json:"attempts"`
-	Clients       int `json:"clients"`
-	OutageMs      int `json:"outage_ms"`
-	Seed          int `json:"seed"`
+	FirstWaitMs   int         `json:"first_wait_ms"`
+	LongestWaitMs int         `json:"longest_wait_ms"`
+	Attempts      int         `json:"attempts"`
+	Clients       int         `json:"clients"`
+	OutageMs      int         `json:"outage_ms"`
+	Seed          int         `json:"seed"`
+	Multiplier    json.Number `json:"multiplier"`
+	Jitter        string      `json:"jitter"`
+	MaxElapsedMs  int         `json:"max_elapsed_ms"`
+	Draws         string      `json:"draws"`
+	Capacity      int         `json:"capacity"`
+	Load          int         `json:"load"`
+	LoadUntilMs   int         `json:"load_until_ms"`
+	Budget        string      `json:"budget"`
+	Processes     int         `json:"processes"`
 }
 
 func settingsJSON(s backoff.Settings) SettingsJSON {
 	return SettingsJSON{FirstWaitMs: s.FirstWait, LongestWaitMs: s.LongestWait, Attempts: s.Attempts,
-		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed}
+		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed,
+		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
+		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
+		Budget: s.Budget.String(), Processes: s.Processes}
+}
+
+// PolicySettingsJSON is what a policy is: its first and longest wait, its
+// multiplier (a decimal: 1.6), its jitter as --jitter takes it, its
+// attempts (the first included) and its limit on total time (0: none).
+type PolicySettingsJSON struct {
+	FirstWaitMs   int         `json:"first_wait_ms"`
+	LongestWaitMs int         `json:"longest_wait_ms"`
+	Multiplier    json.Number `json:"multiplier"`
+	Jitter        string      `json:"jitter"`
+	Attempts      int         `json:"attempts"`
+	MaxElapsedMs  int         `json:"max_elapsed_ms"`
+}
+
+func policySettings(p backoff.Policy) PolicySettingsJSON {
+	return PolicySettingsJSON{FirstWaitMs: p.FirstWait, LongestWaitMs: p.LongestWait, Multiplier: thousandths(p.Multiplier),
+		Jitter: p.Jitter.String(), Attempts: p.Attempts, MaxElapsedMs: p.MaxElapsed}
+}
+
+// policyColumns are a policy's settings as CSV columns, each name with
+// policy_ before it, since a crowd's own attempts column is a figure.
+func policyColumns(p backoff.Policy) []column {
+	return []column{
+		{"policy_first_wait_ms", itoa(p.FirstWait)},
+		{"policy_longest_wait_ms", itoa(p.LongestWait)},
+		{"policy_multiplier", backoff.FormatThousandths(p.Multiplier)},
+		{"policy_jitter", p.Jitter.String()},
+		{"policy_attempts", itoa(p.Attempts)},
+		{"policy_max_elapsed_ms", itoa(p.MaxElapsed)},
+	}
+}
+
+// column is one CSV cell and the name of its column.
+type column struct {
+	name, cell string
+}
+
+// thousandths is n thousandths as a JSON number: 1600 is 1.6.
+func thousandths(n int) json.Number { return json.Number(backoff.FormatThousandths(n)) }
+
+// member is one field of an object whose fields keep their order.
+type member struct {
+	key   string
+	value any
+}
+
+// object is a JSON object whose fields come out in the order given: the
+// figures' order is MODEL.md's, which a struct cannot follow when the
+// figures are a list.
+type object []member
+
+// MarshalJSON writes the fields in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // jsonDoc is v as an indented document. The report types hold only numbers,
@@ -89,274 +179,78 @@ func optionalMs(ms int) (field string, value *int) {
 
 // RetryJSON is one retry of a schedule.
 type RetryJSON struct {
-	Attempt int `json:"attempt"`
-	WaitMs  int `json:"wait_ms"`
-	AtMs    int `json:"at_ms"`
+	Attempt  int    `json:"attempt"`
+	WaitMs   int    `json:"wait_ms"`
+	AtMs     int    `json:"at_ms"`
+	LowMs    int    `json:"low_ms"`    // the band's lowest wait
+	HighMs   int    `json:"high_ms"`   // and its highest: the library's promise
+	CutShort bool   `json:"cut_short"` // reference draws cannot reach the band's top
+	Outcome  string `json:"outcome"`   // down, through, not needed or past the limit
 }
 
 // ScheduleJSON is the schedule report.
 type ScheduleJSON struct {
-	Settings SettingsJSON `json:"settings"`
-	Policy   string       `json:"policy"`
-	Client   int          `json:"client"`
-	Retries  []RetryJSON  `json:"retries"`
-	TotalMs  int          `json:"total_ms"`
+	Settings       SettingsJSON       `json:"settings"`
+	Policy         string             `json:"policy"`
+	PolicySettings PolicySettingsJSON `json:"policy_settings"`
+	Client         int                `json:"client"`
+	Retries        []RetryJSON        `json:"retries"`
+	End            string             `json:"end"`           // through, gave up or out of time
+	ThroughAtMs    *int               `json:"through_at_ms"` // null unless through
+	Made           int                `json:"made"`          // attempts made, the first included
+	TotalMs        int                `json:"total_ms"`      // the last attempt made
+	DrawnTotalMs   int                `json:"drawn_total_ms"`
 }
 
-// ScheduleCSV is one client's retries: attempt,wait_ms,at_ms. The first
-// attempt, at 0 ms, is not a retry and has no row.
+// ScheduleCSV is one client's retries: attempt,wait_ms,at_ms, then each
+// retry's band (low_ms,high_ms), whether reference draws cut the band short
+// (cut_short) and its outcome (down, through, not needed, past the limit).
+// The first attempt, at 0 ms, is not a retry and has no row.
 func ScheduleCSV(sc backoff.Schedule) string {
 	records := make([][]string, 0, len(sc.Retries))
 	for _, r := range sc.Retries {
-		records = append(records, []string{itoa(r.Attempt), itoa(r.Wait), itoa(r.At)})
+		records = append(records, []string{itoa(r.Attempt), itoa(r.Wait), itoa(r.At), itoa(r.Low), itoa(r.High),
+			strconv.FormatBool(r.Cut), r.Outcome.String()})
 	}
-	return csvDoc([]string{"attempt", "wait_ms", "at_ms"}, records)
+	return csvDoc([]string{"attempt", "wait_ms", "at_ms", "low_ms", "high_ms", "cut_short", "outcome"}, records)
 }
 
-// ScheduleDoc is one client's retries as a JSON document.
+// ScheduleDoc is one client's retries as a JSON document. total_ms is the
+// last attempt the client made; drawn_total_ms the last retry drawn, made
+// or not, which total_ms was before the schedule had outcomes.
 func ScheduleDoc(s backoff.Settings, sc backoff.Schedule) string {
-	doc := ScheduleJSON{Settings: settingsJSON(s), Policy: sc.Policy.String(), Client: sc.Client, Retries: []RetryJSON{}, TotalMs: sc.DrawnTotal()}
+	doc := ScheduleJSON{Settings: settingsJSON(s), Policy: sc.Policy.String(), PolicySettings: policySettings(sc.Policy),
+		Client: sc.Client, Retries: []RetryJSON{}, End: sc.End.String(), Made: sc.Made, TotalMs: sc.Total, DrawnTotalMs: sc.DrawnTotal()}
 	for _, r := range sc.Retries {
-		doc.Retries = append(doc.Retries, RetryJSON{Attempt: r.Attempt, WaitMs: r.Wait, AtMs: r.At})
+		doc.Retries = append(doc.Retries, RetryJSON{Attempt: r.Attempt, WaitMs: r.Wait, AtMs: r.At, LowMs: r.Low, HighMs: r.High,
+			CutShort: r.Cut, Outcome: r.Outcome.String()})
+	}
+	if r, ok := sc.ThroughAt(); ok {
+		at := r.At
+		doc.ThroughAtMs = &at
 	}
 	return jsonDoc(doc)
 }
 
-// CrowdRowJSON is one policy's row of the crowd table.
-type CrowdRowJSON struct {
-	Policy            string `json:"policy"`
-	Retries           int    `json:"retries"`
-	MostInASlot       int    `json:"most_in_a_slot"`
-	BusiestSlotFromMs *int   `json:"busiest_slot_from_ms"` // null without retries
-	AllThroughByMs    *int   `json:"all_through_by_ms"`    // null when no client got through
-	GaveUp            int    `json:"gave_up"`
-}
-
-// CrowdJSON is the crowd report.
-type CrowdJSON struct {
-	Settings SettingsJSON   `json:"settings"`
-	SlotMs   int            `json:"slot_ms"`
-	Policies []CrowdRowJSON `json:"policies"`
-}
-
-func crowdHeader() []string {
-	return []string{"policy", "retries", "most_in_a_slot", "busiest_slot_from_ms", "all_through_by_ms", "gave_up"}
-}
-
-// crowdRow is a crowd's row as CSV fields and as JSON.
-func crowdRow(c backoff.Result) ([]string, CrowdRowJSON) {
-	f := c.Figures
-	fromField, from := optionalMs(f.BusiestSlotFrom)
-	lastField, last := optionalMs(f.AllThroughBy)
-	return []string{c.Policy.String(), itoa(f.Retries), itoa(f.MostInASlot), fromField, lastField, itoa(f.GaveUp)},
-		CrowdRowJSON{Policy: c.Policy.String(), Retries: f.Retries, MostInASlot: f.MostInASlot, BusiestSlotFromMs: from, AllThroughByMs: last, GaveUp: f.GaveUp}
-}
-
-// CrowdCSV is the crowd table, one row per policy:
-// policy,retries,most_in_a_slot,busiest_slot_from_ms,all_through_by_ms,gave_up.
+// CrowdCSV is the crowd table in the reference's columns, one row per
+// policy: policy,retries,most_in_a_slot,busiest_slot_from_ms,
+// all_through_by_ms,gave_up. The crowd report writes CrowdReportCSV, which
+// starts with them.
 func CrowdCSV(crowds []backoff.Result) string {
 	var records [][]string
 	for _, c := range crowds {
-		row, _ := crowdRow(c)
-		records = append(records, row)
+		f := c.Figures
+		from, _ := optionalMs(f.BusiestSlotFrom)
+		last, _ := optionalMs(f.AllThroughBy)
+		records = append(records, []string{c.Policy.String(), itoa(f.Retries), itoa(f.MostInASlot), from, last, itoa(f.GaveUp)})
 	}
-	return csvDoc(crowdHeader(), records)
-}
-
-// CrowdDoc is the crowd table as a JSON document.
-func CrowdDoc(s backoff.Settings, crowds []backoff.Result) string {
-	doc := CrowdJSON{Settings: settingsJSON(s), SlotMs: s.Slot}
-	for _, c := range crowds {
-		_, row := crowdRow(c)
-		doc.Policies = append(doc.Policies, row)
-	}
-	return jsonDoc(doc)
-}
-
-// SeedsText is the crowd over many seeds: for each policy and figure, the
-// median, the 95th percentile and the worst.
-func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
-	var b strings.Builder
-	b.WriteString(CrowdIntro(s) + ".\n")
-	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
-	b.WriteString("  policy          figure                median         p95       worst\n")
-	for _, p := range sc.Policies {
-		last := p.Spread("all_through_by_ms")
-		rows := []struct {
-			figure string
-			cells  [3]string
-		}{
-			{"retries", counts(p.Spread("retries"))},
-			{"most in a slot", counts(p.Spread("most_in_a_slot"))},
-			{"all through by", [3]string{throughBy(last.Median), throughBy(last.P95), throughBy(last.Worst)}},
-			{"gave up", counts(p.Spread("gave_up"))},
-		}
-		for i, r := range rows {
-			name := ""
-			if i == 0 {
-				name = p.Policy.String()
-			}
-			fmt.Fprintf(&b, "  %-14s  %-14s%12s%12s%12s\n", name, r.figure, r.cells[0], r.cells[1], r.cells[2])
-		}
-	}
-	b.WriteString("Median and 95th percentile by nearest rank: each is a figure that one of the seeds gave. " +
-		"\"-\" is a seed in which no client got through, which counts as later than any time.\n")
-	var none []string
-	for _, p := range sc.Policies {
-		if p.NoneThrough > 0 {
-			none = append(none, fmt.Sprintf("%s in %d", p.Policy, p.NoneThrough))
-		}
-	}
-	if len(none) > 0 {
-		fmt.Fprintf(&b, "Seeds in which no client got through, of %d: %s.\n", sc.Count, strings.Join(none, ", "))
-	}
-	return b.String()
-}
-
-func seedRange(sc backoff.SeedsCrowd) string {
-	if sc.Count == 1 {
-		return fmt.Sprintf("seed %d alone", sc.First)
-	}
-	return fmt.Sprintf("%d seeds, %d to %d", sc.Count, sc.First, sc.First+sc.Count-1)
-}
-
-func counts(sp backoff.Spread) [3]string {
-	return [3]string{itoa(sp.Median), itoa(sp.P95), itoa(sp.Worst)}
-}
-
-// SpreadJSON is a figure's spread over the seeds.
-type SpreadJSON struct {
-	Median int `json:"median"`
-	P95    int `json:"p95"`
-	Worst  int `json:"worst"`
-}
-
-// OptionalSpreadJSON is the spread of a time that some seeds may lack: null
-// where the percentile lands on a seed in which no client got through.
-type OptionalSpreadJSON struct {
-	Median *int `json:"median"`
-	P95    *int `json:"p95"`
-	Worst  *int `json:"worst"`
-}
-
-// SeedsRowJSON is one policy over the seeds.
-type SeedsRowJSON struct {
-	Policy           string             `json:"policy"`
-	Retries          SpreadJSON         `json:"retries"`
-	MostInASlot      SpreadJSON         `json:"most_in_a_slot"`
-	AllThroughByMs   OptionalSpreadJSON `json:"all_through_by_ms"`
-	GaveUp           SpreadJSON         `json:"gave_up"`
-	SeedsNoneThrough int                `json:"seeds_none_through"`
-}
-
-// SeedRangeJSON is which seeds ran: First to Last, Count of them.
-type SeedRangeJSON struct {
-	First int `json:"first"`
-	Last  int `json:"last"`
-	Count int `json:"count"`
-}
-
-// SeedsJSON is the crowd report over many seeds.
-type SeedsJSON struct {
-	Settings SettingsJSON   `json:"settings"`
-	SlotMs   int            `json:"slot_ms"`
-	Seeds    SeedRangeJSON  `json:"seeds"`
-	Policies []SeedsRowJSON `json:"policies"`
-}
-
-func seedsHeader() []string {
-	return []string{"policy",
-		"retries_median", "retries_p95", "retries_worst",
-		"most_in_a_slot_median", "most_in_a_slot_p95", "most_in_a_slot_worst",
-		"all_through_by_median_ms", "all_through_by_p95_ms", "all_through_by_worst_ms",
-		"gave_up_median", "gave_up_p95", "gave_up_worst",
-		"seeds_none_through"}
-}
-
-// SeedsCSV is the crowd over many seeds, one row per policy: the
-// policy, then median, p95 and worst of retries, most_in_a_slot,
-// all_through_by (ms) and gave_up, then seeds_none_through.
-func SeedsCSV(sc backoff.SeedsCrowd) string {
-	var records [][]string
-	for _, p := range sc.Policies {
-		row := []string{p.Policy.String()}
-		for _, sp := range []backoff.Spread{p.Spread("retries"), p.Spread("most_in_a_slot")} {
-			row = append(row, itoa(sp.Median), itoa(sp.P95), itoa(sp.Worst))
-		}
-		last := p.Spread("all_through_by_ms")
-		for _, ms := range []int{last.Median, last.P95, last.Worst} {
-			field, _ := optionalMs(ms)
-			row = append(row, field)
-		}
-		gave := p.Spread("gave_up")
-		row = append(row, itoa(gave.Median), itoa(gave.P95), itoa(gave.Worst), itoa(p.NoneThrough))
-		records = append(records, row)
-	}
-	return csvDoc(seedsHeader(), records)
-}
-
-// SeedsDoc is the crowd over many seeds as a JSON document.
-func SeedsDoc(s backoff.Settings, sc backoff.SeedsCrowd) string {
-	spread := func(sp backoff.Spread) SpreadJSON { return SpreadJSON{Median: sp.Median, P95: sp.P95, Worst: sp.Worst} }
-	doc := SeedsJSON{Settings: settingsJSON(s), SlotMs: s.Slot,
-		Seeds: SeedRangeJSON{First: sc.First, Last: sc.First + sc.Count - 1, Count: sc.Count}}
-	for _, p := range sc.Policies {
-		last := p.Spread("all_through_by_ms")
-		_, median := optionalMs(last.Median)
-		_, p95 := optionalMs(last.P95)
-		_, worst := optionalMs(last.Worst)
-		doc.Policies = append(doc.Policies, SeedsRowJSON{
-			Policy:           p.Policy.String(),
-			Retries:          spread(p.Spread("retries")),
-			MostInASlot:      spread(p.Spread("most_in_a_slot")),
-			AllThroughByMs:   OptionalSpreadJSON{Median: median, P95: p95, Worst: worst},
-			GaveUp:           spread(p.Spread("gave_up")),
-			SeedsNoneThrough: p.NoneThrough,
-		})
-	}
-	return jsonDoc(doc)
-}
-
-// SlotJSON is one non-empty slot of a timeline.
-type SlotJSON struct {
-	FromMs  int `json:"from_ms"`
-	Retries int `json:"retries"`
-}
-
-// TimelineJSON is the timeline report.
-type TimelineJSON struct {
-	Settings SettingsJSON `json:"settings"`
-	Policy   string       `json:"policy"`
-	SlotMs   int          `json:"slot_ms"`
-	Retries  int          `json:"retries"`
-	Slots    []SlotJSON   `json:"slots"`
-}
-
-// TimelineCSV is a crowd's retries per slot, one row per slot that has any:
-// from_ms,retries.
-func TimelineCSV(c backoff.Result) string {
-	var records [][]string
-	for i, n := range c.Series.Retries {
-		if n > 0 {
-			records = append(records, []string{itoa(i * c.Series.Slot), itoa(n)})
-		}
-	}
-	return csvDoc([]string{"from_ms", "retries"}, records)
-}
-
-// TimelineDoc is a crowd's retries per slot as a JSON document.
-func TimelineDoc(s backoff.Settings, c backoff.Result) string {
-	doc := TimelineJSON{Settings: settingsJSON(s), Policy: c.Policy.String(), SlotMs: c.Series.Slot, Retries: c.Figures.Retries, Slots: []SlotJSON{}}
-	for i, n := range c.Series.Retries {
-		if n > 0 {
-			doc.Slots = append(doc.Slots, SlotJSON{FromMs: i * c.Series.Slot, Retries: n})
-		}
-	}
-	return jsonDoc(doc)
+	return csvDoc([]string{"policy", "retries", "most_in_a_slot", "busiest_slot_from_ms", "all_through_by_ms", "gave_up"}, records)
 }
 
 // OutcomeWord is a ledger entry's outcome in the reports: "done", "retry",
-// "gave up" (failed with no attempts left) or "refused" (cannot be retried).
+// "gave up" (failed with no attempts left), "out of time" (failed, and the
+// next attempt would pass the policy's limit on total time) or "refused"
+// (cannot be retried).
 // A job's last entry so tells its result.
 func OutcomeWord(o ledger.Outcome) string {
 	switch o {
@@ -366,6 +260,8 @@ func OutcomeWord(o ledger.Outcome) string {
 		return "retry"
 	case ledger.LastFail:
 		return "gave up"
+	case ledger.OutOfTime:
+		return "out of time"
 	default:
 		return "refused"
 	}
@@ -376,7 +272,7 @@ type JobJSON struct {
 	Job      string `json:"job"`
 	Failures int    `json:"failures"`
 	Fatal    bool   `json:"fatal"`
-	Result   string `json:"result"`   // done, gave up or refused
+	Result   string `json:"result"`   // done, gave up, out of time or refused
 	Attempts int    `json:"attempts"` // the attempt it was done on, or its last
 }
 
@@ -401,22 +297,28 @@ type LedgerJSON struct {
 
 // JobsJSON is the jobs report.
 type JobsJSON struct {
-	Settings    SettingsJSON `json:"settings"`
-	Jobs        []JobJSON    `json:"jobs"`
-	Ledger      LedgerJSON   `json:"ledger"`
-	JobsDone    int          `json:"jobs_done"`
-	JobsGaveUp  int          `json:"jobs_gave_up"`
-	JobsRefused int          `json:"jobs_refused"`
+	Settings       SettingsJSON       `json:"settings"`
+	Policy         string             `json:"policy"`
+	PolicySettings PolicySettingsJSON `json:"policy_settings"`
+	Jobs           []JobJSON          `json:"jobs"`
+	Ledger         LedgerJSON         `json:"ledger"`
+	JobsDone       int                `json:"jobs_done"`
+	JobsGaveUp     int                `json:"jobs_gave_up"`
+	JobsRefused    int                `json:"jobs_refused"`
+	JobsOutOfTime  int                `json:"jobs_out_of_time"`
 }
 
 // jobResult is how a job ended, in the words of OutcomeWord.
 func jobResult(r ledger.Result) string {
 	var gaveUp *ledger.GaveUpError
+	var late *ledger.OutOfTimeError
 	switch {
 	case r.Err == nil:
 		return "done"
 	case errors.As(r.Err, &gaveUp):
 		return "gave up"
+	case errors.As(r.Err, &late):
+		return "out of time"
 	default:
 		return "refused"
 	}
@@ -432,14 +334,14 @@ func JobsCSV(r ledger.Report) string {
 	return csvDoc([]string{"job", "attempt", "outcome", "wait_ms"}, records)
 }
 
-// JobsDoc is a run of jobs as a JSON document: each job's result, the
-// ledger and its counts.
-func JobsDoc(s backoff.Settings, r ledger.Report) string {
+// JobsDoc is a run of jobs under policy p as a JSON document: each job's
+// result, the ledger and its counts.
+func JobsDoc(s backoff.Settings, p backoff.Policy, r ledger.Report) string {
 	l := r.Ledger
-	doc := JobsJSON{Settings: settingsJSON(s), Jobs: []JobJSON{},
+	doc := JobsJSON{Settings: settingsJSON(s), Policy: p.String(), PolicySettings: policySettings(p), Jobs: []JobJSON{},
 		Ledger: LedgerJSON{Entries: []EntryJSON{}, Attempts: l.Attempts, Done: l.Successes, Failed: l.Failures,
 			FinallyRuns: l.FinallyRuns, WaitedMs: l.Waited, Balanced: l.Balanced()},
-		JobsDone: r.Done, JobsGaveUp: r.GaveUp, JobsRefused: r.Refused}
+		JobsDone: r.Done, JobsGaveUp: r.GaveUp, JobsRefused: r.Refused, JobsOutOfTime: r.OutOfTime}
 	for _, res := range r.Results {
 		doc.Jobs = append(doc.Jobs, JobJSON{Job: res.Job.Name, Failures: res.Job.Failures, Fatal: res.Job.Fatal,
 			Result: jobResult(res), Attempts: res.Attempt})
