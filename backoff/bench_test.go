@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -124,10 +125,13 @@ func BenchmarkCrowdPreset(b *testing.B) {
 // many workers as -cpu allows, at 100 ms and at 1 ms slots. cpu-ns/op is
 // the CPU time spent, all workers together.
 func BenchmarkCrowdSeeds(b *testing.B) {
-	for _, slot := range []int{100, 1} {
-		b.Run(map[int]string{100: "slot100ms", 1: "slot1ms"}[slot], func(b *testing.B) {
+	for _, c := range []struct {
+		draws Draws
+		slot  int
+	}{{Reference, 100}, {Reference, 1}, {Independent, 100}, {Independent, 1}} {
+		b.Run(fmt.Sprintf("%v/slot%dms", c.draws, c.slot), func(b *testing.B) {
 			s := largest()
-			s.Slot = slot
+			s.Slot, s.Draws = c.slot, c.draws
 			five := s.Five()
 			b.ReportAllocs()
 			start := processCPU()

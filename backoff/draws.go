@@ -89,11 +89,19 @@ func (s *source) between(d Draws, lo, n int) int {
 // lemire is Lemire's draw from [0, n).
 func (s *source) lemire(n uint64) uint64 {
 	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
-	if lo < n { // the threshold (2^64-n) mod n is below n: only then can lo be under it
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(s.pcg.Uint64(), n)
-		}
+	if lo < n {
+		return s.lemireAgain(n, hi, lo)
+	}
+	return hi
+}
+
+// lemireAgain finishes a draw whose first product's low word, lo, is below
+// n: only then can it be under the threshold (2^64-n) mod n, which is below
+// n, and the draw must be made again.
+func (s *source) lemireAgain(n, hi, lo uint64) uint64 {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(s.pcg.Uint64(), n)
 	}
 	return hi
 }

@@ -65,9 +65,11 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	// A band known in advance, drawn by Reference draws, is a remainder by
 	// a divisor worked out once: the five's and most presets' case, drawn
 	// here without a call.
-	table := pl.draws == Reference && pl.kind != JitterNone && pl.kind != JitterDecorrelated
+	table := pl.kind != JitterNone && pl.kind != JitterDecorrelated
+	refTable := table && pl.draws == Reference
+	pcgTable := table && pl.draws == Independent
 	refDecorrelated := pl.draws == Reference && pl.kind == JitterDecorrelated
-	lo, div := pl.lo[:pl.retries+1], pl.div[:pl.retries+1]
+	lo, div, width := pl.lo[:pl.retries+1], pl.div[:pl.retries+1], pl.width[:pl.retries+1]
 	first, last := uint32(n), uint32(0) // the counted slots' range
 	retries, through, outOfTime := 0, 0, 0
 	for client := 1; client <= clients; client++ {
@@ -76,8 +78,14 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 		for k := 1; k <= pl.retries; k++ {
 			var w int
 			switch {
-			case table:
+			case refTable:
 				w = lo[k] + int(div[k].mod(src.nextRef()))
+			case pcgTable: // src.lemire, written out so the draw needs no call
+				hi, l := bits.Mul64(src.pcg.Uint64(), width[k])
+				if l < width[k] {
+					hi = src.lemireAgain(width[k], hi, l)
+				}
+				w = lo[k] + int(hi)
 			case refDecorrelated: // min(longest, u(first, 3*prev)), its width new each time
 				r, width := src.nextRef(), uint32(3*prev-pl.first+1)
 				if r >= width {
