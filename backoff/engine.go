@@ -91,7 +91,24 @@ type engine struct {
 	stop   func() bool
 }
 
+// engineScratch is what one engine's run leaves for the next to reuse: the
+// chunks, the ring, the lists. The crowd over many seeds runs an engine per
+// seed and policy; without it, each would allocate them afresh.
+type engineScratch struct {
+	free        []*chunk
+	ring        []bucket
+	flat, order []pending
+	lat         []uint32
+	at, fill    []int
+	late        [][]pending
+}
+
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
+	return newEngineWith(pl, s, series, stop, nil)
+}
+
+// newEngineWith is newEngine taking its scratch from sc, if not nil.
+func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engineScratch) *engine {
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
@@ -115,8 +132,20 @@ func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
 	for n < pl.longestDraw>>e.bits+3 {
 		n *= 2
 	}
-	e.ring, e.ringMask = make([]bucket, n), int64(n-1)
-	if e.bits > 0 {
+	if sc != nil {
+		e.free, e.flat, e.order, e.lat = sc.free, sc.flat[:0], sc.order[:0], sc.lat[:0]
+		if len(sc.ring) == n {
+			e.ring = sc.ring
+		}
+		if len(sc.late) == 1<<e.bits && e.bits > 0 {
+			e.at, e.fill, e.late = sc.at, sc.fill, sc.late
+		}
+	}
+	if e.ring == nil {
+		e.ring = make([]bucket, n)
+	}
+	e.ringMask = int64(n - 1)
+	if e.bits > 0 && e.late == nil {
 		e.at, e.fill, e.late = make([]int, 1<<e.bits+1), make([]int, 1<<e.bits), make([][]pending, 1<<e.bits)
 	}
 	if e.fresh > 0 {
@@ -331,6 +360,21 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh < e.fresh {
 		e.nextArrive = e.arrival(toFresh)
 	}
+}
+
+// keep leaves the engine's scratch in sc for the next run, every chunk
+// back among the free and every list empty.
+func (e *engine) keep(sc *engineScratch) {
+	for i := range e.ring {
+		if len(e.ring[i].chunks) > 0 {
+			e.release(&e.ring[i])
+		}
+	}
+	for i := range e.late {
+		e.late[i] = e.late[i][:0]
+	}
+	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
+		at: e.at, fill: e.fill, late: e.late}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {

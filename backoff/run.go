@@ -1,7 +1,9 @@
 package backoff
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -73,13 +75,19 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 
 // RunAll runs each policy as Run does, on up to workers goroutines at once
 // (the policies are independent), and returns the results in the policies'
-// order, or the first error.
+// order, or the first error. The longest runs are handed out first, so
+// that no worker is left with a long one at the end while the others idle.
 func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 	out := make([]Result, len(ps))
 	errs := make([]error, len(ps))
 	workers = max(1, min(workers, len(ps)))
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(runCost(ps[b], s), runCost(ps[a], s)) })
 	next := make(chan int, len(ps))
-	for i := range ps {
+	for _, i := range order {
 		next <- i
 	}
 	close(next)
@@ -98,4 +106,15 @@ func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 		}
 	}
 	return out, nil
+}
+
+// runCost is a rough measure of a run's work, to order runs by: the
+// attempts it can make, far fewer without jitter, where clients that wait
+// alike go as one cohort.
+func runCost(p Policy, s Settings) int64 {
+	n := int64(s.Clients+s.FreshRequests()) * int64(max(p.Attempts, 1))
+	if !p.Jitter.Draws() && s.Budget.Kind == BudgetNone {
+		n /= 16
+	}
+	return n
 }

@@ -132,6 +132,7 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	for range workers {
 		wg.Go(func() {
 			ta := new(tally)
+			var scratch engineScratch // one engine at a time, each leaving its chunks to the next
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= count || stopped.Load() {
@@ -145,7 +146,9 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 						figs[p] = ta.crowd(pl, one)
 						continue
 					}
-					f, _, err := newEngine(pl, one, false, o.Stop).run()
+					e := newEngineWith(pl, one, false, o.Stop, &scratch)
+					f, _, err := e.run()
+					e.keep(&scratch)
 					if err != nil {
 						stopped.Store(true)
 						return
