@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -72,7 +73,15 @@ func runProgram(p *tea.Program, stderr io.Writer, restore func()) int {
 		select {
 		case s := <-signals:
 			got <- s.(syscall.Signal)
-			p.Kill() // ends Run at once; bubbletea restores what it set up
+			// Quit, not Kill: a quit waits for bubbletea's input loop to end
+			// before it closes the input, where a kill races it. A program
+			// that does not quit within a second is killed.
+			p.Quit()
+			select {
+			case <-done:
+			case <-time.After(time.Second):
+				p.Kill()
+			}
 		case <-done:
 		}
 	}()
