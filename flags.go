@@ -193,15 +193,15 @@ func usagef(format string, a ...any) error {
 type valueKind int
 
 const (
-	countValue   valueKind = iota // a whole number (backoff.ParseCount)
-	timeValue                     // a time (backoff.ParseTime)
-	decimalValue                  // a decimal of at most three places (backoff.ParseThousandths)
-	jitterValue                   // backoff.ParseJitter
-	drawsValue                    // backoff.ParseDraws
-	budgetValue                   // backoff.ParseBudget
-	presetValue                   // a preset's name
-	planValue                     // a plan's file (views.DecodePlan)
-	seedDrawsValue                // backoff.ParseDraws, for the spread over seeds
+	countValue     valueKind = iota // a whole number (backoff.ParseCount)
+	timeValue                       // a time (backoff.ParseTime)
+	decimalValue                    // a decimal of at most three places (backoff.ParseThousandths)
+	jitterValue                     // backoff.ParseJitter
+	drawsValue                      // backoff.ParseDraws
+	budgetValue                     // backoff.ParseBudget
+	presetValue                     // a preset's name
+	planValue                       // a plan's file (views.DecodePlan)
+	seedDrawsValue                  // backoff.ParseDraws, for the spread over seeds
 )
 
 // settingFlag is a settings flag and the setting it sets.
