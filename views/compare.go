@@ -271,7 +271,7 @@ func compareTable(rows [][]string) string {
 		if r[5] != "" {
 			line += "   " + r[5]
 		}
-		b.WriteString(line + "\n")
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	return b.String()
 }
