@@ -20,6 +20,8 @@ func compareCases() []reportCase {
 		// B has six attempts; decorrelated only in B, grpc only in A.
 		{"compare/crowd", []string{"crowd", "--compare", comparePlan, "--policies", "exponential,full-jitter,decorrelated", "--clients", "500", "--capacity", "300"}},
 		// Over seeds: medians, B's ten seeds for A too.
+		// The README's: plan A with six attempts, for full jitter alone.
+		{"readme/compare", []string{"crowd", "--compare", comparePlan, "--plan", comparePlan, "--attempts", "6", "--policies", "full-jitter"}},
 		{"compare/seeds", []string{"crowd", "--compare", comparePlan, "--seeds", "10", "--policies", "exponential,full-jitter", "--clients", "500", "--capacity", "300", "--attempts", "6", "--jitter", "full"}},
 	}
 }

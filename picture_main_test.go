@@ -207,3 +207,23 @@ func TestPictureFlagErrors(t *testing.T) {
 		checkUsageError(t, tt.args, tt.want...)
 	}
 }
+
+// The README's picture is a PNG of the size its command asks for.
+func TestReadmePicture(t *testing.T) {
+	readme := readFile(t, "README.md")
+	const command = "retry-planner timeline --policies exponential,full-jitter --clients 1000 --capacity 150 --format png --width 800 --out docs/timeline.png"
+	if !strings.Contains(readme, command) || !strings.Contains(readme, "](docs/timeline.png)") {
+		t.Errorf("the README does not show docs/timeline.png with the command that draws it, %q", command)
+	}
+	img, err := png.Decode(strings.NewReader(readFile(t, filepath.Join("docs", "timeline.png"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, err := png.Decode(strings.NewReader(reportOf(t, strings.Fields(strings.TrimSuffix(strings.TrimPrefix(command, "retry-planner "), " --out docs/timeline.png"))...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
+		t.Errorf("docs/timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
+	}
+}

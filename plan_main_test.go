@@ -334,3 +334,20 @@ func TestPlanFileErrors(t *testing.T) {
 		checkUsageError(t, tt.args, tt.want...)
 	}
 }
+
+// The README shows the first lines of the defaults' plan, as views'
+// golden of EncodePlan(DefaultPlan()) holds it.
+func TestReadmePlanHead(t *testing.T) {
+	readme := readFile(t, "README.md")
+	const marker = "<!-- head of views/testdata/plans/defaults.toml -->\n```toml\n"
+	_, after, ok := strings.Cut(readme, marker)
+	if !ok {
+		t.Fatal("the README shows no plan")
+	}
+	block, _, _ := strings.Cut(after, "```\n")
+	head := strings.TrimSuffix(block, "...\n")
+	file := filepath.Join("views", "testdata", "plans", "defaults.toml")
+	if text := readFile(t, file); len(head) < 500 || !strings.HasPrefix(text, head) {
+		t.Errorf("the README's plan is not the start of %s:\n%s", file, head)
+	}
+}
