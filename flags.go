@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
 )
 
 // The command line is read in two stretches. Before a command come --plain,
@@ -27,6 +28,7 @@ type flagSet struct {
 	valued   []string // every flag that takes a value: own, then the settings flags
 	switches []string // flags that take none
 	plain    bool     // --plain was given: messages give the reference's ranges
+	formats  string   // what --format takes, for messages: formatList() unless told
 }
 
 // flagUse is one flag as given.
@@ -71,7 +73,11 @@ func (fs flagSet) scan(args []string, stopAtWord bool) (uses []flagUse, words, r
 		case slices.Contains(fs.valued, name):
 			if !hasValue {
 				if i+1 == len(args) {
-					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowedValue(name, fs.limits()))
+					allowed := allowedValue(name, fs.limits())
+					if name == "format" && fs.formats != "" {
+						allowed = fs.formats
+					}
+					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowed)
 				}
 				i++
 				value = args[i]
@@ -98,7 +104,7 @@ func (fs flagSet) unknown(arg, name string) error {
 	takes := fs.who + " takes " + fs.list()
 	var owners []string
 	for _, c := range reportCommands() {
-		if slices.Contains(c.flags, name) || name == "format" {
+		if slices.Contains(c.flags, name) || slices.Contains(c.switches, name) || name == "format" {
 			owners = append(owners, c.name)
 		}
 	}
@@ -187,13 +193,15 @@ func usagef(format string, a ...any) error {
 type valueKind int
 
 const (
-	countValue   valueKind = iota // a whole number (backoff.ParseCount)
-	timeValue                     // a time (backoff.ParseTime)
-	decimalValue                  // a decimal of at most three places (backoff.ParseThousandths)
-	jitterValue                   // backoff.ParseJitter
-	drawsValue                    // backoff.ParseDraws
-	budgetValue                   // backoff.ParseBudget
-	presetValue                   // a preset's name
+	countValue     valueKind = iota // a whole number (backoff.ParseCount)
+	timeValue                       // a time (backoff.ParseTime)
+	decimalValue                    // a decimal of at most three places (backoff.ParseThousandths)
+	jitterValue                     // backoff.ParseJitter
+	drawsValue                      // backoff.ParseDraws
+	budgetValue                     // backoff.ParseBudget
+	presetValue                     // a preset's name
+	planValue                       // a plan's file (views.DecodePlan)
+	seedDrawsValue                  // backoff.ParseDraws, for the spread over seeds
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -207,11 +215,12 @@ type settingFlag struct {
 // noField marks a settings flag that sets no whole-number field.
 const noField backoff.Field = -1
 
-// settingFlags are the settings flags in the order --help lists them: the
-// reference's six and the slot, the policy of one's own, the draws, the
-// service.
+// settingFlags are the settings flags in the order --help lists them: a
+// plan, the reference's six and the slot, the policy of one's own, the
+// draws, the service.
 func settingFlags() []settingFlag {
 	return []settingFlag{
+		{"plan", planValue, noField, false},
 		{"first-wait", timeValue, backoff.FirstWait, true},
 		{"longest", timeValue, backoff.LongestWait, true},
 		{"attempts", countValue, backoff.Attempts, true},
@@ -224,6 +233,7 @@ func settingFlags() []settingFlag {
 		{"jitter", jitterValue, noField, false},
 		{"max-elapsed", timeValue, backoff.MaxElapsed, false},
 		{"draws", drawsValue, noField, false},
+		{"seed-draws", seedDrawsValue, noField, false},
 		{"capacity", countValue, backoff.Capacity, false},
 		{"load", countValue, backoff.Load, false},
 		{"load-until", timeValue, backoff.LoadUntil, false},
@@ -261,16 +271,31 @@ func flagOf(f backoff.Field) settingFlag {
 
 // settingsDraft gathers the settings flags from both stretches of the
 // command line, in order; the last of a repeated flag wins. Each value's
-// form is checked as it is read, its range once all are read.
+// form is checked as it is read, its range once all are read. --plan sets
+// every setting, as if each were given at its place, and the plan's
+// policies and seeds for the report (see reportArgs.fromPlan).
 type settingsDraft struct {
 	limits   backoff.Limits // whose ranges a malformed value's message gives
 	settings backoff.Settings
-	shown    map[backoff.Field]string // how a field got its value, for messages: as typed, or from a preset
-	given    []string                 // the settings flags given, in order, each once
+	shown    map[backoff.Field]string // how a field got its value, for messages: as typed, or from a preset or a plan
+	given    []string                 // the settings flags given since the last --plan, in order, each once
+	files    files                    // where --plan reads
+	// seedDraws are the spread's draws: --seed-draws, else the last
+	// --draws, else a plan's; independent unless told.
+	seedDraws      backoff.Draws
+	seedDrawsGiven bool   // --seed-draws was given since the last --plan: --draws leaves the spread's draws alone
+	slotFrom       string // where the slot came from: "", "--slot" or "--plan"
+	plan           *loadedPlan
 }
 
-func newSettingsDraft(s backoff.Settings) settingsDraft {
-	return settingsDraft{limits: backoff.WideLimits, settings: s, shown: map[backoff.Field]string{}}
+// loadedPlan is the last --plan read.
+type loadedPlan struct {
+	file string
+	plan views.Plan
+}
+
+func newSettingsDraft(s backoff.Settings, fsys files) settingsDraft {
+	return settingsDraft{limits: backoff.WideLimits, settings: s, shown: map[backoff.Field]string{}, files: fsys, seedDraws: backoff.Independent}
 }
 
 // take applies u, a settings flag, after checking its value's form.
@@ -297,6 +322,9 @@ func (d *settingsDraft) take(u flagUse) error {
 		}
 		s.Set(sf.field, v)
 		d.shown[sf.field] = u.value
+		if sf.field == backoff.Slot {
+			d.slotFrom = "--slot"
+		}
 	case jitterValue:
 		j, err := backoff.ParseJitter(u.value)
 		if err != nil {
@@ -309,6 +337,24 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad("reference or independent")
 		}
 		s.Draws = dr
+		if !d.seedDrawsGiven {
+			d.seedDraws = dr
+		}
+	case seedDrawsValue:
+		dr, err := backoff.ParseDraws(u.value)
+		if err != nil {
+			return bad("reference or independent")
+		}
+		d.seedDraws, d.seedDrawsGiven = dr, true
+	case planValue:
+		if d.limits == backoff.PlainLimits {
+			return plainRefuses(sf.name)
+		}
+		p, err := loadPlan(d.files, "--plan", u.value)
+		if err != nil {
+			return err
+		}
+		d.takePlan(u.value, p)
 	case budgetValue:
 		b, err := backoff.ParseBudget(u.value)
 		if err != nil {
@@ -336,6 +382,32 @@ func (d *settingsDraft) take(u flagUse) error {
 	return nil
 }
 
+// takePlan sets every setting from the plan in file: what came before
+// gives way to it, as to any flag.
+func (d *settingsDraft) takePlan(file string, p views.Plan) {
+	d.settings = p.Settings
+	d.seedDraws, d.seedDrawsGiven = p.SeedDraws, false
+	d.slotFrom = "--plan"
+	d.plan = &loadedPlan{file: file, plan: p}
+	d.given = nil
+	for _, f := range backoff.Fields() {
+		v := p.Settings.Get(f)
+		switch {
+		case f == backoff.Multiplier:
+			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatThousandths(v), shownFile(file))
+		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+			delete(d.shown, f)
+		default:
+			d.shown[f] = fmt.Sprintf("%d (from --plan %s)", v, shownFile(file))
+		}
+	}
+}
+
+// plainRefuses is --plain's message for a flag beyond the reference's.
+func plainRefuses(name string) error {
+	return usagef("--plain keeps the reference's settings and takes no --%s: drop it, or use a report or the full-screen program, which take it", name)
+}
+
 // lookupPreset finds a preset by its name in any case, with _ or a space
 // for its hyphen.
 func lookupPreset(name string) (backoff.Preset, bool) {
@@ -361,7 +433,7 @@ func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
 	if l == backoff.PlainLimits {
 		for _, name := range d.given {
 			if sf, _ := findSetting(name); !sf.plain {
-				return s, usagef("--plain keeps the reference's settings and takes no --%s: drop it, or use a report or the full-screen program, which take it", name)
+				return s, plainRefuses(name)
 			}
 		}
 	}
@@ -399,7 +471,7 @@ func (d *settingsDraft) shownValue(f backoff.Field) string {
 	switch {
 	case !ok:
 		return fmt.Sprintf("%d (the default)", v)
-	case strings.Contains(typed, "(from --preset "):
+	case strings.Contains(typed, " (from --"):
 		return typed
 	case f.IsTime() && typed != strconv.Itoa(v):
 		return fmt.Sprintf("%s (%d ms)", quoteOdd(typed), v)
@@ -436,12 +508,14 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
 	case jitterValue:
 		return backoff.JitterList
-	case drawsValue:
+	case drawsValue, seedDrawsValue:
 		return "reference or independent"
 	case budgetValue:
 		return backoff.BudgetList
 	case presetValue:
 		return presetList()
+	case planValue:
+		return "a plan's file (TOML; --save-plan writes one)"
 	}
 	return allowed(sf, l, s)
 }
@@ -462,6 +536,14 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a whole number from 1 to the clients"
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
+	case "width", "height":
+		return fmt.Sprintf("a whole number from %d to %d (points for svg, pixels for png)", views.MinPictureSide, views.MaxPictureSide)
+	case "out":
+		return "a file to write the report to"
+	case "save-plan":
+		return "a file to write the plan to"
+	case "compare":
+		return "a plan's file to compare with (TOML; --save-plan writes one)"
 	}
 	return "a value"
 }

@@ -45,12 +45,16 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// parseArgs reads the command line (see flags.go): the flags before a
-// command, then the command's stretch, then the settings' ranges: the
-// reference's with --plain, the wide ones otherwise.
-func parseArgs(args []string) (options, error) {
+// parseArgs reads the command line (see flags.go) with the process's
+// files: the flags before a command, then the command's stretch, then the
+// settings' ranges: the reference's with --plain, the wide ones otherwise.
+func parseArgs(args []string) (options, error) { return parseArgsIn(osFiles{}, args) }
+
+// parseArgsIn is parseArgs reading plans, and looking for files a report
+// would overwrite, in fsys.
+func parseArgsIn(fsys files, args []string) (options, error) {
 	opts := options{settings: backoff.Defaults()}
-	draft := newSettingsDraft(opts.settings)
+	draft := newSettingsDraft(opts.settings, fsys)
 	global := flagSet{who: globalWho, valued: settingNames(), switches: []string{"plain", "help", "version"}}
 	uses, _, rest, err := global.scan(args, true)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
 
 	_ "github.com/charmbracelet/x/exp/golden" // registers -update
 )
@@ -335,13 +337,64 @@ func TestReadmeExamplesAreGoldens(t *testing.T) {
 	}
 }
 
+// fuzzFiles are the files FuzzParseArgs's command lines find: plans good
+// and bad, a folder and a file a report would overwrite; no other file is
+// there.
+type fuzzFiles map[string]string
+
+func (ff fuzzFiles) readPlan(name string) ([]byte, error) {
+	text, ok := ff[name]
+	switch {
+	case !ok:
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	case strings.HasSuffix(name, "/"):
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	}
+	return []byte(text[:min(len(text), views.MaxPlanBytes+1)]), nil
+}
+
+func (ff fuzzFiles) exists(name string) bool {
+	_, ok := ff[name]
+	return ok
+}
+
+func newFuzzFiles() fuzzFiles {
+	return fuzzFiles{
+		"plan.toml":    testPlan,
+		"a.toml":       "policies = [\"exponential\", \"custom\"]\n[custom]\njitter = \"full\"\n[spread]\nseeds = 3\n",
+		"bad.toml":     "[policy]\nattempts = 500\n",
+		"notoml.toml":  "[crowd\n",
+		"big.toml":     strings.Repeat("#", views.MaxPlanBytes+1),
+		"empty.toml":   "",
+		"folder/":      "",
+		"out.txt":      "a report\n",
+		"my plan.toml": "[crowd]\nclients = 5\n",
+	}
+}
+
 // Whatever the command line, parseArgs returns options, a request for help
 // or the version, or a usage error of one line that shows what it quotes;
 // the options it returns hold settings in their ranges and, for a report,
-// the policies it runs.
+// the policies it runs, a plan that saves and loads as itself, and no file
+// to write that is there without --force.
 func FuzzParseArgs(f *testing.F) {
 	for _, rc := range reportCases() {
 		f.Add(strings.Join(rc.args, "\x00"))
+	}
+	for _, rc := range compareCases() {
+		f.Add(strings.Join(rc.args, "\x00"))
+	}
+	for _, seed := range []string{"--plan\x00plan.toml", "--plan\x00plan.toml\x00crowd\x00--attempts\x003", "crowd\x00--plan\x00bad.toml",
+		"crowd\x00--plan\x00notoml.toml", "crowd\x00--plan\x00big.toml", "crowd\x00--plan\x00folder/", "crowd\x00--plan\x00missing.toml",
+		"crowd\x00--plan\x00my plan.toml", "--plain\x00--plan\x00plan.toml", "timeline\x00--plan\x00plan.toml\x00--policy\x00all",
+		"timeline\x00--slot\x002s\x00--plan\x00empty.toml\x00--policy\x00fixed", "schedule\x00--policy\x00grpc\x00--plan=plan.toml",
+		"crowd\x00--compare\x00a.toml\x00--seeds\x002", "crowd\x00--compare\x00plan.toml\x00--format\x00json", "crowd\x00--compare\x00a.toml\x00--format\x00svg",
+		"crowd\x00--out\x00out.txt", "crowd\x00--out\x00out.txt\x00--force", "crowd\x00--force", "crowd\x00--save-plan\x00new.toml\x00--out\x00new.toml",
+		"jobs\x00a:1\x00--save-plan\x00p.toml\x00--out\x00dir/r.txt", "timeline\x00--policy\x00all\x00--format\x00png\x00--width\x00640\x00--height\x00480",
+		"crowd\x00--seeds\x005\x00--format\x00svg\x00--height\x008000", "crowd\x00--width\x00300", "schedule\x00--policy\x00fixed\x00--format\x00svg",
+		"crowd\x00--seeds\x003\x00--seed-draws\x00reference\x00--draws\x00independent", "--seed-draws\x00REFERENCE\x00crowd",
+		"crowd\x00--out\x00a\nb", "crowd\x00--plan\x00\u200bplan.toml", "crowd\x00--save-plan\x00\xff.toml"} {
+		f.Add(seed)
 	}
 	for _, seed := range []string{"", "--plain", "--help", "--version", "help\x00crowd", "help\x00presets", "--seed\x00", "jobs\x00--\x00-x:1",
 		"--first-wait=1.5ms", "crowd\x00--format\x00a\nb", "jobs\x00a:1\tb:2", "--longest\x00500\x00crowd\x00--first-wait\x00100",
@@ -354,9 +407,10 @@ func FuzzParseArgs(f *testing.F) {
 		"crowd\x00--capacity\x00100000000\x00--processes\x00100000", "jobs\x00--policy\x00cenkalti\x00a:999", "jobs\x00a:1\x00a:2"} {
 		f.Add(seed)
 	}
+	files := newFuzzFiles()
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
-		opts, err := parseArgs(args)
+		opts, err := parseArgsIn(files, args)
 		var help *helpRequest
 		var version *versionRequest
 		var uerr *usageError
@@ -377,6 +431,9 @@ func FuzzParseArgs(f *testing.F) {
 					t.Errorf("%q: policy %s is not valid: %v", args, p, perr)
 				}
 			}
+			if len(opts.rest) > 0 {
+				checkFuzzReport(t, args, opts.report, files)
+			}
 		case errors.As(err, &help), errors.As(err, &version):
 		case errors.As(err, &uerr):
 			if uerr.msg == "" || strings.ContainsFunc(uerr.msg, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) ||
@@ -387,6 +444,32 @@ func FuzzParseArgs(f *testing.F) {
 			t.Errorf("%q: %T %v, want a usage error", args, err, err)
 		}
 	})
+}
+
+// checkFuzzReport checks a report FuzzParseArgs took: the plan it would
+// save is valid and loads as itself, it overwrites no file without
+// --force, and it draws only the pictures there are, at the views' sizes.
+func checkFuzzReport(t *testing.T, args []string, r report, files fuzzFiles) {
+	t.Helper()
+	p := r.plan()
+	if err := p.Validate(); err != nil {
+		t.Errorf("%q: the plan it would save is not valid: %v", args, err)
+	} else if back, err := views.DecodePlan("p.toml", []byte(views.EncodePlan(p))); err != nil || !back.Equal(p) {
+		t.Errorf("%q: the plan it would save loads as %+v, %v; want %+v", args, back, err, p)
+	}
+	for _, file := range []string{r.out, r.savePlan} {
+		if file != "" && files.exists(file) && !r.force {
+			t.Errorf("%q: taken, but it would overwrite %q without --force", args, file)
+		}
+	}
+	if r.picture() && r.command != "crowd" && r.command != "timeline" || r.compare != nil && (r.command != "crowd" || r.picture()) {
+		t.Errorf("%q: taken as %s --format %s, compare %v", args, r.command, r.format, r.compare != nil)
+	}
+	for _, side := range []int{r.width, r.height} {
+		if side != 0 && (side < views.MinPictureSide || side > views.MaxPictureSide) {
+			t.Errorf("%q: a picture of %d x %d", args, r.width, r.height)
+		}
+	}
 }
 
 // --version says the program's name and version, from the build.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -25,7 +26,7 @@ import (
 // and the outage) are checked once every key is read.
 func DecodePlan(file string, data []byte) (plan Plan, err error) {
 	fail := func(line int, format string, a ...any) (Plan, error) {
-		return Plan{}, &PlanError{File: file, Line: line, Msg: fmt.Sprintf(format, a...)}
+		return Plan{}, &PlanError{File: file, Line: line, Msg: planShowable(fmt.Sprintf(format, a...))}
 	}
 	if len(data) > MaxPlanBytes {
 		return fail(1, "a plan of %d bytes: want at most %d (a plan is a page of settings)", len(data), MaxPlanBytes)
@@ -51,7 +52,7 @@ func DecodePlan(file string, data []byte) (plan Plan, err error) {
 	var first *PlanError // the first problem in the file's order
 	problem := func(at toml.Key, msg string) {
 		if first == nil {
-			first = &PlanError{File: file, Line: planKeyLine(text, md.Keys(), at), Msg: msg}
+			first = &PlanError{File: file, Line: planKeyLine(text, md.Keys(), at), Msg: planShowable(msg)}
 		}
 	}
 	// Every key in the file's order, against the plan's own, in exact case.
@@ -305,6 +306,26 @@ func planCut(s string) string {
 		return s
 	}
 	return string([]rune(s)[:most]) + "..."
+}
+
+// planShowable is a message with every character that does not show as
+// itself (a control or format character, such as U+200B, which shows as
+// nothing, or U+202E, which turns the text after it around) written as a
+// \u escape, and bytes that are not UTF-8 as U+FFFD: a key's name is
+// quoted as the file holds it.
+func planShowable(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == ' ' || unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	return b.String()
 }
 
 func planOneLine(s string) string {

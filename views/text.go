@@ -286,12 +286,13 @@ func DrawsLine(s backoff.Settings) string {
 }
 
 // SeedsDrawsLine is DrawsLine for the crowd over many seeds, whose draws
-// are independent unless --draws reference asks for the reference's.
+// are independent unless --seed-draws reference (or --draws reference
+// without --seed-draws, or a plan) asks for the reference's.
 func SeedsDrawsLine(s backoff.Settings) string {
 	if s.Draws == backoff.Independent {
-		return "Draws: independent (each client its own generator, math/rand/v2's PCG), as the spread over seeds uses unless --draws reference is given.\n"
+		return "Draws: independent (each client its own generator, math/rand/v2's PCG), as the spread over seeds uses unless --seed-draws reference is given.\n"
 	}
-	return "Draws: reference (the original program's generator), as --draws reference asked; without it the spread over seeds uses independent draws.\n"
+	return "Draws: reference (the original program's generator), as asked; without --seed-draws reference (or --draws reference) the spread over seeds uses independent draws.\n"
 }
 
 // CutShortNote says, with reference draws, which policies' bands are wider
