@@ -70,10 +70,12 @@ func PlanFlags(p Plan) []string {
 	return out
 }
 
-// PlanCommandLine is the command line that runs p: "retry-planner" and its
-// PlanFlags. No value holds a space or a shell's special character.
+// PlanCommandLine is the command line that runs p's crowd: "retry-planner
+// crowd" and its PlanFlags (--policies and --seeds belong to the crowd, the
+// settings flags to every command). No value holds a space or a shell's
+// special character.
 func PlanCommandLine(p Plan) string {
-	return strings.Join(append([]string{"retry-planner"}, PlanFlags(p)...), " ")
+	return strings.Join(append([]string{"retry-planner", "crowd"}, PlanFlags(p)...), " ")
 }
 
 // policyFlagName is a policy's name as a flag writes it, and as

@@ -456,7 +456,7 @@ func TestPlanFlags(t *testing.T) {
 	if got := PlanFlags(DefaultPlan()); len(got) != 0 {
 		t.Errorf("the defaults: got %q, want no flags", got)
 	}
-	want := "retry-planner --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
+	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
 		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --draws independent --capacity 2000 --load 500 --load-until 120000 " +
 		"--budget grpc:10:0.1 --processes 20 --policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := PlanCommandLine(richPlan()); got != want {
