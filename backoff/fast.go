@@ -71,6 +71,8 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	refDecorrelated := pl.draws == Reference && pl.kind == JitterDecorrelated
 	lo, div, width := pl.lo[:pl.retries+1], pl.div[:pl.retries+1], pl.width[:pl.retries+1]
 	first, last := uint32(n), uint32(0) // the counted slots' range
+	// The busiest counted slot, and the busiest after the split slot.
+	countMost, countMostSlot, countPeak, countPeakSlot := uint16(0), uint32(0), uint16(0), uint32(0)
 	retries, through, outOfTime := 0, 0, 0
 	for client := 1; client <= clients; client++ {
 		src := newSource(pl.draws, s.Seed, client)
@@ -106,8 +108,17 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			if sorting {
 				touched = append(touched, i)
 			} else {
-				counts[i]++
+				// Counts only grow, so the first slot to reach the most is
+				// the busiest's first: followed as they are counted.
+				c := counts[i] + 1
+				counts[i] = c
 				first, last = min(first, i), max(last, i)
+				if c >= countMost && (c > countMost || i < countMostSlot) {
+					countMost, countMostSlot = c, i
+				}
+				if i > split && c >= countPeak && (c > countPeak || i < countPeakSlot) {
+					countPeak, countPeakSlot = c, i
+				}
 			}
 			if at >= outage {
 				through++
@@ -166,14 +177,13 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			from = to
 		}
 	} else if first <= last {
-		// At most maxCountSlots, in cache: scanning the range is cheaper
-		// than keeping a list of the slots touched.
-		for i := first; i <= last; i++ {
-			if c := counts[i]; c > 0 {
-				slotHolds(i, int(c))
-				counts[i] = 0
-			}
+		if countMost > 0 {
+			slotHolds(countMostSlot, int(countMost))
 		}
+		if countPeak > 0 {
+			slotHolds(countPeakSlot, int(countPeak))
+		}
+		clear(counts[first : last+1])
 	}
 	if most > 0 {
 		f.MostInASlot, f.BusiestSlotFrom = most, int(mostSlot)*s.Slot
