@@ -3,6 +3,7 @@ package backoff
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -131,11 +132,19 @@ func TestFastPathAgreesWithEngineAndModel(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true})
+		slow, err := Run(p, s, Options{Engine: true, Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		sameFigures(t, what+" (engine)", slow.Figures, want)
+		withSeries, err := Run(p, s, Options{Series: true})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what+" (fast path with a series)", withSeries.Figures, want)
+		if !reflect.DeepEqual(withSeries.Series, slow.Series) {
+			t.Fatalf("%s: the fast path's series differs from the engine's", what)
+		}
 	}
 }
 

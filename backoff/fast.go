@@ -44,6 +44,12 @@ func fastSlots(pl *plan, s Settings) int {
 // crowd runs the crowd of policy pl under s, which must have no service,
 // and returns its figures, leaving the counts zero.
 func (ta *tally) crowd(pl *plan, s Settings) Figures {
+	return ta.crowdSeries(pl, s, nil)
+}
+
+// crowdSeries is crowd, adding every attempt to series as well, when it is
+// not nil: the same series the engine keeps, which fastSeries makes.
+func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	f := noFigures()
 	n := fastSlots(pl, s)
 	sorting := n > maxCountSlots || s.Clients*pl.retries >= 1<<16
@@ -105,6 +111,14 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 			at += w
 			retries++
 			i := slot.div(uint32(at)) // at <= the horizon < 2^32
+			if series != nil {
+				series.Retries[i]++
+				if at >= outage {
+					series.Served[i]++
+				} else {
+					series.FailedWhileDown[i]++
+				}
+			}
 			if sorting {
 				touched = append(touched, i)
 			} else {
@@ -135,6 +149,9 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	times := 1
 	if pl.same {
 		times = s.Clients
+	}
+	if series != nil {
+		series.trim(times, s.Clients)
 	}
 	f.Clients = s.Clients
 	f.Retries = retries * times
@@ -248,4 +265,35 @@ func radixSort(v, spare []uint32) (sorted, other []uint32) {
 	}
 	place(spare, v, hiCount[:1<<hi], func(x uint32) uint32 { return x >> lo })
 	return v, spare
+}
+
+// fastSeries is an empty series for the fast path of pl under s: as many
+// slots as its horizon holds, or nil where that is more than a series
+// keeps (the engine then runs, and its series stops at MaxSeriesSlots).
+func fastSeries(pl *plan, s Settings) *Series {
+	n := fastSlots(pl, s)
+	if n > MaxSeriesSlots {
+		return nil
+	}
+	return &Series{Slot: s.Slot, Retries: make([]int, n), Served: make([]int, n), Rejected: make([]int, n),
+		FailedWhileDown: make([]int, n)}
+}
+
+// trim finishes a series the fast path counted with one client standing
+// for times of them: every count times times, the crowd's first attempts
+// (all at 0 ms, all failing) in slot 0, and the slots after the last
+// attempt dropped, as the engine's series ends at its last attempt.
+func (s *Series) trim(times, clients int) {
+	last := 0
+	for i := range s.Retries {
+		if s.Retries[i] > 0 {
+			s.Retries[i] *= times
+			s.Served[i] *= times
+			s.FailedWhileDown[i] *= times
+			last = i
+		}
+	}
+	s.FailedWhileDown[0] += clients
+	n := last + 1
+	s.Retries, s.Served, s.Rejected, s.FailedWhileDown = s.Retries[:n], s.Served[:n], s.Rejected[:n], s.FailedWhileDown[:n]
 }

@@ -64,10 +64,16 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 		return Result{Policy: p, Figures: noFigures()}, err
 	}
 	pl := newPlan(p, s.Draws)
-	if !o.Series && !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
-		ta := tallyPool.Get().(*tally)
-		defer tallyPool.Put(ta)
-		return Result{Policy: p, Figures: ta.crowd(pl, s)}, nil
+	if !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
+		var series *Series
+		if o.Series {
+			series = fastSeries(pl, s)
+		}
+		if !o.Series || series != nil {
+			ta := tallyPool.Get().(*tally)
+			defer tallyPool.Put(ta)
+			return Result{Policy: p, Figures: ta.crowdSeries(pl, s, series), Series: series}, nil
+		}
 	}
 	f, series, err := newEngine(pl, s, o.Series, o.Stop).run()
 	return Result{Policy: p, Figures: f, Series: series}, err
