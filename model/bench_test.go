@@ -30,7 +30,8 @@ func BenchmarkView(b *testing.B) {
 }
 
 // BenchmarkHeldKey is a key and the frame after it: the policy changed in
-// panes 1 and 3, the ledger scrolled in pane 4.
+// panes 1 and 3, the next client in pane 1, pane 2 scrolled (with plans A
+// and B), the ledger scrolled in pane 4.
 func BenchmarkHeldKey(b *testing.B) {
 	panes := []struct {
 		name  string
@@ -38,6 +39,9 @@ func BenchmarkHeldKey(b *testing.B) {
 		key   string
 	}{
 		{"1_client", nil, "right"},
+		{"1_client_next", nil, "down"},
+		{"2_crowd", []string{"2"}, "down"},
+		{"2_crowd_ab", []string{"p", "d", "2"}, "down"},
 		{"3_timeline", []string{"3"}, "right"},
 		{"3_timeline_all", []string{"3", "a"}, "right"},
 		{"4_jobs", []string{"4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter"}, "down"},
@@ -45,6 +49,12 @@ func BenchmarkHeldKey(b *testing.B) {
 	for _, p := range panes {
 		b.Run(p.name, func(b *testing.B) {
 			m := send(b, newApp(b, 200, 60), press(p.setup...)...)
+			if p.key == "down" && p.name == "1_client_next" {
+				// 1,000 clients, so that a held down does not stop at the last.
+				s := m.Settings()
+				s.Clients = 1000
+				m = send(b, m, SettingsAppliedMsg{Settings: s})
+			}
 			k := press(p.key)[0]
 			b.ReportAllocs()
 			for b.Loop() {

@@ -77,6 +77,7 @@ type ClientPane struct {
 	chosen    int
 	client    int
 	schedules []backoff.Schedule // of each policy, for client, under settings
+	tables    views.ClientTables // the schedules drawn at the width
 	goTo      textinput.Model    // the field for a client number, while it is open
 	goToErr   string
 	width     int
@@ -84,6 +85,7 @@ type ClientPane struct {
 	head      string // rendered on change: views.ClientHead
 	view      scroller
 	frame     string // the head and the lines in sight, joined on change
+	dirty     bool   // the policy changed while another pane had the keys: see Refresh
 	styles    *views.Styles
 }
 
@@ -108,18 +110,30 @@ func (m *ClientPane) SetSettings(s backoff.Settings) {
 	m.recompute()
 }
 
-// SetChosen picks policy i.
+// SetChosen picks policy i, chosen in another pane: the pane draws it
+// when it next has the keys (Refresh).
 func (m *ClientPane) SetChosen(i int) {
 	if i == m.chosen || i < 0 || i >= len(m.policies) {
 		return
 	}
 	m.chosen = i
-	m.render()
+	m.dirty = true
+}
+
+// Refresh draws what changed since the pane last had the keys.
+func (m *ClientPane) Refresh() {
+	if m.dirty {
+		m.render()
+	}
 }
 
 // SetSize sets the pane's size in cells.
 func (m *ClientPane) SetSize(w, h int) {
-	m.width, m.height = max(w, 0), max(h, 0)
+	if w = max(w, 0); w != m.width {
+		m.width = w
+		m.drawTables()
+	}
+	m.height = max(h, 0)
 	m.render()
 }
 
@@ -143,19 +157,31 @@ func (m *ClientPane) recompute() {
 	for i, p := range m.policies {
 		m.schedules[i] = backoff.ScheduleOf(p, m.settings, m.client)
 	}
+	m.drawTables()
 	m.render()
+}
+
+// drawTables draws the schedules at the pane's width: a key that only
+// picks another policy then draws no table.
+func (m *ClientPane) drawTables() {
+	m.tables = views.NewClientTables(m.data(), m.width, m.styles)
+}
+
+func (m *ClientPane) data() views.ClientData {
+	return views.ClientData{Policies: m.policies, Chosen: m.chosen, Client: m.client, Settings: m.settings, Schedules: m.schedules}
 }
 
 // render draws the head and the body under it. The scroll stays where it
 // was as the policy or the client change, so rows can be compared.
 func (m *ClientPane) render() {
-	d := views.ClientData{Policies: m.policies, Chosen: m.chosen, Client: m.client, Settings: m.settings, Schedules: m.schedules}
+	m.dirty = false
+	d := m.data()
 	m.head = views.ClientHead(d, m.width, m.styles)
 	if m.Typing() || m.goToErr != "" {
 		m.head += "\n" + m.goToLine()
 	}
 	room := max(m.height-views.Height(m.head), 0)
-	m.view.SetContent(views.ClientBody(d, m.width, room, m.styles), m.width, room, false)
+	m.view.SetContent(views.ClientBody(d, m.tables, m.width, room, m.styles), m.width, room, false)
 	m.join()
 }
 

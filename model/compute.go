@@ -345,7 +345,7 @@ func (m *root) status() string {
 	rs := &m.runs
 	for _, r := range []*run{rs.cur, rs.pinned} {
 		if r != nil && !r.landed {
-			return rs.spin.View() + " " + views.Computing(r.plan.Settings, len(r.policies)) + "…"
+			return rs.spin.View() + " computing " + views.Computing(r.plan.Settings, len(r.policies)) + "…"
 		}
 	}
 	for i, r := range []*run{rs.cur, rs.pinned} {

@@ -64,6 +64,7 @@ type JobsPane struct {
 	view      scroller
 	summary   string // rendered on change: views.JobsSummary
 	frame     string // the parts joined after every change
+	dirty     bool   // the policy or the settings changed while another pane had the keys: see Refresh
 	helpText  string // rendered on change: views.JobsHelp wrapped
 	underText string // rendered on change: the policy the jobs wait under
 	line      string // rendered on change: the input line cut to the width
@@ -107,7 +108,15 @@ func (m *JobsPane) SetPolicy(p backoff.Policy, s backoff.Settings) {
 	if m.jobs != nil {
 		m.report = ledger.RunAllUnder(m.jobs, p, s)
 	}
-	m.render()
+	m.dirty = true
+}
+
+// Refresh draws what changed since the pane last had the keys.
+func (m *JobsPane) Refresh() {
+	if m.dirty {
+		m.render()
+		m.join()
+	}
 }
 
 // Policy is the policy the jobs wait under.
@@ -130,6 +139,7 @@ func (m JobsPane) head() string {
 
 // render lays out the parts that change only with the report or the size.
 func (m *JobsPane) render() {
+	m.dirty = false
 	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, min(m.width, views.ProseWidth)))
 	m.underText = m.styles.Muted.Render(views.Wrap(views.JobsUnder(m.policy), min(m.width, views.ProseWidth)))
 	m.noteText = ""

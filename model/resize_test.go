@@ -62,11 +62,15 @@ func keyMsgs(names ...string) []tea.Msg {
 	return msgs
 }
 
-// panesView is every pane's view and the frame, for a message when they
-// differ.
+// panesView is every pane's view, as it draws when it next has the keys,
+// and the frame, for a message when they differ.
 func panesView(m App) string {
+	c, tl, j := m.client, m.timeline, m.jobs
+	c.Refresh()
+	tl.Refresh()
+	j.Refresh()
 	return fmt.Sprintf("frame:\n%s\n1:\n%s\n2:\n%s\n3:\n%s\n4:\n%s\n5:\n%s", m.View(),
-		m.client.View(), m.crowd.View(), m.timeline.View(), m.jobs.View(), m.form.View())
+		c.View(), m.crowd.View(), tl.View(), j.View(), m.form.View())
 }
 
 // delivered is what msgs lead to: msgs and the messages of their commands,

@@ -356,8 +356,10 @@ func (m *root) sharePolicy() {
 }
 
 // layout draws the header and footer again and gives the panes the room
-// left between them, when it has changed.
+// left between them, when it has changed; the focused pane draws what
+// changed while another had the keys.
 func (m *root) layout() {
+	defer m.refresh()
 	hk := headerKey{focus: m.focus, width: m.width, status: m.status(), info: views.SeedAndDraws(m.plan.Settings) + " (d)"}
 	if hk != m.headerOf || m.header == "" {
 		m.header, m.headerOf = views.Header(int(m.focus), m.width, hk.status, hk.info, m.styles), hk
@@ -377,6 +379,18 @@ func (m *root) layout() {
 	m.timeline.SetSize(m.width, body)
 	m.jobs.SetSize(m.width, body)
 	m.form.SetSize(m.width, body)
+}
+
+// refresh has the focused pane draw what changed while it was hidden.
+func (m *root) refresh() {
+	switch m.focus {
+	case FocusClient:
+		m.client.Refresh()
+	case FocusTimeline:
+		m.timeline.Refresh()
+	case FocusJobs:
+		m.jobs.Refresh()
+	}
 }
 
 // View draws the frame: header, the focused pane, footer; or, in a window

@@ -37,11 +37,18 @@ func sendKeys(tm *teatest.TestModel, names ...string) {
 	}
 }
 
-// waitFor waits until the program has drawn text.
-func waitFor(t *testing.T, tm *teatest.TestModel, text string) {
+// waitFor waits until the program has drawn each of texts since the last
+// wait (teatest's output is read as it is waited for).
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
-		teatest.WithDuration(finalTimeout), teatest.WithCheckInterval(10*time.Millisecond))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(finalTimeout), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // formTitles are the beginnings of the form's fields' titles, in order.

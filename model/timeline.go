@@ -47,6 +47,7 @@ type TimelinePane struct {
 	head   string // rendered on change: TimelineHead
 	view   scroller
 	frame  string // the head and the lines in sight, joined on change
+	dirty  bool   // the policy changed while another pane had the keys: see Refresh
 	width  int
 	height int
 	styles *views.Styles
@@ -71,14 +72,23 @@ func (m *TimelinePane) SetRuns(b views.RunData, a *views.RunData, stale bool) {
 	m.aggregate()
 }
 
-// SetChosen picks policy i.
+// SetChosen picks policy i, chosen in another pane: the pane draws it
+// when it next has the keys (Refresh), so that a key held in pane 1 draws
+// one pane.
 func (m *TimelinePane) SetChosen(i int) {
 	if i == m.data.Chosen || i < 0 {
 		return
 	}
 	m.data.Chosen = i
 	m.view.GotoTop()
-	m.render()
+	m.dirty = true
+}
+
+// Refresh draws what changed since the pane last had the keys.
+func (m *TimelinePane) Refresh() {
+	if m.dirty {
+		m.render()
+	}
 }
 
 // SetSize sets the pane's size in cells; the rows' width follows its
@@ -158,6 +168,7 @@ func lcm(a, b int) int {
 }
 
 func (m *TimelinePane) render() {
+	m.dirty = false
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
 	room := max(m.height-views.Height(m.head), 0)
 	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
@@ -213,8 +224,10 @@ func (m TimelinePane) mouse(mm tea.MouseMsg) (TimelinePane, tea.Cmd) {
 		case m.data.All && mm.Y == views.Height(m.head)-1:
 			i = views.TimelineColumnAt(m.data, m.width, mm.X)
 		}
-		if i >= 0 {
-			m.SetChosen(i)
+		if i >= 0 && i != m.data.Chosen {
+			m.data.Chosen = i
+			m.view.GotoTop()
+			m.render()
 		}
 		return m, nil
 	}

@@ -123,22 +123,63 @@ func ClientHead(d ClientData, w int, st *Styles) string {
 	return PolicyRow(PolicyNames(d.Policies), d.Chosen, w, st) + "\n" + formula + "\n" + Fit(line, w, 1)
 }
 
+// ClientTables are pane 1's tables, drawn once for its schedules and
+// width: a key that only picks another policy picks among them.
+type ClientTables struct {
+	width   int
+	tables  []string    // each policy's schedule as a table
+	columns [][2]string // from WideFrom: each policy's column, as it is and as the chosen one
+	colW    int
+}
+
+// NewClientTables draws d's schedules at width w.
+func NewClientTables(d ClientData, w int, st *Styles) ClientTables {
+	t := ClientTables{width: max(w, 0)}
+	if t.width == 0 {
+		return t
+	}
+	if t.width >= WideFrom && len(d.Schedules) > 1 {
+		n := len(d.Schedules)
+		t.colW = max((t.width-2*(n-1))/n, 0)
+		for _, sc := range d.Schedules {
+			t.columns = append(t.columns, scheduleColumn(sc, t.colW, st))
+		}
+		return t
+	}
+	for _, sc := range d.Schedules {
+		t.tables = append(t.tables, scheduleTable(sc, d.Settings.Outage, t.width, st))
+	}
+	return t
+}
+
 // ClientBody is pane 1 under its head at width w, for a viewport to scroll:
 // the chosen policy's schedule as a table (from WideFrom columns, every
 // policy's side by side), the total before the last attempt, and the
 // timeline strip, a blank line before each when all of it fits in room
-// lines.
-func ClientBody(d ClientData, w, room int, st *Styles) string {
+// lines. The tables come from t, drawn for d at w.
+func ClientBody(d ClientData, t ClientTables, w, room int, st *Styles) string {
 	w = max(w, 0)
-	if w == 0 || len(d.Schedules) == 0 {
+	if w == 0 || len(d.Schedules) == 0 || t.width != w {
 		return ""
 	}
 	sc := d.chosen()
 	var table string
-	if w >= WideFrom && len(d.Schedules) > 1 {
-		table = scheduleColumns(d, w, st)
-	} else {
-		table = scheduleTable(sc, d.Settings.Outage, w, st)
+	switch {
+	case t.columns != nil:
+		blocks := make([]string, 0, 2*len(t.columns))
+		for i, c := range t.columns {
+			if i > 0 {
+				blocks = append(blocks, "  ")
+			}
+			if i == d.Chosen {
+				blocks = append(blocks, c[1])
+			} else {
+				blocks = append(blocks, c[0])
+			}
+		}
+		table = Fit(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), w, 1<<20)
+	case d.Chosen >= 0 && d.Chosen < len(t.tables):
+		table = t.tables[d.Chosen]
 	}
 	parts := []string{table}
 	if note := cutNote(sc); note != "" {
@@ -268,47 +309,38 @@ func outcomeMark(o backoff.Outcome) string {
 	return strings.Fields(landing(o))[0]
 }
 
-// scheduleColumns is every policy's schedule side by side, the chosen one
-// picked out: attempt, wait, at and the outcome's mark.
-func scheduleColumns(d ClientData, w int, st *Styles) string {
-	n := len(d.Schedules)
-	gap := 2
-	col := max((w-gap*(n-1))/n, 0)
-	blocks := make([]string, n)
-	for i, sc := range d.Schedules {
-		name := " " + sc.Policy.Name + " "
-		style := st.Header
-		if i == d.Chosen {
-			name, style = "["+sc.Policy.Name+"]", st.PolicySelected
+// scheduleColumn is one policy's schedule as a column of the side-by-side
+// view, col cells wide: attempt, wait, at and the outcome's mark, under its
+// name; as it is, and picked out as the chosen one.
+func scheduleColumn(sc backoff.Schedule, col int, st *Styles) [2]string {
+	pad := func(l string) string { return l + strings.Repeat(" ", max(col-ansi.StringWidth(l), 0)) }
+	plain := pad(st.Header.Render(cut(" "+sc.Policy.Name+" ", col)))
+	chosen := pad(st.PolicySelected.Render(cut("["+sc.Policy.Name+"]", col)))
+	var lines []string
+	rows := [][]string{{"1", "-", Human(0), outcomeMark(backoff.Down)}}
+	for _, r := range sc.Retries {
+		wait := Human(r.Wait)
+		if r.Cut {
+			wait += CutMark
 		}
-		lines := []string{style.Render(cut(name, col))}
-		rows := [][]string{{"1", "-", Human(0), outcomeMark(backoff.Down)}}
-		for _, r := range sc.Retries {
-			wait := Human(r.Wait)
-			if r.Cut {
-				wait += CutMark
+		rows = append(rows, []string{strconv.Itoa(r.Attempt), wait, Human(r.At), outcomeMark(r.Outcome)})
+	}
+	outcomes := append([]backoff.Outcome{backoff.Down}, outcomesOf(sc)...)
+	tbl := readTable([]string{"#", "wait", "at", ""}, rows, []bool{true, true, true, false}, col, st,
+		func(row, c int) lipgloss.Style {
+			if c == 3 && row < len(outcomes) {
+				return landingStyle(outcomes[row], st)
 			}
-			rows = append(rows, []string{strconv.Itoa(r.Attempt), wait, Human(r.At), outcomeMark(r.Outcome)})
-		}
-		outcomes := append([]backoff.Outcome{backoff.Down}, outcomesOf(sc)...)
-		tbl := readTable([]string{"#", "wait", "at", ""}, rows, []bool{true, true, true, false}, col, st,
-			func(row, c int) lipgloss.Style {
-				if c == 3 && row < len(outcomes) {
-					return landingStyle(outcomes[row], st)
-				}
-				return st.Cell
-			})
-		lines = append(lines, tbl, st.Muted.Render(cut("in all "+Human(sc.DrawnTotal()), col)))
-		blocks[i] = lipgloss.NewStyle().Width(col).Render(strings.Join(lines, "\n"))
+			return st.Cell
+		})
+	lines = append(lines, strings.Split(tbl, "\n")...)
+	lines = append(lines, st.Muted.Render(cut("in all "+Human(sc.DrawnTotal()), col)))
+	// Each line padded to the column, so that the columns stand side by side.
+	for i, l := range lines {
+		lines[i] = pad(l)
 	}
-	spaced := make([]string, 0, 2*n)
-	for i, b := range blocks {
-		if i > 0 {
-			spaced = append(spaced, strings.Repeat(" ", gap))
-		}
-		spaced = append(spaced, b)
-	}
-	return Fit(lipgloss.JoinHorizontal(lipgloss.Top, spaced...), w, 1<<20)
+	body := "\n" + strings.Join(lines, "\n")
+	return [2]string{plain + body, chosen + body}
 }
 
 func outcomesOf(sc backoff.Schedule) []backoff.Outcome {

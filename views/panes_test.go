@@ -123,7 +123,7 @@ func TestViewsFitAnyWidth(t *testing.T) {
 		views := map[string]string{
 			"header":   Header(2, w, "computing", SeedAndDraws(s), st),
 			"policies": PolicyRow(PolicyNames(ps), 3, w, st),
-			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, w, 30, st),
+			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, NewClientTables(client, w, st), w, 30, st),
 			"strip":    TimelineStrip(scheds[4].Retries, s.Outage, w, st),
 			"crowd":    CrowdPane(CrowdData{B: run}, w, st),
 			"service":  CrowdPane(CrowdData{B: withService, Stale: true}, w, st),
@@ -221,7 +221,7 @@ func TestCutShortIsSaid(t *testing.T) {
 		scheds[i] = backoff.ScheduleOf(p, s, 1)
 	}
 	d := ClientData{Policies: ps, Chosen: int(backoff.FullJitter), Client: 1, Settings: s, Schedules: scheds}
-	body := ClientBody(d, 100, 60, DefaultStyles())
+	body := ClientBody(d, NewClientTables(d, 100, DefaultStyles()), 100, 60, DefaultStyles())
 	if !strings.Contains(body, CutMark) || !strings.Contains(body, "press d for independent draws") {
 		t.Errorf("no cut mark or sentence:\n%s", body)
 	}
@@ -239,7 +239,7 @@ func TestCutShortIsSaid(t *testing.T) {
 	for i, p := range ps {
 		d.Schedules[i] = backoff.ScheduleOf(p, s, 1)
 	}
-	if body := ClientBody(d, 100, 60, DefaultStyles()); strings.Contains(body, CutMark) {
+	if body := ClientBody(d, NewClientTables(d, 100, DefaultStyles()), 100, 60, DefaultStyles()); strings.Contains(body, CutMark) {
 		t.Errorf("independent draws: a cut mark, want none:\n%s", body)
 	}
 }
@@ -332,6 +332,37 @@ func TestTabAt(t *testing.T) {
 		}
 		if got := TabAt(1, w, w+5); got != -1 {
 			t.Errorf("width %d: past the tabs: got %d, want -1", w, got)
+		}
+	}
+}
+
+// The quick tables draw what lipgloss/table draws.
+func TestQuickTableIsLipglosss(t *testing.T) {
+	st := DefaultStyles()
+	d := six(t, backoff.Defaults(), 10)
+	tables := []struct {
+		heads []string
+		rows  [][]string
+		right []bool
+	}{
+		{[]string{"a", "bb", "c"}, [][]string{{"1", "22", "333"}, {"4444", "", "6"}}, []bool{true, false, true}},
+		{[]string{"policy", "x"}, nil, []bool{false, true}},
+		{[]string{"日本", "×"}, [][]string{{"é", "✓ gets through"}}, nil},
+	}
+	for _, tt := range tables {
+		quick, ok := quickTable(tt.heads, tt.rows, tt.right, 200, st, nil)
+		if want := lipglossTable(tt.heads, tt.rows, tt.right, 200, st, nil); !ok || quick != want {
+			t.Errorf("%v: quick\n%s\nwant\n%s", tt.heads, quick, want)
+		}
+	}
+	// Pane 2's tables keep within any width, drawn the quick way or,
+	// where they must shrink, by lipgloss.
+	for w := 40; w <= 200; w += 7 {
+		for _, cols := range [][]figureColumn{crowdColumns(), backColumns()} {
+			got := figureTable(d, cols, w, st)
+			if Width(got) > w {
+				t.Errorf("width %d: a table %d wide", w, Width(got))
+			}
 		}
 	}
 }

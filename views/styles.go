@@ -86,7 +86,25 @@ type Styles struct {
 
 	Help help.Styles
 
-	p palette
+	p      palette
+	paints []knownPaint // every style above, worked out once: see paintOf
+}
+
+// knownPaint is a style and its paint.
+type knownPaint struct {
+	s lipgloss.Style
+	p paint
+}
+
+// paintOf is s worked out as a paint: one of the program's own styles is
+// looked up, any other worked out now.
+func (s *Styles) paintOf(style lipgloss.Style) paint {
+	for _, k := range s.paints {
+		if sameStyle(k.s, style) {
+			return k.p
+		}
+	}
+	return newPaint(style)
 }
 
 // DefaultStyles returns the program's styles in colour. They are shared
@@ -153,6 +171,10 @@ func newStyles(p palette) *Styles {
 		FullKey:        fg(p.accent),
 		FullDesc:       fg(p.muted),
 		FullSeparator:  fg(p.muted),
+	}
+	for _, style := range []lipgloss.Style{s.Cell, s.Header, s.Best, s.Worst, s.Muted, s.Down, s.Through, s.Later, s.Good, s.Warn, s.Bad,
+		s.Text, s.Rule, s.PolicySelected, s.Title, s.Note, s.Error, s.Stale} {
+		s.paints = append(s.paints, knownPaint{style, newPaint(style)})
 	}
 	return &s
 }
