@@ -1,10 +1,12 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,10 +29,46 @@ func TestMain(m *testing.M) {
 }
 
 // inline runs every computation inside Update, so that each message's
-// frame shows its results: for tests that golden or inspect them.
+// frame shows its results: for tests that golden or inspect them. The
+// core's answers are kept for the next program that asks the same (the
+// core is deterministic, and the programs only read what it gives).
 func inline(more ...Option) []Option {
-	return append([]Option{WithInlineWork(math.MaxInt64), WithInlineSpread()}, more...)
+	return append([]Option{WithInlineWork(math.MaxInt64), WithInlineSpread(), WithCompute(memo)}, more...)
 }
+
+// memo is the core, remembering its answers.
+var memo = func() Compute {
+	core := CoreCompute()
+	var crowds, spreads sync.Map
+	key := func(ps []backoff.Policy, s backoff.Settings, n int, series bool) string {
+		return fmt.Sprint(ps, s, n, series)
+	}
+	return Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			k := key(ps, s, 0, o.Series)
+			if r, ok := crowds.Load(k); ok {
+				return r.([]backoff.Result), nil
+			}
+			r, err := core.Crowds(ps, s, o)
+			if err == nil {
+				crowds.Store(k, r)
+			}
+			return r, err
+		},
+		Spread: func(ps []backoff.Policy, s backoff.Settings, n int, o backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+			k := key(ps, s, n, false)
+			if r, ok := spreads.Load(k); ok {
+				o.Done.Add(int64(n))
+				return r.(backoff.SeedsCrowd), nil
+			}
+			r, err := core.Spread(ps, s, n, o)
+			if err == nil {
+				spreads.Store(k, r)
+			}
+			return r, err
+		},
+	}
+}()
 
 // newApp is the program at defaults in a w x h window, every computation
 // run inside Update.

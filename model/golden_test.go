@@ -77,6 +77,7 @@ func moreStates() []goldenState {
 		{"client_2", k("down")},
 		{"client_cut_short", cat([]tea.Msg{cut}, k("right"))},
 		{"client_cut_short_independent", cat([]tea.Msg{cut}, k("right", "d"))},
+		{"crowd_cut_short", cat([]tea.Msg{cut}, k("2"))},
 		{"client_go_to", k("#", "37")},
 		{"client_go_to_refused", k("#", "999", "enter")},
 		{"client_went_to_37", k("#", "37", "enter")},

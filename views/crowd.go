@@ -241,7 +241,11 @@ func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, b
 	var rows [][]string
 	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row
 	for i, r := range d.Crowds {
-		row := []string{r.Policy.Name}
+		name := r.Policy.Name
+		if cutShort(d, r.Policy) > 0 {
+			name += " " + CutMark
+		}
+		row := []string{name}
 		kind := []int{0}
 		for c, col := range cols {
 			mark := " "
@@ -298,6 +302,31 @@ func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, b
 		return tbl, true
 	}
 	return readTable(short, rows, right, w, st, style), false
+}
+
+// cutShort is the first retry of p whose band the run's reference draws
+// cut short; 0 for none, or with independent draws.
+func cutShort(d RunData, p backoff.Policy) int {
+	if d.Settings.Draws != backoff.Reference {
+		return 0
+	}
+	return p.CutShort()
+}
+
+// crowdCutNote says which policies' waits reference draws cut short, from
+// which retry, and how to switch; "" for none.
+func crowdCutNote(d RunData) string {
+	var parts []string
+	for _, p := range d.Policies {
+		if k := cutShort(d, p); k > 0 {
+			parts = append(parts, fmt.Sprintf("%s from retry %d", p.Name, k))
+		}
+	}
+	if parts == nil {
+		return ""
+	}
+	return CutMark + " Reference draws never reach past the lowest wait + 65,535 ms, so the widest waits are cut short: " +
+		strings.Join(parts, ", ") + ". These figures draw less than the policy would; press d for independent draws."
 }
 
 // CrowdIntroFull is pane 2's first sentences: the crowd, the service and
@@ -405,10 +434,13 @@ func crowdTables(d RunData, w int, st *Styles) string {
 		st.Text.Render(prose(CrowdIntroFull(s), w)),
 		"",
 		figureTable(d, crowdColumns(), w, st),
-		"",
-		st.Title.Render(cut("Once the service is back at "+Human(s.Outage), w)),
-		figureTable(d, backColumns(), w, st),
 	}
+	if note := crowdCutNote(d); note != "" {
+		parts = append(parts, st.Warn.Render(prose(note, w)))
+	}
+	parts = append(parts, "",
+		st.Title.Render(cut("Once the service is back at "+Human(s.Outage), w)),
+		figureTable(d, backColumns(), w, st))
 	if s.HasService() {
 		parts = append(parts, "", st.Title.Render(cut("What the service did", w)), figureTable(d, serviceColumns(d), w, st))
 	}
