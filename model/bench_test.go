@@ -1,6 +1,11 @@
 package model
 
-import "testing"
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
 
 // BenchmarkView draws one frame of each pane at 200x60: a frame has to
 // take well under a millisecond for the program to keep up with a key held
@@ -61,6 +66,39 @@ func BenchmarkHeldKey(b *testing.B) {
 				next, _ := m.Update(k)
 				m = next.(App)
 				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkPlanChange is what a change of settings computes off the loop
+// before every figure has landed: the six policies' crowds with their
+// series, then their spread over 100 seeds with independent draws, on
+// every core. The goals: within 50 ms at the defaults, within 1 s at 1,000
+// clients and the largest reference waits (first 10 s, longest 10 min, 12
+// attempts, an outage of 10 min).
+func BenchmarkPlanChange(b *testing.B) {
+	big := backoff.Defaults()
+	big.Clients, big.FirstWait, big.LongestWait, big.Attempts, big.Outage = 1000, 10000, 600000, 12, 600000
+	for _, c := range []struct {
+		name string
+		s    backoff.Settings
+	}{{"defaults", backoff.Defaults()}, {"1000_clients_largest_waits", big}} {
+		p := DefaultPlan(c.s)
+		ps := policiesOf(c.s)
+		core := CoreCompute()
+		b.Run(c.name+"/crowds", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := core.Crowds(ps, c.s, backoff.Options{Series: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/spread", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := core.Spread(ps, p.spreadSettings(), p.Seeds, backoff.SeedOptions{Done: new(atomic.Int64)}); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
