@@ -376,7 +376,7 @@ func (m *root) layout() {
 	m.bodyHeight = body
 	m.client.SetSize(m.width, body)
 	m.crowd.SetSize(m.width, body)
-	m.timeline.SetSize(m.width, body)
+	m.timeline.SetSize(m.width, body, m.height-headerHeight-1)
 	m.jobs.SetSize(m.width, body)
 	m.form.SetSize(m.width, body)
 }

@@ -50,6 +50,7 @@ type TimelinePane struct {
 	dirty  bool   // the policy changed while another pane had the keys: see Refresh
 	width  int
 	height int
+	window int // the lines the pane has without the full help: the rows' width follows it
 	styles *views.Styles
 }
 
@@ -91,10 +92,11 @@ func (m *TimelinePane) Refresh() {
 	}
 }
 
-// SetSize sets the pane's size in cells; the rows' width follows its
-// height.
-func (m *TimelinePane) SetSize(w, h int) {
-	m.width, m.height = max(w, 0), max(h, 0)
+// SetSize sets the pane's size in cells, and the lines it has when the
+// full help is closed, which the rows' width follows: opening the help
+// leaves the rows as they are.
+func (m *TimelinePane) SetSize(w, h, window int) {
+	m.width, m.height, m.window = max(w, 0), max(h, 0), max(window, h, 0)
 	m.aggregate()
 }
 
@@ -133,7 +135,7 @@ func (m *TimelinePane) aggregate() {
 			}
 		}
 	}
-	room := max(m.height-6, 4) // the head takes about six lines
+	room := max(m.window-6, 4) // the head takes about six lines
 	m.data.RowMs = views.TimelineRowMs(unit, (span+unit-1)/max(unit, 1), room)
 	m.data.B = timelineRun(m.b, m.data.RowMs)
 	m.data.A = nil

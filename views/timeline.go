@@ -176,6 +176,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	}
 	s := d.B.Settings
 	each := "each " + Human(d.RowMs)
+	if d.RowMs == 1000 {
+		each = "each second"
+	}
 	if d.RowMs != s.Slot {
 		each += fmt.Sprintf(" (%s slots of %s)", Count(d.RowMs/max(s.Slot, 1)), Human(s.Slot))
 	}
@@ -255,8 +258,12 @@ func (d TimelineData) geometry(cols []column, w int) geometry {
 	rest := max(w-g.label-3, 0) // the label, then " ▶ "
 	g.column = rest / max(len(cols), 1)
 	if len(cols) == 1 {
-		g.rate = true
-		g.bar = max(rest-g.count-len(Rate(d.scale(cols), d.RowMs))-4, 0) // bar, " ", count, " · ", rate
+		// A row of a second counts its rate a second already.
+		g.rate = d.RowMs != 1000
+		g.bar = max(rest-g.count-1, 0) // bar, " ", count
+		if g.rate {
+			g.bar = max(g.bar-len(Rate(d.scale(cols), d.RowMs))-3, 0) // " · ", rate
+		}
 	} else {
 		g.bar = max(g.column-g.count-2, 0) // bar, space, count, space
 	}
@@ -340,11 +347,14 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 			if r.Attempts() == 0 {
 				digits = ""
 			}
-			if g.rate {
-				if digits != "" {
-					b.WriteString(bar + " " + num.paint(digits) + muted.paint(" · "+Rate(r.Attempts(), d.RowMs)))
-				} else {
+			if len(cols) == 1 {
+				switch {
+				case digits == "":
 					b.WriteString(strings.TrimRight(bar, " "))
+				case g.rate:
+					b.WriteString(bar + " " + num.paint(digits) + muted.paint(" · "+Rate(r.Attempts(), d.RowMs)))
+				default:
+					b.WriteString(bar + " " + num.paint(digits))
 				}
 				continue
 			}
