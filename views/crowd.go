@@ -372,12 +372,36 @@ func ServiceSentence(s backoff.Settings) string {
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
+// DescribePolicy is a policy's fields in one line, in human units: "first
+// 1 s, x2, longest 16 s, no jitter, 6 attempts".
+func DescribePolicy(p backoff.Policy) string {
+	jitter := "jitter " + p.Jitter.String()
+	if !p.Jitter.Draws() {
+		jitter = "no jitter"
+	}
+	out := fmt.Sprintf("first %s, x%s, longest %s, %s, %d attempts", Human(p.FirstWait), backoff.FormatThousandths(p.Multiplier),
+		Human(p.LongestWait), jitter, p.Attempts)
+	if p.MaxElapsed > 0 {
+		out += ", at most " + Human(p.MaxElapsed) + " in all"
+	}
+	return out
+}
+
+// ownPolicy says what the sixth policy, the settings' own, is.
+func ownPolicy(d RunData) string {
+	if len(d.Policies) <= backoff.NumShapes {
+		return ""
+	}
+	p := d.Policies[backoff.NumShapes]
+	return fmt.Sprintf(" %s is your own policy (pane 5, page 3): %s.", p.Name, DescribePolicy(p))
+}
+
 // crowdLegend explains the crowd tables' heads, marks and spread rows.
 func crowdLegend(d RunData) string {
 	s := d.Settings
 	out := fmt.Sprintf("%s the best of its column, %s the worst. most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
-		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, Human(s.Slot))
+		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, Human(s.Slot)) + ownPolicy(d)
 	switch {
 	case d.Seeds > 0 && d.Spread != nil:
 		out += fmt.Sprintf(" Under each policy, %s: the median and the 95th percentile over %s seeds from seed %d with %s; the figures beside the name are seed %d's alone.",
