@@ -283,13 +283,14 @@ func (m *SettingsPane) rebuild() {
 }
 
 // formPageLines is the most lines a page of the form takes: the third, its
-// title, two selects of two lines each, and five more fields.
-const formPageLines = 11
+// title, three selects of two lines each and four more fields, with room
+// for two titles that wrap in a narrow pane.
+const formPageLines = 13
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
 func (m SettingsPane) formHeight() int {
-	return max(min(m.height-4-views.Height(m.title)+1, formPageLines), 1)
+	return max(min(m.height-3-views.Height(m.title), formPageLines), 1)
 }
 
 // open builds a fresh form bound to a fresh draft of the plan.
