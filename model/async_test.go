@@ -224,3 +224,31 @@ func TestProgramComparesPlans(t *testing.T) {
 		t.Errorf("after P: full jitter's busiest slot %d, want 28, the plan's", got)
 	}
 }
+
+// A change of the spread's seeds or draws alone runs the spread, not the
+// crowds again.
+func TestSpreadChangeKeepsTheCrowds(t *testing.T) {
+	var crowds atomic.Int64
+	core := CoreCompute()
+	counting := Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			crowds.Add(1)
+			return core.Crowds(ps, s, o)
+		},
+		Spread: core.Spread,
+	}
+	m := newAppWith(t, 100, 30, WithInlineWork(1<<62), WithInlineSpread(), WithCompute(counting), WithSeeds(10))
+	m = deliver(t, m, press("5", "enter")...)
+	m = deliver(t, m, enters(17)...) // to the spread's seeds
+	m = deliver(t, m, press("backspace", "backspace", "20")...)
+	m = deliver(t, m, enters(2)...)
+	if got := m.Plan().Seeds; got != 20 {
+		t.Fatalf("seeds: got %d, want 20", got)
+	}
+	if got := crowds.Load(); got != 1 {
+		t.Errorf("the crowds ran %d times, want once: the second change was the spread's alone", got)
+	}
+	if sp := m.CrowdPane().Data().B.Spread; sp == nil || sp.Count != 20 {
+		t.Errorf("the spread shown: %+v, want 20 seeds", sp)
+	}
+}

@@ -211,6 +211,11 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p.Settings)}
 	rs.cur = r
 	rs.release(old)
+	// A change of the spread alone keeps the crowds: only the spread runs.
+	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings {
+		r.policies = old.policies
+		return m.landCrowds(r, old.crowds, nil)
+	}
 	m.showRuns()
 	return m.startCrowds(r)
 }
