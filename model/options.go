@@ -19,9 +19,10 @@ type Options struct {
 
 // DefaultInlineWork is 0: every crowd runs off the update loop. A run of the
 // six crowds with their series takes 0.3 ms for one client and 2 to 5 ms at
-// the defaults (the core's discrete-event engine sets up a calendar of the
-// longest wait's length for each policy), so no crowd is small enough to
-// run where it would hold up a key; see BenchmarkRunInline.
+// the defaults (a series needs the core's discrete-event engine, which sets
+// up a calendar of the longest wait's length for each policy), so no crowd
+// is small enough to run where it would hold up a key; see
+// BenchmarkPlanChange.
 const DefaultInlineWork = 0
 
 // Option changes an Option of the program.
