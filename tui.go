@@ -49,7 +49,7 @@ func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (stat
 	}()
 	// The program's signals are handled by runProgram, not bubbletea, which
 	// knows only SIGINT and SIGTERM and would end each its own way.
-	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
 

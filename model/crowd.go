@@ -17,37 +17,36 @@ type CrowdKeyMap struct {
 func DefaultCrowdKeyMap() CrowdKeyMap { return CrowdKeyMap{defaultScrollKeys()} }
 
 func (k CrowdKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "scroll")}
+	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "scroll"), pair(k.Top, k.Bottom, "g/G", "top/bottom")}
 }
 
 func (k CrowdKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
-// CrowdPane is pane 2: the five policies' crowds side by side.
+// CrowdPane is pane 2: every policy's crowd, their spread over seeds, the
+// service's figures, and plans A and B side by side. It runs nothing: the
+// root gives it the runs to show.
 type CrowdPane struct {
 	KeyMap CrowdKeyMap
 
-	settings backoff.Settings
-	crowds   []backoff.Result
-	view     scroller
-	width    int
-	height   int
-	styles   *views.Styles
+	data   views.CrowdData
+	view   scroller
+	width  int
+	height int
+	styles *views.Styles
 }
 
-// NewCrowdPane runs the five crowds under s.
-func NewCrowdPane(s backoff.Settings, st *views.Styles) CrowdPane {
+// NewCrowdPane returns pane 2 with nothing to show yet.
+func NewCrowdPane(st *views.Styles) CrowdPane {
 	km := DefaultCrowdKeyMap()
-	m := CrowdPane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
-	m.SetSettings(s)
-	return m
+	return CrowdPane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 }
 
-// SetSettings runs the crowds again.
-func (m *CrowdPane) SetSettings(s backoff.Settings) {
-	m.settings = s
-	m.crowds = runFive(s, false)
+// SetRuns shows run b, and a beside it when not nil; stale says b is the
+// last run while the plan's is on its way, pinned that b is pinned as A.
+func (m *CrowdPane) SetRuns(b views.RunData, a *views.RunData, stale, pinned bool) {
+	m.data = views.CrowdData{B: b, A: a, Stale: stale, Pinned: pinned}
 	m.render()
 }
 
@@ -57,19 +56,23 @@ func (m *CrowdPane) SetSize(w, h int) {
 	m.render()
 }
 
-// Crowds are the five crowds shown.
-func (m CrowdPane) Crowds() []backoff.Result { return m.crowds }
+// Crowds are the crowds shown, one per policy.
+func (m CrowdPane) Crowds() []backoff.Result { return m.data.B.Crowds }
+
+// Data is what the pane shows.
+func (m CrowdPane) Data() views.CrowdData { return m.data }
 
 func (m *CrowdPane) render() {
-	m.view.SetContent(views.CrowdPane(m.settings, m.crowds, m.width, m.styles), m.width, m.height, false)
+	m.view.SetContent(views.CrowdPane(m.data, m.width, m.styles), m.width, m.height, false)
 }
 
 // Update scrolls.
 func (m CrowdPane) Update(msg tea.Msg) (CrowdPane, tea.Cmd) {
-	if _, ok := msg.(tea.KeyMsg); !ok {
-		return m, nil
+	switch msg.(type) {
+	case tea.KeyMsg, tea.MouseMsg:
+		return m, m.view.Update(msg)
 	}
-	return m, m.view.Update(msg)
+	return m, nil
 }
 
 // View draws the pane.

@@ -43,9 +43,10 @@ func TestRandomKeysAndSizes(t *testing.T) {
 		steps = 600
 	}
 	keys := press("tab", "shift+tab", "1", "2", "3", "4", "5", "left", "right", "up", "down",
-		"h", "j", "k", "l", "a", "enter", "enter", "esc", "backspace", "pgup", "pgdown", "?", "x", ":", "0", "9", "space")
+		"h", "j", "k", "l", "a", "enter", "enter", "esc", "backspace", "pgup", "pgdown", "?", "x", ":", "0", "9", "space",
+		"p", "P", "d", "g", "G", "#", "home", "end", "s")
 	r := rand.New(rand.NewPCG(1, 2))
-	m := NewApp(backoff.Defaults(), views.DefaultStyles())
+	m := NewApp(backoff.Defaults(), views.DefaultStyles(), inline(WithSeeds(3))...)
 	w, h := 0, 0
 	checkFits(t, m.View(), w, h)
 	for i := range steps {
@@ -59,6 +60,9 @@ func TestRandomKeysAndSizes(t *testing.T) {
 			msg = tea.WindowSizeMsg{Width: w, Height: h}
 		case n < 10:
 			msg = SettingsAppliedMsg{Settings: randomSettings(r)}
+		case n < 14:
+			buttons := []tea.MouseButton{tea.MouseButtonLeft, tea.MouseButtonWheelUp, tea.MouseButtonWheelDown}
+			msg = tea.MouseMsg{X: r.IntN(max(w, 1)), Y: r.IntN(max(h, 1)), Button: buttons[r.IntN(len(buttons))], Action: tea.MouseActionPress}
 		default:
 			msg = keys[r.IntN(len(keys))]
 		}
@@ -115,8 +119,9 @@ func typedKeys(s string, chunk int) []tea.Msg {
 
 // Whatever is typed into the jobs line, in a window of any size: nothing
 // panics, every frame fits the window, the line never holds more than its
-// limit, and enter answers the line as --plain's rule (and the format
-// characters' rule) says.
+// limit, and enter answers the line as the rules say: --plain's form, the
+// format characters' rule and one name for each job. Below the least size
+// no key does anything.
 func FuzzJobsLine(f *testing.F) {
 	f.Add("alpha:0 bravo:2 charlie:9 delta:fatal", uint8(1), uint8(100), uint8(30))
 	f.Add("alpha:0 bravo:2\x02\x02\x7fx\x01q1\x05 c:fatal", uint8(3), uint8(50), uint8(14))
@@ -127,7 +132,7 @@ func FuzzJobsLine(f *testing.F) {
 	f.Add(":1 a: a::1 a:1000 a:FATAL", uint8(7), uint8(2), uint8(40))
 	f.Fuzz(func(t *testing.T, typed string, chunk, w, h uint8) {
 		width, height := int(w)%221, int(h)%71
-		m := send(t, newApp(t, width, height), press("4", "enter")...)
+		m := send(t, quick(t, width, height), press("4", "enter")...)
 		for _, msg := range typedKeys(typed, int(chunk)) {
 			if !m.JobsPane().Typing() {
 				m = send(t, m, press("4", "enter")...) // enter ran the line, or esc stopped: type again
@@ -143,9 +148,19 @@ func FuzzJobsLine(f *testing.F) {
 		}
 		line := m.jobs.input.Value()
 		m = send(t, m, press("enter")...)
-		jobs, note, _ := readJobs(line)
-		if err := ledger.CheckNames(jobs); err != nil {
-			note = views.JobsError(err)
+		note := ""
+		jobs, err := ledger.Parse(line)
+		if err == nil {
+			err = ledger.CheckNames(jobs)
+		}
+		if err == nil {
+			err = views.CheckDuplicates(jobs)
+		}
+		switch {
+		case strings.Trim(line, " ") == "":
+			note = views.Cancelled
+		case err != nil:
+			note = views.JobLineError(err)
 		}
 		if got := m.JobsPane().Note(); got != note {
 			t.Fatalf("enter on %q: note %q, want %q", line, got, note)

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -9,81 +11,150 @@ import (
 	"github.com/retryplanner/retry-planner/backoff"
 )
 
-// goldenStates are the states the goldens show, each as the messages that
-// lead to it from the program at defaults.
-func goldenStates() []struct {
+// goldenState is a state the goldens show: the messages that lead to it
+// from the program at defaults.
+type goldenState struct {
 	name string
 	msgs []tea.Msg
-} {
-	firstWait100 := backoff.Defaults()
-	firstWait100.FirstWait = 100
-	outage0 := backoff.Defaults()
-	outage0.Outage = 0
-	k := press
-	cat := func(parts ...[]tea.Msg) []tea.Msg {
-		var out []tea.Msg
-		for _, p := range parts {
-			out = append(out, p...)
-		}
-		return out
+}
+
+// applied is the message that applies the defaults changed by change.
+func applied(change func(*backoff.Settings)) tea.Msg {
+	s := backoff.Defaults()
+	change(&s)
+	return SettingsAppliedMsg{Settings: s}
+}
+
+// withService is a capacity of 100 a second and 50 fresh requests a
+// second: the crowd's first retries overload it.
+func withService(s *backoff.Settings) {
+	s.Capacity, s.Load = 100, 50
+}
+
+func cat(parts ...[]tea.Msg) []tea.Msg {
+	var out []tea.Msg
+	for _, p := range parts {
+		out = append(out, p...)
 	}
-	return []struct {
-		name string
-		msgs []tea.Msg
-	}{
-		{"client_fixed", k("left")},
-		{"client_exponential", nil},
+	return out
+}
+
+// enters is n presses of enter.
+func enters(n int) []tea.Msg { return press(slices.Repeat([]string{"enter"}, n)...) }
+
+// paneStates are shown at each of goldenSizes: every pane, and the parts
+// of issues 8 to 10 that change with the size.
+func paneStates() []goldenState {
+	k := press
+	firstWait100 := applied(func(s *backoff.Settings) { s.FirstWait = 100 })
+	service := applied(withService)
+	return []goldenState{
+		{"client", nil},
 		{"client_full_jitter", k("right")},
-		{"client_full_jitter_client_2", k("right", "up")},
-		{"client_equal_jitter", k("right", "right")},
-		{"client_decorrelated", k("left", "left")},
-		{"client_outage_0", []tea.Msg{SettingsAppliedMsg{Settings: outage0}}},
 		{"crowd", k("2")},
-		{"crowd_first_wait_100", cat([]tea.Msg{SettingsAppliedMsg{Settings: firstWait100}}, k("2"))},
-		{"timeline_fixed", k("3", "left")},
-		{"timeline_exponential", k("3")},
-		{"timeline_full_jitter", k("3", "right")},
-		{"timeline_equal_jitter", k("3", "right", "right")},
-		{"timeline_decorrelated", k("3", "left", "left")},
+		{"crowd_service", cat([]tea.Msg{service}, k("2"))},
+		{"crowd_ab", cat(k("p"), []tea.Msg{firstWait100}, k("2"))},
+		{"timeline", k("3")},
 		{"timeline_all", k("3", "a")},
-		{"timeline_all_scrolled", k("3", "a", "pgdown")},
-		{"jobs_empty", k("4")},
-		{"jobs_typing", k("4", "enter", "alpha:0 bravo:2")},
-		{"jobs_reference", k("4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal", "enter")},
-		{"jobs_full", k("4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter")},
-		{"jobs_full_scrolled", k("4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter", "pgdown")},
-		{"jobs_error", k("4", "enter", "alpha", "enter")},
-		{"jobs_cancelled", k("4", "enter", "enter")},
+		{"timeline_service", cat([]tea.Msg{service}, k("3", "right"))},
+		{"timeline_ab", cat(k("p"), []tea.Msg{firstWait100}, k("3", "right"))},
+		{"jobs", k("4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal", "enter")},
 		{"settings", k("5")},
 		{"settings_form", k("5", "enter")},
-		{"settings_error", k("5", "enter", "backspace", "backspace", "backspace", "backspace", "0", "enter")},
-		{"settings_cancelled", k("5", "enter", "esc")},
 		{"help", k("?")},
 	}
 }
 
-// TestGolden draws each state at 100x30, and each pane at the least size
-// the program draws in.
+// goldenSizes are the sizes issue 9's new user tried.
+var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
+
+// moreStates are shown at 120x40.
+func moreStates() []goldenState {
+	k := press
+	cut := applied(func(s *backoff.Settings) { s.FirstWait, s.LongestWait, s.Attempts = 10000, 600000, 12 })
+	grpc, _ := backoff.FindPreset("grpc")
+	return []goldenState{
+		{"client_2", k("down")},
+		{"client_cut_short", cat([]tea.Msg{cut}, k("right"))},
+		{"client_cut_short_independent", cat([]tea.Msg{cut}, k("right", "d"))},
+		{"crowd_cut_short", cat([]tea.Msg{cut}, k("2"))},
+		{"client_go_to", k("#", "37")},
+		{"client_go_to_refused", k("#", "999", "enter")},
+		{"client_went_to_37", k("#", "37", "enter")},
+		{"client_outage_0", []tea.Msg{applied(func(s *backoff.Settings) { s.Outage = 0 })}},
+		{"client_grpc", cat([]tea.Msg{SettingsAppliedMsg{Settings: backoff.Defaults().WithPreset(grpc)}}, k("left"))},
+		{"client_service", []tea.Msg{applied(withService)}},
+		{"crowd_budget", cat([]tea.Msg{applied(func(s *backoff.Settings) {
+			withService(s)
+			s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 4
+		})}, k("2", "pgdown"))},
+		{"crowd_service_scrolled", cat([]tea.Msg{applied(withService)}, k("2", "pgdown"))},
+		{"crowd_first_wait_100", cat([]tea.Msg{applied(func(s *backoff.Settings) { s.FirstWait = 100 })}, k("2"))},
+		{"crowd_pinned", k("p", "2")},
+		{"crowd_independent", k("d", "2")},
+		{"crowd_swapped", cat(k("p"), []tea.Msg{applied(func(s *backoff.Settings) { s.FirstWait = 100 })}, k("x", "2"))},
+		{"crowd_dropped", cat(k("p"), []tea.Msg{applied(func(s *backoff.Settings) { s.FirstWait = 100 })}, k("P", "2"))},
+		{"timeline_slot_500", cat([]tea.Msg{applied(func(s *backoff.Settings) { s.Slot = 500 })}, k("3"))},
+		{"timeline_all_scrolled", k("3", "a", "pgdown")},
+		{"timeline_bottom", k("3", "G")},
+		{"jobs_empty", k("4")},
+		{"jobs_typing", k("4", "enter", "alpha:0 bravo:2")},
+		{"jobs_refused_after_a_run", k("4", "enter", "alpha:0 bravo:2", "enter", "enter", "space", "alpha:1000", "enter")},
+		{"jobs_twice", k("4", "enter", "alpha:0 alpha:2", "enter")},
+		{"jobs_full", k("4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter")},
+		{"jobs_full_scrolled", k("4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter", "pgdown")},
+		{"jobs_cancelled", k("4", "enter", "enter")},
+		{"jobs_under_full_jitter", k("right", "4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal", "enter")},
+		{"settings_error", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")},
+		{"settings_error_gone", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter", "shift+tab")},
+		{"settings_takes_durations", cat(k("5", "enter", "backspace", "backspace", "1s500ms"), enters(1))},
+		{"settings_page_2", cat(k("5"), enters(8))},
+		{"settings_page_3", cat(k("5"), enters(13))},
+		{"settings_preset_grpc", cat(k("5"), enters(13), k("right"))},
+		{"settings_applied", cat(k("5", "enter", "backspace", "backspace", "1.5s"), enters(formFields))},
+		{"settings_cancelled", k("5", "enter", "esc")},
+	}
+}
+
+// TestGolden draws every pane at 80x24, 120x40 and 200x60, more states at
+// 120x40, and each pane at the least size the program draws in.
 func TestGolden(t *testing.T) {
-	for _, st := range goldenStates() {
+	for _, st := range paneStates() {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s_%dx%d", st.name, size[0], size[1]), func(t *testing.T) {
+				checkGolden(t, newApp(t, size[0], size[1]), st.msgs, size)
+			})
+		}
+	}
+	for _, st := range moreStates() {
 		t.Run(st.name, func(t *testing.T) {
-			m := send(t, newApp(t, 100, 30), st.msgs...)
-			view := m.View()
-			checkFits(t, view, 100, 30)
-			golden.RequireEqual(t, []byte(view))
+			checkGolden(t, newApp(t, 120, 40), st.msgs, [2]int{120, 40})
 		})
 	}
-	for _, pane := range []string{"1", "2", "3", "4", "5"} {
-		t.Run("least_"+pane, func(t *testing.T) {
-			m := send(t, newApp(t, MinWidth, MinHeight), press(pane)...)
-			view := m.View()
-			checkFits(t, view, MinWidth, MinHeight)
-			golden.RequireEqual(t, []byte(view))
+	for _, pane := range []string{"1", "2", "3", "4", "5", "?"} {
+		name := "least_" + pane
+		if pane == "?" {
+			name = "least_help"
+		}
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, newApp(t, MinWidth, MinHeight), press(pane), [2]int{MinWidth, MinHeight})
 		})
 	}
 	t.Run("tiny_30x10", func(t *testing.T) {
-		view := newApp(t, 30, 10).View()
-		checkFits(t, view, 30, 10)
-		golden.RequireEqual(t, []byte(view))
+		checkGolden(t, newApp(t, 30, 10), press("2", "4", "enter", "x"), [2]int{30, 10})
 	})
+}
+
+func checkGolden(t *testing.T, m App, msgs []tea.Msg, size [2]int) {
+	t.Helper()
+	// The form steps from field to field by its commands' messages; other
+	// panes need none (and waiting for each key's would be slow).
+	if len(msgs) > 0 && fmt.Sprint(msgs[0]) == "5" {
+		m = deliver(t, m, msgs...)
+	} else {
+		m = send(t, m, msgs...)
+	}
+	view := m.View()
+	checkFits(t, view, size[0], size[1])
+	golden.RequireEqual(t, []byte(view))
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -53,21 +54,24 @@ const jobsLineLimit = ledger.MaxJobs*(64+len(":fatal")) + ledger.MaxJobs - 1
 type JobsPane struct {
 	KeyMap JobsKeyMap
 
-	settings backoff.Settings
-	input    textinput.Model
-	jobs     []ledger.Job // the last line that ran
-	report   ledger.Report
-	note     string // Cancelled., or why the line was refused
-	failed   bool   // the note is an error
-	view     scroller
-	summary  string // rendered on change: views.JobsSummary
-	frame    string // the parts joined after every change
-	helpText string // rendered on change: views.JobsHelp wrapped
-	line     string // rendered on change: the input line cut to the width
-	noteText string // rendered on change: the note wrapped
-	width    int
-	height   int
-	styles   *views.Styles
+	settings  backoff.Settings
+	policy    backoff.Policy // the jobs wait as it does: pane 1's
+	input     textinput.Model
+	jobs      []ledger.Job // the last line that ran
+	report    ledger.Report
+	note      string // Cancelled., or why the line was refused
+	failed    bool   // the note is an error
+	view      scroller
+	summary   string // rendered on change: views.JobsSummary
+	frame     string // the parts joined after every change
+	dirty     bool   // the policy or the settings changed while another pane had the keys: see Refresh
+	helpText  string // rendered on change: views.JobsHelp wrapped
+	underText string // rendered on change: the policy the jobs wait under
+	line      string // rendered on change: the input line cut to the width
+	noteText  string // rendered on change: the note wrapped
+	width     int
+	height    int
+	styles    *views.Styles
 }
 
 // NewJobsPane returns pane 4 with no jobs run.
@@ -82,7 +86,7 @@ func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
 	in.Cursor.Style = st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
 	km := DefaultJobsKeyMap()
-	m := JobsPane{KeyMap: km, settings: s, input: in, view: newScroller(km.scrollKeys, st), styles: st}
+	m := JobsPane{KeyMap: km, settings: s, policy: s.Policy(backoff.Exponential), input: in, view: newScroller(km.scrollKeys, st), styles: st}
 	m.render()
 	return m
 }
@@ -96,15 +100,27 @@ func (m JobsPane) Report() ledger.Report { return m.report }
 // Note is the note under the line: Cancelled., or why it was refused.
 func (m JobsPane) Note() string { return m.note }
 
-// SetSettings runs the last line of jobs again under the new settings, so
-// the ledger shows what they would do now.
-func (m *JobsPane) SetSettings(s backoff.Settings) {
-	m.settings = s
+// SetPolicy runs the last line of jobs again under policy p and settings
+// s (pane 1's policy, the plan's settings), so the ledger shows what they
+// would do now.
+func (m *JobsPane) SetPolicy(p backoff.Policy, s backoff.Settings) {
+	m.settings, m.policy = s, p
 	if m.jobs != nil {
-		m.report = ledger.RunAll(m.jobs, s)
+		m.report = ledger.RunAllUnder(m.jobs, p, s)
 	}
-	m.render()
+	m.dirty = true
 }
+
+// Refresh draws what changed since the pane last had the keys.
+func (m *JobsPane) Refresh() {
+	if m.dirty {
+		m.render()
+		m.join()
+	}
+}
+
+// Policy is the policy the jobs wait under.
+func (m JobsPane) Policy() backoff.Policy { return m.policy }
 
 // SetSize sets the pane's size in cells.
 func (m *JobsPane) SetSize(w, h int) {
@@ -114,7 +130,7 @@ func (m *JobsPane) SetSize(w, h int) {
 
 // head is the lines above the ledger: what to type, the line, the note.
 func (m JobsPane) head() string {
-	out := m.helpText + "\n" + m.line
+	out := m.helpText + "\n" + m.underText + "\n" + m.line
 	if m.noteText != "" {
 		out += "\n" + m.noteText
 	}
@@ -123,25 +139,27 @@ func (m JobsPane) head() string {
 
 // render lays out the parts that change only with the report or the size.
 func (m *JobsPane) render() {
-	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, m.width))
+	m.dirty = false
+	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, min(m.width, views.ProseWidth)))
+	m.underText = m.styles.Muted.Render(views.Wrap(views.JobsUnder(m.policy), min(m.width, views.ProseWidth)))
 	m.noteText = ""
 	if m.note != "" {
 		style := m.styles.Note
 		if m.failed {
 			style = m.styles.Error
 		}
-		m.noteText = style.Render(views.Wrap(m.note, m.width))
+		m.noteText = style.Render(views.Wrap(m.note, min(m.width, views.ProseWidth)))
 	}
 	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
 	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
 	m.drawLine()
-	m.summary = views.JobsSummary(m.report, m.width, m.styles)
+	m.summary = views.JobsSummary(m.report, m.failed, m.width, m.styles)
 	used := views.Height(m.head()) + 1 // and a blank line
 	if m.summary != "" {
 		used += views.Height(m.summary) + 1
 	}
 	// The ledger takes the room it needs, the counts right under it.
-	m.view.SetContent(views.JobsBody(m.report, m.width, m.styles), m.width, m.height-used, true)
+	m.view.SetContent(views.JobsBody(m.report, m.failed, m.width, m.styles), m.width, m.height-used, true)
 	m.join()
 }
 
@@ -240,21 +258,29 @@ func (m *JobsPane) setScrollKeys(on bool) {
 	m.view.SetKeys(m.KeyMap.scrollKeys)
 }
 
-// run reads a line as --plain does: an empty one cancels, one that does not
-// parse is refused with --plain's message and keeps the last report. Unlike
-// --plain, which keeps the reference's behaviour, it also refuses a name
-// that holds a format character (ledger.CheckNames), as the reports do.
+// run reads a line of jobs: an empty one cancels; one that does not parse,
+// holds a name with a format character (ledger.CheckNames) or two jobs of
+// one name is refused, saying which job and what rule, and keeps the last
+// report, dimmed under the error. The jobs wait as the policy does.
 func (m *JobsPane) run(line string) {
-	jobs, note, refused := readJobs(line)
-	if err := ledger.CheckNames(jobs); err != nil {
-		note, refused = views.JobsError(err), true
-	}
-	m.note, m.failed = note, refused
-	if note != "" {
+	if strings.Trim(line, " ") == "" {
+		m.note, m.failed = views.Cancelled, false
 		return
 	}
+	jobs, err := ledger.Parse(line)
+	if err == nil {
+		err = ledger.CheckNames(jobs)
+	}
+	if err == nil {
+		err = views.CheckDuplicates(jobs)
+	}
+	if err != nil {
+		m.note, m.failed = views.JobLineError(err), true
+		return
+	}
+	m.note, m.failed = "", false
 	m.jobs = jobs
-	m.report = ledger.RunAll(jobs, m.settings)
+	m.report = ledger.RunAllUnder(jobs, m.policy, m.settings)
 	m.view.GotoTop()
 }
 

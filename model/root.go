@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -42,13 +41,22 @@ const (
 // headerHeight is the header's lines: the tabs and a rule.
 const headerHeight = 2
 
-// App is the full-screen program's root model. It holds the five panes and
-// routes every message in one fixed order (see Update).
-type App struct {
+// App is the full-screen program's root model: a handle on its state, so
+// that bubbletea's copy of the model on every message copies one pointer,
+// not the panes. Its methods route every message in one fixed order (see
+// Update).
+type App struct{ *root }
+
+// root is the program's state.
+type root struct {
 	keys     GlobalKeyMap
 	help     help.Model
 	focus    Focus
-	settings backoff.Settings
+	plan     Plan
+	policies []backoff.Policy // the plan's six
+	policy   int              // the policy panes 1, 3 and 4 share, into policies
+	runs     runs
+	initCmd  tea.Cmd // the first run, for Init
 
 	client   ClientPane
 	crowd    CrowdPane
@@ -56,41 +64,63 @@ type App struct {
 	jobs     JobsPane
 	form     SettingsPane
 
-	width, height int    // the window
-	bodyHeight    int    // the panes' height: the window less header and footer
-	header        string // drawn for headerOf
-	headerOf      [2]int // the focus and width the header was drawn for
-	footer        string // drawn for footerOf
-	footerOf      string // what the footer was drawn for: see footerInputs
+	width, height int       // the window
+	bodyHeight    int       // the panes' height: the window less header and footer
+	header        string    // drawn for headerOf
+	headerOf      headerKey // what the header was drawn for
+	footer        string    // drawn for footerOf
+	footerOf      string    // what the footer was drawn for: see footerInputs
 	styles        *views.Styles
 }
 
-// NewApp returns the program on pane 1 with settings s.
-func NewApp(s backoff.Settings, st *views.Styles) App {
-	h := help.New()
-	h.Styles = st.Help
-	m := App{
-		keys:     DefaultGlobalKeyMap(),
-		help:     h,
-		settings: s,
-		client:   NewClientPane(s, st),
-		crowd:    NewCrowdPane(s, st),
-		timeline: NewTimelinePane(s, st),
-		jobs:     NewJobsPane(s, st),
-		form:     NewSettingsPane(s, st),
-		styles:   st,
-	}
-	return m
+// headerKey is everything the header's drawing depends on.
+type headerKey struct {
+	focus  Focus
+	width  int
+	status string
+	info   string
 }
 
-// Init starts nothing: every figure is computed before the first frame.
-func (m App) Init() tea.Cmd { return nil }
+// NewApp returns the program on pane 1 with settings s, the spread over
+// DefaultSeeds seeds. Its first run starts in Init, or, when it is small
+// enough to run inside Update (WithInlineWork), here.
+func NewApp(s backoff.Settings, st *views.Styles, opts ...Option) App {
+	o := newOptions(opts)
+	h := help.New()
+	h.Styles = st.Help
+	m := &root{
+		keys:     DefaultGlobalKeyMap(),
+		help:     h,
+		runs:     newRuns(o, st),
+		policy:   int(backoff.Exponential),
+		client:   NewClientPane(s, st),
+		crowd:    NewCrowdPane(st),
+		timeline: NewTimelinePane(st),
+		jobs:     NewJobsPane(s, st),
+		styles:   st,
+	}
+	p := DefaultPlan(s)
+	p.Seeds = min(max(o.Seeds, 0), backoff.MaxSeeds)
+	m.form = NewSettingsPane(p, st)
+	m.initCmd = m.setPlan(p)
+	return App{m}
+}
+
+// Init starts the first run, unless it ran in NewApp.
+func (m App) Init() tea.Cmd {
+	cmd := m.initCmd
+	m.initCmd = nil
+	return cmd
+}
 
 // Focus is the focused pane.
 func (m App) Focus() Focus { return m.focus }
 
 // Settings are the settings every pane shows.
-func (m App) Settings() backoff.Settings { return m.settings }
+func (m App) Settings() backoff.Settings { return m.plan.Settings }
+
+// Plan is the plan every pane shows.
+func (m App) Plan() Plan { return m.plan }
 
 // Panes, for tests and callers that inspect the state.
 func (m App) ClientPane() ClientPane     { return m.client }
@@ -102,49 +132,56 @@ func (m App) SettingsPane() SettingsPane { return m.form }
 // Update routes msg in this order, and only this order:
 //
 //  1. the window's size;
-//  2. an open form or text field, which takes every message (ctrl+c still quits);
-//  3. the global keys;
-//  4. messages for every pane (SettingsAppliedMsg);
-//  5. keys and anything else to the focused pane.
+//  2. the computations' own messages (results, the spinner, the progress),
+//     which no field takes and which must reach the panes while one has the
+//     keys;
+//  3. below the least size, keys and the mouse: only q and ctrl+c do
+//     anything, and both quit;
+//  4. an open form or text field, which takes every other message (ctrl+c
+//     still quits);
+//  5. the global keys;
+//  6. the mouse: a click on a tab, or to the focused pane;
+//  7. messages for every pane (SettingsAppliedMsg);
+//  8. keys and anything else to the focused pane.
 //
 // Then it lays the frame out again, as the footer's height may have changed.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Keys typed faster than they are read arrive as one message of several
-	// runes ("ll"); outside a text field each is a key of its own. Each is
-	// routed on the concrete App, which costs the same whatever the runes
-	// before it: a pasted megabyte is a megabyte of keys, no more.
+	// runes ("ll"); outside a text field each is a key of its own. A pasted
+	// megabyte is a megabyte of keys, no more.
 	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !m.captured() {
 		var cmds []tea.Cmd
 		for _, r := range k.Runes {
-			var cmd tea.Cmd
-			m, cmd = m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
-			if cmd != nil {
+			if cmd := m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}); cmd != nil {
 				cmds = append(cmds, cmd)
 			}
 		}
 		return m, tea.Batch(cmds...)
 	}
-	return m.update(msg)
+	return m, m.update(msg)
 }
 
 // update is Update for one message that is not several keys at once.
-func (m App) update(msg tea.Msg) (App, tea.Cmd) {
+func (m *root) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.resize(msg):
+	case m.computation(msg, &cmd):
+	case m.tooSmall(msg, &cmd):
 	case m.captured():
 		cmd = m.updateCaptured(msg)
 	case m.globalKey(msg, &cmd):
-	case m.paneMessage(msg):
+	case m.mouse(msg, &cmd):
+	case m.paneMessage(msg, &cmd):
 	default:
 		cmd = m.updateFocused(msg)
 	}
 	m.layout()
-	return m, cmd
+	return cmd
 }
 
 // resize takes a new window size.
-func (m *App) resize(msg tea.Msg) bool {
+func (m *root) resize(msg tea.Msg) bool {
 	ws, ok := msg.(tea.WindowSizeMsg)
 	if !ok {
 		return false
@@ -154,20 +191,50 @@ func (m *App) resize(msg tea.Msg) bool {
 	return true
 }
 
-// captured reports whether a text field or the form has the keys.
-func (m App) captured() bool {
-	return (m.focus == FocusJobs && m.jobs.Typing()) || (m.focus == FocusSettings && m.form.Editing())
+// small reports whether the window is below the least size.
+func (m *root) small() bool { return m.width < MinWidth || m.height < MinHeight }
+
+// tooSmall takes keys and the mouse below the least size: q and ctrl+c
+// quit, even while a field had the keys; nothing else does anything.
+func (m *root) tooSmall(msg tea.Msg, cmd *tea.Cmd) bool {
+	if !m.small() {
+		return false
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, m.keys.Quit) {
+			*cmd = tea.Quit
+		}
+		return true
+	case tea.MouseMsg:
+		return true
+	}
+	return false
 }
 
-func (m *App) updateCaptured(msg tea.Msg) tea.Cmd {
+// captured reports whether a text field or the form has the keys.
+func (m *root) captured() bool {
+	switch m.focus {
+	case FocusClient:
+		return m.client.Typing()
+	case FocusJobs:
+		return m.jobs.Typing()
+	case FocusSettings:
+		return m.form.Editing()
+	}
+	return false
+}
+
+func (m *root) updateCaptured(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.keys.Force) {
 		return tea.Quit
 	}
 	return m.updateFocused(msg)
 }
 
-// globalKey moves between panes, toggles the full help, or quits.
-func (m *App) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
+// globalKey moves between panes, toggles the full help, switches the
+// draws, pins, swaps and drops plan A, or quits.
+func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return false
@@ -183,33 +250,70 @@ func (m *App) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 		m.focus = Focus(k.Runes[0] - '1')
 	case key.Matches(k, m.keys.Help):
 		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(k, m.keys.Draws):
+		p := m.plan
+		p.Settings.Draws = 1 - p.Settings.Draws
+		*cmd = m.setPlan(p)
+	case key.Matches(k, m.keys.Pin):
+		m.pin()
+	case key.Matches(k, m.keys.Swap):
+		m.swap()
+	case key.Matches(k, m.keys.Drop):
+		m.drop()
 	default:
 		return false
+	}
+	m.keys.setPinned(m.runs.pinned != nil)
+	return true
+}
+
+// mouse takes the mouse: a click on a tab focuses its pane; anything in
+// the body goes to the focused pane, in the pane's own rows.
+func (m *root) mouse(msg tea.Msg, cmd *tea.Cmd) bool {
+	mm, ok := msg.(tea.MouseMsg)
+	if !ok {
+		return false
+	}
+	switch {
+	case mm.Y == 0:
+		if mm.Action == tea.MouseActionPress && mm.Button == tea.MouseButtonLeft {
+			if i := views.TabAt(int(m.focus), m.width, mm.X); i >= 0 {
+				m.focus = Focus(i)
+			}
+		}
+	case mm.Y >= headerHeight && mm.Y < headerHeight+m.bodyHeight:
+		mm.Y -= headerHeight
+		*cmd = m.updateFocused(mm)
 	}
 	return true
 }
 
 // paneMessage handles the messages that are for every pane.
-func (m *App) paneMessage(msg tea.Msg) bool {
+func (m *root) paneMessage(msg tea.Msg, cmd *tea.Cmd) bool {
 	applied, ok := msg.(SettingsAppliedMsg)
 	if !ok {
 		return false
 	}
-	m.apply(applied.Settings)
+	p := m.plan
+	p.Settings = applied.Settings
+	*cmd = m.setPlan(p)
 	return true
 }
 
-// apply recomputes every pane under settings s.
-func (m *App) apply(s backoff.Settings) {
-	m.settings = s
-	m.client.SetSettings(m.settings)
-	m.crowd.SetSettings(m.settings)
-	m.timeline.SetSettings(m.settings)
-	m.jobs.SetSettings(m.settings)
-	m.form.SetSettings(m.settings)
+// planChanged gives the plan to the panes that follow it at once: pane 1's
+// schedules and pane 4's jobs are no crowd, and the form's summary.
+func (m *root) planChanged() {
+	s := m.plan.Settings
+	m.policies = policiesOf(s)
+	m.policy = min(max(m.policy, 0), len(m.policies)-1)
+	m.client.SetSettings(s)
+	m.client.SetChosen(m.policy)
+	m.timeline.SetChosen(m.policy)
+	m.jobs.SetPolicy(m.policies[m.policy], s)
+	m.form.SetPlan(m.plan)
 }
 
-func (m *App) updateFocused(msg tea.Msg) tea.Cmd {
+func (m *root) updateFocused(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.focus {
 	case FocusClient:
@@ -222,44 +326,48 @@ func (m *App) updateFocused(msg tea.Msg) tea.Cmd {
 		m.jobs, cmd = m.jobs.Update(msg)
 	case FocusSettings:
 		m.form, cmd = m.form.Update(msg)
-		// A form that completes has applied its settings: every pane takes
-		// them in this same Update, before any other message.
-		if s := m.form.Settings(); s != m.settings {
-			m.apply(s)
+		// A form that completes has applied its plan: every pane takes it
+		// in this same Update, before any other message.
+		if p := m.form.Plan(); p != m.plan {
+			cmd = tea.Batch(cmd, m.setPlan(p))
 		}
 	}
+	m.sharePolicy()
 	return cmd
 }
 
-// footerKeys are the keys the footer lists now.
-func (m App) footerKeys() footerKeys {
-	var pane help.KeyMap
+// sharePolicy gives the policy chosen in pane 1 or 3 to the other, and to
+// the jobs, which wait as it does.
+func (m *root) sharePolicy() {
+	i := m.policy
 	switch m.focus {
 	case FocusClient:
-		pane = m.client.KeyMap
-	case FocusCrowd:
-		pane = m.crowd.KeyMap
+		i = m.client.Chosen()
 	case FocusTimeline:
-		pane = m.timeline.KeyMap
-	case FocusJobs:
-		pane = m.jobs.KeyMap
-	default:
-		pane = m.form.KeyMap
+		i = m.timeline.Chosen()
 	}
-	return footerKeys{pane: pane, global: m.keys, captured: m.captured()}
+	if i == m.policy {
+		return
+	}
+	m.policy = i
+	m.client.SetChosen(i)
+	m.timeline.SetChosen(i)
+	m.jobs.SetPolicy(m.policies[i], m.plan.Settings)
 }
 
 // layout draws the header and footer again and gives the panes the room
-// left between them, when it has changed.
-func (m *App) layout() {
-	m.help.Width = m.width
-	if of := [2]int{int(m.focus), m.width}; of != m.headerOf || m.header == "" {
-		m.header, m.headerOf = views.Header(int(m.focus), m.width, m.styles), of
+// left between them, when it has changed; the focused pane draws what
+// changed while another had the keys.
+func (m *root) layout() {
+	defer m.refresh()
+	hk := headerKey{focus: m.focus, width: m.width, status: m.status(), info: views.SeedAndDraws(m.plan.Settings) + " (d)"}
+	if hk != m.headerOf || m.header == "" {
+		m.header, m.headerOf = views.Header(int(m.focus), m.width, hk.status, hk.info, m.styles), hk
 	}
 	// The footer is drawn again only when what it shows has changed: a
 	// frame's help costs more than most keys' work.
 	if of := m.footerInputs(); of != m.footerOf {
-		m.footer, m.footerOf = views.Fit(m.help.View(m.footerKeys()), m.width, m.height), of
+		m.footer, m.footerOf = m.drawFooter(), of
 	}
 	body := max(m.height-headerHeight-views.Height(m.footer), 0)
 	if body == m.bodyHeight {
@@ -268,36 +376,27 @@ func (m *App) layout() {
 	m.bodyHeight = body
 	m.client.SetSize(m.width, body)
 	m.crowd.SetSize(m.width, body)
-	m.timeline.SetSize(m.width, body)
+	m.timeline.SetSize(m.width, body, m.height-headerHeight-1)
 	m.jobs.SetSize(m.width, body)
 	m.form.SetSize(m.width, body)
 }
 
-// footerInputs is everything the footer's drawing depends on, as one
-// string: the window, whether the help is full, and the keys it lists.
-func (m App) footerInputs() string {
-	keys := m.footerKeys()
-	groups := [][]key.Binding{keys.ShortHelp()}
-	if m.help.ShowAll {
-		groups = keys.FullHelp()
+// refresh has the focused pane draw what changed while it was hidden.
+func (m *root) refresh() {
+	switch m.focus {
+	case FocusClient:
+		m.client.Refresh()
+	case FocusTimeline:
+		m.timeline.Refresh()
+	case FocusJobs:
+		m.jobs.Refresh()
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%dx%d %v", m.width, m.height, m.help.ShowAll)
-	for _, g := range groups {
-		b.WriteByte('\n')
-		for _, k := range g {
-			if k.Enabled() {
-				b.WriteString(k.Help().Key + "\t" + k.Help().Desc + "\t")
-			}
-		}
-	}
-	return b.String()
 }
 
 // View draws the frame: header, the focused pane, footer; or, in a window
 // below the least size, what size it needs.
 func (m App) View() string {
-	if m.width < MinWidth || m.height < MinHeight {
+	if m.small() {
 		return views.TooSmall(m.width, m.height, MinWidth, MinHeight, m.styles)
 	}
 	var body string
@@ -315,5 +414,8 @@ func (m App) View() string {
 	}
 	// The panes cut their lines to the width when their content changes,
 	// so a frame only joins strings.
+	if m.bodyHeight == 0 {
+		return views.Fit(m.header+"\n"+m.footer, m.width, m.height)
+	}
 	return m.header + "\n" + views.ClipHeight(body, m.bodyHeight) + "\n" + m.footer
 }

@@ -16,13 +16,16 @@ import (
 // or the keys change, so View only returns them.
 type scroller struct {
 	vp     viewport.Model
+	top    key.Binding // to the first line
+	bottom key.Binding // to the last
 	lines  []string
 	keys   string // the keys the scroll hint names, such as "pgup/pgdn"
 	frame  string // drawn on change: the lines in sight and the hint
 	styles *views.Styles
 }
 
-// newScroller scrolls with keys only: up and down a line or a page.
+// newScroller scrolls with keys, up and down a line or a page and to the
+// top or the bottom, and with the mouse's wheel.
 func newScroller(k scrollKeys, st *views.Styles) scroller {
 	v := viewport.New(0, 0)
 	none := key.NewBinding(key.WithDisabled())
@@ -30,8 +33,9 @@ func newScroller(k scrollKeys, st *views.Styles) scroller {
 		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: none, HalfPageDown: none, Left: none, Right: none,
 	}
-	v.MouseWheelEnabled = false
-	return scroller{vp: v, keys: hintKeys(k), styles: st}
+	v.MouseWheelEnabled = true
+	v.MouseWheelDelta = 3
+	return scroller{vp: v, top: k.Top, bottom: k.Bottom, keys: hintKeys(k), styles: st}
 }
 
 // hintKeys names the enabled keys of k for the scroll hint.
@@ -70,6 +74,7 @@ func (s *scroller) SetContent(content string, w, h int, fit bool) {
 func (s *scroller) SetKeys(k scrollKeys) {
 	s.vp.KeyMap.Up, s.vp.KeyMap.Down = k.Up, k.Down
 	s.vp.KeyMap.PageUp, s.vp.KeyMap.PageDown = k.PageUp, k.PageDown
+	s.top, s.bottom = k.Top, k.Bottom
 	s.keys = hintKeys(k)
 	s.draw()
 }
@@ -80,11 +85,18 @@ func (s *scroller) GotoTop() {
 	s.draw()
 }
 
-// Update scrolls on its keys.
+// Update scrolls on its keys and the wheel.
 func (s *scroller) Update(msg tea.Msg) tea.Cmd {
 	top := s.vp.YOffset
 	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
+	switch k, _ := msg.(tea.KeyMsg); {
+	case key.Matches(k, s.top):
+		s.vp.GotoTop()
+	case key.Matches(k, s.bottom):
+		s.vp.GotoBottom()
+	default:
+		s.vp, cmd = s.vp.Update(msg)
+	}
 	if s.vp.YOffset != top {
 		s.draw()
 	}

@@ -1,10 +1,8 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views"
@@ -63,110 +62,196 @@ func tagged(form int, cmd tea.Cmd) tea.Cmd {
 // SettingsKeyMap is pane 5's keys; the form's own are listed while it is
 // open.
 type SettingsKeyMap struct {
-	Open   key.Binding
-	Next   key.Binding // in the form: the next field, or apply on the last
-	Back   key.Binding // in the form: the previous field
-	Cancel key.Binding // in the form: close it, changing nothing
+	scrollKeys // the settings, while the form is closed
+	Open       key.Binding
+	Next       key.Binding // in the form: the next field, or apply on the last
+	Back       key.Binding // in the form: the previous field
+	Cancel     key.Binding // in the form: close it, changing nothing
 }
 
 // DefaultSettingsKeyMap returns pane 5's keys.
 func DefaultSettingsKeyMap() SettingsKeyMap {
 	return SettingsKeyMap{
-		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "change settings")),
-		Next:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
-		Back:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
+		scrollKeys: defaultScrollKeys(),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "change settings")),
+		Next:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
+		Back:       key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
 	}
 }
 
 func (k SettingsKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Next, k.Back, k.Cancel}
+	return []key.Binding{k.Open, k.Next, k.Back, k.Cancel, pair(k.Up, k.Down, "↑/↓", "scroll")}
 }
 
 func (k SettingsKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}}
+	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
-// fieldLimit is the most runes a settings field holds: a value is at most
-// 7 digits today, and room is left for durations such as "1h30m" or
-// "1s500ms", which the form is to take. Without a limit every rune typed
-// or pasted would measure the whole field again (bubbles' textinput does),
-// so a long paste would cost the square of its length.
-const fieldLimit = 16
+// fieldLimit is the most runes a settings field holds: room for a budget
+// such as "aws:1000000:1000000" and durations such as "1h30m" or
+// "1s500ms". Without a limit every rune typed or pasted would measure the
+// whole field again (bubbles' textinput does), so a long paste would cost
+// the square of its length.
+const fieldLimit = 20
+
+// The keys of the form's selects.
+const (
+	presetKey      = "preset"
+	drawsKey       = "draws"
+	spreadDrawsKey = "the spread's draws"
+	customPreset   = "custom"
+)
 
 // formDraft is what the form's fields write into as they are typed: one
-// string per setting, in backoff.FormFields order. It lives behind a
-// pointer so the fields' bindings survive the pane being copied.
+// string per text field, in formTexts order, and the selects' choices. It
+// lives behind a pointer so the fields' bindings survive the pane being
+// copied.
 type formDraft struct {
-	values [6]string
+	text        [16]string
+	preset      string
+	draws       backoff.Draws
+	spreadDraws backoff.Draws
+	// checking is set while the form takes an enter or a tab: only then do
+	// the fields check what they hold. huh also checks a field as it loses
+	// the cursor, which would leave its error behind it; here the error
+	// goes as the cursor leaves.
+	checking bool
 }
 
-// SettingsPane is pane 5: the settings, and a form to change the six that
-// --plain asks for.
+// plan is base with the draft's fields read into it, in order, each that
+// reads and is in its range; with upTo >= 0 only the text fields before
+// upTo. It returns the first field's error.
+func (d *formDraft) plan(base Plan, upTo int) (Plan, error) {
+	p := base
+	var first error
+	for i, t := range formTexts() {
+		if upTo >= 0 && i >= upTo {
+			break
+		}
+		if err := t.set(&p, d.text[i]); err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", t.name, err)
+		}
+	}
+	p.Settings.Draws, p.SpreadDraws = d.draws, d.spreadDraws
+	return p, first
+}
+
+// SettingsPane is pane 5: the plan's settings, and a form of three pages to
+// change them: the crowd, the service, and the policy of one's own with the
+// draws and the spread.
 type SettingsPane struct {
 	KeyMap SettingsKeyMap
 
-	settings backoff.Settings
+	plan     Plan
 	form     *huh.Form // nil while closed; a fresh one each time it opens
 	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
-	longest  *huh.Input // its title's range follows the first wait typed
-	history  []tea.Msg  // every message the open form has taken, to build it again
-	builtFor [2]int     // the width and form height the open form was built at
-	note     string     // what the last form did
-	summary  string     // rendered on change: the settings and the note
-	title    string     // rendered on change: the form's title, wrapped
-	frame    string     // drawn after every change to the open form
+	inputs   []*huh.Input // the text fields, in formTexts order
+	filled   string       // the preset the fields were last filled from
+	history  []tea.Msg    // every message the open form has taken, to build it again
+	builtFor [2]int       // the width and form height the open form was built at
+	finalErr string       // why the plan cannot be applied, shown at the last field
+	note     string       // what the last form did
+	view     scroller     // the settings and the note, while the form is closed
+	title    string       // rendered on change: the form's title, wrapped
+	frame    string       // drawn after every change to the open form
 	width    int
 	height   int
 	styles   *views.Styles
 }
 
-// NewSettingsPane returns pane 5 showing s, the form closed.
-func NewSettingsPane(s backoff.Settings, st *views.Styles) SettingsPane {
-	return SettingsPane{KeyMap: DefaultSettingsKeyMap(), settings: s, styles: st}
+// NewSettingsPane returns pane 5 showing plan p, the form closed.
+func NewSettingsPane(p Plan, st *views.Styles) SettingsPane {
+	km := DefaultSettingsKeyMap()
+	return SettingsPane{KeyMap: km, plan: p, view: newScroller(km.scrollKeys, st), styles: st}
 }
 
 // Editing reports whether the form is open and has the keys.
 func (m SettingsPane) Editing() bool { return m.form != nil }
 
-// Note is what the last form did: the new settings, or Cancelled.
+// Note is what the last form did: the changes it applied, or Cancelled.
 func (m SettingsPane) Note() string { return m.note }
 
-// Settings are the settings shown: once the form completes, the ones it
-// applied.
-func (m SettingsPane) Settings() backoff.Settings { return m.settings }
+// Plan is the plan shown: once the form completes, the one it applied.
+func (m SettingsPane) Plan() Plan { return m.plan }
 
-// SetSettings shows new settings.
-func (m *SettingsPane) SetSettings(s backoff.Settings) {
-	m.settings = s
+// Settings are the plan's settings.
+func (m SettingsPane) Settings() backoff.Settings { return m.plan.Settings }
+
+// SetPlan shows a new plan.
+func (m *SettingsPane) SetPlan(p Plan) {
+	m.plan = p
 	m.render()
 }
 
 func (m *SettingsPane) render() {
-	m.summary = ""
 	if m.width == 0 || m.height == 0 {
+		m.view.SetContent("", m.width, m.height, false)
 		return
 	}
-	out := views.SettingsSummary(m.settings, m.width, m.styles)
+	out := views.SettingsSummary(m.plan.Settings, m.plan.Seeds, m.plan.SpreadDraws, m.width, m.styles)
 	if m.note != "" {
-		out += "\n\n" + m.styles.Note.Render(views.Wrap(m.note, m.width))
+		out = m.styles.Note.Render(views.Wrap(m.note, min(m.width, views.ProseWidth))) + "\n\n" + out
 	}
-	m.summary = views.Fit(out, m.width, m.height)
+	m.view.SetContent(views.Fit(out, m.width, views.Height(out)), m.width, m.height, false)
 	st := m.styles
-	title := st.Title.Render("Change the settings") + st.Muted.Render(": enter for the next, and on the last to apply; esc cancels.")
-	m.title = views.Wrap(title, m.width)
+	title := st.Title.Render("Change the settings") +
+		st.Muted.Render(": enter for the next field, and on the last of the third page to apply; shift+tab goes back; esc cancels. A time takes 1500, 1.5s or 1s500ms.")
+	m.title = views.Wrap(title, min(m.width, views.ProseWidth))
 }
 
-// drawForm draws the open form under its title. The form changes only in
-// Update (huh builds its fields' view there too), so the pane draws it after
-// each message it passes on, the cursor's blinks included.
+// drawForm draws the open form under its title, the focused field's error
+// beside it. The form changes only in Update (huh builds its fields' view
+// there too), so the pane draws it after each message it passes on, the
+// cursor's blinks included.
 func (m *SettingsPane) drawForm() {
 	m.frame = ""
 	if m.form == nil || m.width == 0 || m.height == 0 {
 		return
 	}
-	m.frame = views.Fit(m.title+"\n\n"+m.form.View(), m.width, m.height)
+	view := m.form.View()
+	if msg := m.fieldError(); msg != "" {
+		view = besideFocused(view, views.ErrorMark+" "+msg, m.width, m.styles)
+	}
+	m.frame = views.Fit(m.title+"\n\n"+view, m.width, m.height)
+}
+
+// fieldError is the error of the field the cursor is on: why enter did not
+// move on from it, or why the plan cannot be applied.
+func (m *SettingsPane) fieldError() string {
+	if m.finalErr != "" {
+		return m.finalErr
+	}
+	if f := m.form.GetFocusedField(); f != nil && f.Error() != nil {
+		return f.Error().Error()
+	}
+	return ""
+}
+
+// besideFocused puts msg after the focused field's last line (the lines
+// the theme's thick border starts), or on a line of its own under it when
+// it does not fit beside.
+func besideFocused(view, msg string, w int, st *views.Styles) string {
+	lines := strings.Split(view, "\n")
+	last := -1
+	for i, l := range lines {
+		if strings.HasPrefix(ansi.Strip(l), "┃") {
+			last = i
+		}
+	}
+	if last < 0 {
+		return view + "\n" + st.Error.Render(views.Wrap(msg, w))
+	}
+	l := lines[last]
+	used := ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " "))
+	if used+2+ansi.StringWidth(msg) <= w {
+		lines[last] = ansi.Truncate(l, used, "") + "  " + st.Error.Render(msg)
+		return strings.Join(lines, "\n")
+	}
+	under := st.Error.Render(views.Wrap(msg, max(w-4, 1)))
+	under = "┃   " + strings.ReplaceAll(under, "\n", "\n┃   ")
+	return strings.Join(append(lines[:last+1], append([]string{under}, lines[last+1:]...)...), "\n")
 }
 
 // SetSize sets the pane's size in cells. An open form is built again at
@@ -184,8 +269,8 @@ func (m *SettingsPane) SetSize(w, h int) {
 	m.drawForm()
 }
 
-// rebuild builds the open form again at the pane's size, from the settings
-// it opened with, and gives it the messages the old one took, in order.
+// rebuild builds the open form again at the pane's size, from the plan it
+// opened with, and gives it the messages the old one took, in order.
 // Their commands are dropped: the messages those sent have come back
 // already and are in the history, or are on their way, tagged for this
 // same form.
@@ -197,46 +282,22 @@ func (m *SettingsPane) rebuild() {
 	}
 }
 
+// formPageLines is the most lines a page of the form takes: the third, its
+// title, three selects of two lines each and four more fields, with room
+// for two titles that wrap in a narrow pane.
+const formPageLines = 13
+
 // formHeight leaves room above the form for the title and below it for
 // an error.
 func (m SettingsPane) formHeight() int {
-	return max(min(m.height-4, len(backoff.FormFields())), 1)
+	return max(min(m.height-3-views.Height(m.title), formPageLines), 1)
 }
 
-// draftSettings are the settings the draft holds so far: each field, in
-// the form's order, whose value is a number in its range replaces the
-// current value.
-func (m SettingsPane) draftSettings() backoff.Settings {
-	s := m.settings
-	for i, f := range backoff.FormFields() {
-		if v, ok := answerNumber(m.draft.values[i]); ok && s.Check(f, v) == nil {
-			s.Set(f, v)
-		}
-	}
-	return s
-}
-
-// validator checks field f with --plain's range and message. The longest
-// wait's range starts at the first wait being typed.
-func (m SettingsPane) validator(f backoff.Field) func(string) error {
-	return func(typed string) error {
-		low, high := m.draftSettings().Range(f)
-		if v, ok := answerNumber(typed); !ok || v < low || v > high {
-			return errors.New(views.NumberError(low, high))
-		}
-		return nil
-	}
-}
-
-func fieldTitle(f backoff.Field, s backoff.Settings) string {
-	low, high := s.Range(f)
-	return fmt.Sprintf("%s (%d to %d)", f, low, high)
-}
-
-// open builds a fresh form bound to a fresh draft of the current settings.
+// open builds a fresh form bound to a fresh draft of the plan.
 func (m *SettingsPane) open() tea.Cmd {
 	m.draft = &formDraft{}
 	m.history = nil
+	m.finalErr = ""
 	m.build()
 	m.note = ""
 	m.opened++
@@ -250,63 +311,173 @@ func (m *SettingsPane) open() tea.Cmd {
 }
 
 // build makes the form at the pane's size, its fields bound to the draft,
-// which it sets to the current settings.
+// which it sets to the plan.
 func (m *SettingsPane) build() {
-	fields := make([]huh.Field, 0, len(backoff.FormFields()))
-	for i, f := range backoff.FormFields() {
-		m.draft.values[i] = strconv.Itoa(m.settings.Get(f))
+	texts := formTexts()
+	m.inputs = make([]*huh.Input, len(texts))
+	var pages [3][]huh.Field
+	byName := map[string]*huh.Input{}
+	for i, t := range texts {
+		m.draft.text[i] = t.get(m.plan)
 		in := huh.NewInput().
-			Key(f.String()).
-			Title(fieldTitle(f, m.settings)).
+			Key(t.name).
+			Title(fieldTitle(t, m.plan.Settings)).
 			Inline(true).
 			Prompt("> ").
 			CharLimit(fieldLimit).
-			Value(&m.draft.values[i]).
-			Validate(m.validator(f))
-		if f == backoff.LongestWait {
-			m.longest = in
+			Value(&m.draft.text[i]).
+			Validate(validator(m.draft, m.plan, i))
+		m.inputs[i] = in
+		byName[t.name] = in
+		if t.group < 2 {
+			pages[t.group] = append(pages[t.group], in)
 		}
-		fields = append(fields, in)
+	}
+	m.draft.preset, m.filled = customPreset, customPreset
+	if c := m.plan.Settings.Custom(); c.Name != customPreset {
+		m.draft.preset, m.filled = c.Name, c.Name
+	}
+	m.draft.draws, m.draft.spreadDraws = m.plan.Settings.Draws, m.plan.SpreadDraws
+	presets := []huh.Option[string]{huh.NewOption("custom: the fields below", customPreset)}
+	for _, pr := range backoff.Presets() {
+		presets = append(presets, huh.NewOption(pr.Name, pr.Name))
+	}
+	draws := func() []huh.Option[backoff.Draws] {
+		return []huh.Option[backoff.Draws]{huh.NewOption("reference", backoff.Reference), huh.NewOption("independent", backoff.Independent)}
+	}
+	pages[2] = []huh.Field{
+		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset also sets the first wait, longest wait and attempts)").
+			Inline(true).Options(presets...).Value(&m.draft.preset),
+		byName[views.FieldName(backoff.Multiplier)], byName["jitter"], byName[views.FieldName(backoff.MaxElapsed)],
+		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
+			Inline(true).Options(draws()...).Value(&m.draft.draws),
+		byName["the spread's seeds"],
+		huh.NewSelect[backoff.Draws]().Key(spreadDrawsKey).Title("the spread's draws (←/→)").
+			Inline(true).Options(draws()...).Value(&m.draft.spreadDraws),
 	}
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit = key.NewBinding(key.WithDisabled()) // the root quits on ctrl+c
-	m.form = huh.NewForm(huh.NewGroup(fields...)).
+	keys.Select.Filter = key.NewBinding(key.WithDisabled())
+	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
+	groups := make([]*huh.Group, 3)
+	for i := range pages {
+		groups[i] = huh.NewGroup(pages[i]...).Title(titles[i])
+	}
+	m.form = huh.NewForm(groups...).
 		WithTheme(m.styles.FormTheme()).
 		WithKeyMap(keys).
 		WithShowHelp(false).
+		WithShowErrors(false).
 		WithWidth(m.width).
 		WithHeight(m.formHeight())
 	m.builtFor = [2]int{m.width, m.formHeight()}
 }
 
+// validator checks text field i against the plan the fields before it
+// make, but only while the form takes an enter or a tab (see
+// formDraft.checking).
+func validator(d *formDraft, base Plan, i int) func(string) error {
+	return func(typed string) error {
+		if !d.checking {
+			return nil
+		}
+		p, _ := d.plan(base, i)
+		return formTexts()[i].set(&p, typed)
+	}
+}
+
+// checks reports whether msg is a key on which a field checks itself.
+func checks(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyMsg)
+	return ok && (k.Type == tea.KeyEnter || k.Type == tea.KeyTab)
+}
+
 // take gives msg to the form and returns its command.
 func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
+	m.draft.checking = checks(msg)
 	model, cmd := m.form.Update(msg)
+	m.draft.checking = false
 	if f, ok := model.(*huh.Form); ok {
 		m.form = f
 	}
+	m.fillPreset()
 	// Set here, in Update, rather than with huh's TitleFunc, which would
 	// read the draft from a command's goroutine while fields write it.
-	m.longest.Title(fieldTitle(backoff.LongestWait, m.draftSettings()))
+	p, _ := m.draft.plan(m.plan, 1)
+	m.inputs[1].Title(fieldTitle(formTexts()[1], p.Settings))
 	return cmd
 }
 
+// fillPreset fills the policy's fields from the preset just chosen: its
+// first wait, longest wait and attempts on the first page, its multiplier,
+// jitter and limit on total time on this one.
+func (m *SettingsPane) fillPreset() {
+	if m.draft.preset == m.filled {
+		return
+	}
+	m.filled = m.draft.preset
+	pr, ok := backoff.FindPreset(m.draft.preset)
+	if !ok {
+		return
+	}
+	p, _ := m.draft.plan(m.plan, -1)
+	s := p.Settings.WithPreset(pr)
+	for i, t := range formTexts() {
+		switch t.field {
+		case backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Multiplier, backoff.MaxElapsed:
+			m.draft.text[i] = typedValue(s, t.field)
+		default:
+			if t.name != "jitter" {
+				continue
+			}
+			m.draft.text[i] = s.Jitter.String()
+		}
+		m.inputs[i].Value(&m.draft.text[i])
+	}
+	// The page draws its fields' views on its next message: give it one
+	// that no field takes, so that it shows the values just filled.
+	if f, ok := m.draft.refresh(m.form); ok {
+		m.form = f
+	}
+}
+
+// redraw is a message no field takes: the form's page draws its fields
+// again on it.
+type redraw struct{}
+
+// refresh gives the form a redraw.
+func (d *formDraft) refresh(form *huh.Form) (*huh.Form, bool) {
+	model, _ := form.Update(redraw{})
+	f, ok := model.(*huh.Form)
+	return f, ok
+}
+
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.longest, m.history, m.note, m.frame = nil, nil, nil, nil, note, ""
+	m.form, m.draft, m.inputs, m.history, m.note, m.frame, m.finalErr = nil, nil, nil, nil, note, "", ""
 	m.setFormKeys(false)
 	m.render()
 }
 
 func (m *SettingsPane) setFormKeys(open bool) {
+	for _, b := range []*key.Binding{&m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.PageUp, &m.KeyMap.PageDown, &m.KeyMap.Top, &m.KeyMap.Bottom} {
+		b.SetEnabled(!open)
+	}
 	m.KeyMap.Open.SetEnabled(!open)
 	m.KeyMap.Next.SetEnabled(open)
 	m.KeyMap.Back.SetEnabled(open)
 	m.KeyMap.Cancel.SetEnabled(open)
 }
 
+// onLastField reports whether the cursor is on the form's last field, where
+// enter applies.
+func (m *SettingsPane) onLastField() bool {
+	f := m.form.GetFocusedField()
+	return f != nil && f.GetKey() == spreadDrawsKey
+}
+
 // Update opens the form on enter; while it is open every message goes to
 // it, but esc, which closes it changing nothing. When the form completes,
-// its settings are the pane's at once (see Settings).
+// its plan is the pane's at once (see Plan).
 func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	if fm, ok := msg.(formMsg); ok {
 		if m.form == nil || fm.form != m.opened {
@@ -319,6 +490,10 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		if isKey && key.Matches(k, m.KeyMap.Open) {
 			return m, m.open()
 		}
+		switch msg.(type) {
+		case tea.KeyMsg, tea.MouseMsg:
+			return m, m.view.Update(msg)
+		}
 		return m, nil
 	}
 	if isKey && key.Matches(k, m.KeyMap.Cancel) {
@@ -327,6 +502,18 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	}
 	if m.fieldFull(msg) {
 		return m, nil
+	}
+	if isKey {
+		m.finalErr = ""
+	}
+	// The whole plan is checked before enter on the last field applies it:
+	// a refusal keeps the form open, the error beside the field.
+	if checks(msg) && m.onLastField() {
+		if _, err := m.checkedPlan(); err != nil {
+			m.finalErr = err.Error()
+			m.drawForm()
+			return m, nil
+		}
 	}
 	// A blink of the cursor changes nothing a form built again would show:
 	// its cursors are new, and take no blink of the old ones.
@@ -337,18 +524,38 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	// The form never aborts: huh aborts only on its quit key, which open
 	// disables (the root quits on ctrl+c), and esc closes it above.
 	if m.form.State == huh.StateCompleted {
-		s := m.draftSettings()
-		if err := s.Validate(); err != nil {
-			// The fields check themselves; this is only a safety net.
+		p, err := m.checkedPlan()
+		if err != nil {
+			// Checked before the last enter; only a safety net.
 			m.close(err.Error())
 			return m, nil
 		}
-		m.settings = s
-		m.close("Applied. " + strings.TrimSuffix(views.SettingsText(s), "\n"))
+		old := m.plan
+		m.plan = p
+		note := "Applied; nothing changed."
+		if changes := views.PlanChanges(old.Settings, p.Settings); changes != "" {
+			note = "Applied: " + changes + "."
+		} else if p != old {
+			note = "Applied: the spread's seeds or draws changed."
+		}
+		m.close(note)
 		return m, nil
 	}
 	m.drawForm()
 	return m, tagged(m.opened, cmd)
+}
+
+// checkedPlan is the plan the draft makes, or the first reason it cannot
+// be applied.
+func (m *SettingsPane) checkedPlan() (Plan, error) {
+	p, err := m.draft.plan(m.plan, -1)
+	if err != nil {
+		return m.plan, err
+	}
+	if err := p.Settings.ValidateIn(backoff.WideLimits); err != nil {
+		return m.plan, err
+	}
+	return p, nil
 }
 
 // fieldFull reports whether msg would type text into the focused field,
@@ -362,7 +569,7 @@ func (m SettingsPane) fieldFull(msg tea.Msg) bool {
 	}
 	f := m.form.GetFocusedField()
 	v, ok := f.GetValue().(string)
-	return ok && f.Error() == nil && utf8.RuneCountInString(v) >= fieldLimit
+	return ok && f.Error() == nil && m.finalErr == "" && utf8.RuneCountInString(v) >= fieldLimit
 }
 
 // View draws the pane: the form while it is open, else the settings.
@@ -370,5 +577,5 @@ func (m SettingsPane) View() string {
 	if m.form != nil {
 		return m.frame
 	}
-	return m.summary
+	return m.view.View()
 }

@@ -19,9 +19,15 @@ import (
 
 const finalTimeout = 5 * time.Second
 
-func startProgram(t *testing.T) *teatest.TestModel {
+// startProgram runs the program at defaults at 100x30. Every computation
+// runs inside Update unless opts say otherwise, so that the final frame,
+// which these runs golden, does not depend on when a computation lands.
+func startProgram(t *testing.T, opts ...Option) *teatest.TestModel {
 	t.Helper()
-	return teatest.NewTestModel(t, NewApp(backoff.Defaults(), views.DefaultStyles()), teatest.WithInitialTermSize(100, 30))
+	if opts == nil {
+		opts = inline()
+	}
+	return teatest.NewTestModel(t, NewApp(backoff.Defaults(), views.DefaultStyles(), opts...), teatest.WithInitialTermSize(100, 30))
 }
 
 // sendKeys sends each key of press(names...) in turn.
@@ -31,11 +37,33 @@ func sendKeys(tm *teatest.TestModel, names ...string) {
 	}
 }
 
-// waitFor waits until the program has drawn text.
-func waitFor(t *testing.T, tm *teatest.TestModel, text string) {
+// waitFor waits until the program has drawn each of texts since the last
+// wait (teatest's output is read as it is waited for).
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(text)) },
-		teatest.WithDuration(finalTimeout), teatest.WithCheckInterval(10*time.Millisecond))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, text := range texts {
+			if !bytes.Contains(b, []byte(text)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(finalTimeout), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// formTitles are the beginnings of the form's fields' titles, in order.
+func formTitles() []string {
+	var out []string
+	for _, t := range formTexts() {
+		switch t.name {
+		case views.FieldName(backoff.Multiplier):
+			out = append(out, "your own policy starts from")
+		case "the spread's seeds":
+			out = append(out, "draws (")
+		}
+		out = append(out, t.name)
+	}
+	return append(out, "the spread's draws")
 }
 
 func finalApp(t *testing.T, tm *teatest.TestModel) App {
@@ -50,19 +78,21 @@ func finalApp(t *testing.T, tm *teatest.TestModel) App {
 	return m
 }
 
+// Panes 1 and 3 share one chosen policy: right in pane 3, then right in
+// pane 1, is equal jitter in both.
 func TestProgramNavigates(t *testing.T) {
 	tm := startProgram(t)
-	sendKeys(tm, "tab", "tab", "right", "a", "shift+tab", "1", "right", "up", "up", "k", "down")
+	sendKeys(tm, "tab", "tab", "right", "a", "shift+tab", "1", "right", "down", "down", "j", "up")
 	waitFor(t, tm, "Client 3 of 200")
 	m := finalApp(t, tm)
 	if m.Focus() != FocusClient {
 		t.Errorf("focus: got %v, want %v", m.Focus(), FocusClient)
 	}
-	if c := m.ClientPane(); c.Policy() != backoff.FullJitter || c.Client() != 3 {
-		t.Errorf("pane 1: got %v client %d, want full jitter client 3", c.Policy(), c.Client())
+	if c := m.ClientPane(); c.Policy().Name != "equal jitter" || c.Client() != 3 {
+		t.Errorf("pane 1: got %v client %d, want equal jitter client 3", c.Policy(), c.Client())
 	}
-	if tl := m.TimelinePane(); tl.Policy() != backoff.FullJitter || !tl.All() {
-		t.Errorf("pane 3: got %v, all %v; want full jitter, all five", tl.Policy(), tl.All())
+	if tl := m.TimelinePane(); tl.Chosen() != int(backoff.EqualJitter) || !tl.All() {
+		t.Errorf("pane 3: got policy %d, all %v; want equal jitter, all of them", tl.Chosen(), tl.All())
 	}
 	golden.RequireEqual(t, []byte(m.View()))
 }
@@ -70,7 +100,7 @@ func TestProgramNavigates(t *testing.T) {
 func TestProgramRunsJobs(t *testing.T) {
 	tm := startProgram(t)
 	sendKeys(tm, "4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal q1", "backspace", "backspace", "backspace", "enter")
-	waitFor(t, tm, "Jobs done, given up, refused: 2, 1, 1.")
+	waitFor(t, tm, "Jobs done, gave up, stopped by an error that cannot be retried: 2, 1, 1.")
 	m := finalApp(t, tm)
 	r := m.JobsPane().Report()
 	if r.Done != 2 || r.GaveUp != 1 || r.Refused != 1 || r.Ledger.Attempts != 11 || r.Ledger.Waited != 34000 || !r.Ledger.Balanced() {
@@ -83,29 +113,33 @@ func TestProgramRunsJobs(t *testing.T) {
 	golden.RequireEqual(t, []byte(m.View()))
 }
 
-// Through the form: first wait 100 ms; then the crowd's busiest slots are
-// the reference's 250, 195 and 119.
+// Through the form: first wait 100 ms, typed as a duration; then the
+// crowd's busiest slots are the reference's 250, 195 and 119.
 func TestProgramAppliesSettings(t *testing.T) {
 	tm := startProgram(t)
 	sendKeys(tm, "5", "enter")
-	waitFor(t, tm, "first wait in ms (1 to 10000)> 1000")
-	sendKeys(tm, "backspace", "backspace", "backspace", "backspace", "100", "enter")
-	waitFor(t, tm, "┃ longest wait in ms (100 to 600000)")
-	// A longest wait below the first wait is refused with --plain's message.
-	sendKeys(tm, "backspace", "backspace", "backspace", "backspace", "backspace", "99", "enter")
-	waitFor(t, tm, views.NumberError(100, 600000))
-	sendKeys(tm, "backspace", "backspace", "16000", "enter")
-	waitFor(t, tm, "┃ attempts per client")
+	waitFor(t, tm, "first wait (1 ms to 1 h)> 1s")
+	sendKeys(tm, "backspace", "backspace", "100ms", "enter")
+	waitFor(t, tm, "┃ longest wait (100 ms to 1 h)")
+	// A longest wait below the first wait is refused, beside the field.
+	sendKeys(tm, "backspace", "backspace", "backspace", "99", "enter")
+	first100 := backoff.Defaults()
+	first100.FirstWait = 100
+	waitFor(t, tm, "> 99  "+views.ErrorMark+" "+rangeError(first100, backoff.LongestWait))
+	sendKeys(tm, "backspace", "backspace", "16s", "enter")
+	waitFor(t, tm, "┃ attempts")
 	sendKeys(tm, "shift+tab")
 	waitFor(t, tm, "┃ longest wait")
-	for _, field := range []string{"attempts per client", "clients", "outage in ms", "seed"} {
+	// Each enter waits for the field after it: keys sent before a step's
+	// message arrives would step again from the same field.
+	for _, title := range formTitles()[2:] {
 		sendKeys(tm, "enter")
-		waitFor(t, tm, "┃ "+field)
+		waitFor(t, tm, "┃ "+title)
 	}
 	sendKeys(tm, "enter")
-	waitFor(t, tm, "Applied.")
+	waitFor(t, tm, "Applied: first wait 1 s → 100 ms.")
 	sendKeys(tm, "2")
-	waitFor(t, tm, "here 250, 195 and 119 against 200")
+	waitFor(t, tm, "250 · 2,500/s")
 	m := finalApp(t, tm)
 	want := backoff.Defaults()
 	want.FirstWait = 100
@@ -125,7 +159,7 @@ func TestProgramAppliesSettings(t *testing.T) {
 func TestProgramCancelsSettings(t *testing.T) {
 	tm := startProgram(t)
 	sendKeys(tm, "5", "enter")
-	waitFor(t, tm, "first wait in ms (1 to 10000)> 1000")
+	waitFor(t, tm, "first wait (1 ms to 1 h)> 1s")
 	sendKeys(tm, "backspace", "7", "enter")
 	waitFor(t, tm, "┃ longest wait")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
@@ -147,13 +181,13 @@ func TestProgramTakesALongPaste(t *testing.T) {
 		tm.Send(msg)
 	}
 	sendKeys(tm, "enter")
-	waitFor(t, tm, views.JobsTooMany)
+	waitFor(t, tm, "jobs: up to 8 run at a time.")
 	sendKeys(tm, "5", "enter", "backspace", "backspace", "backspace", "backspace")
 	for _, msg := range pasteMsgs(sized("1234567890", 100_000)) {
 		tm.Send(msg)
 	}
 	sendKeys(tm, "enter")
-	waitFor(t, tm, views.NumberError(1, 10000))
+	waitFor(t, tm, rangeError(backoff.Defaults(), backoff.FirstWait))
 	m := finalApp(t, tm)
 	if got := utf8.RuneCountInString(m.JobsPane().input.Value()); got != jobsLineLimit {
 		t.Errorf("the jobs line holds %d runes, want %d, its limit", got, jobsLineLimit)

@@ -16,71 +16,161 @@ type TimelineKeyMap struct {
 }
 
 // DefaultTimelineKeyMap returns pane 3's keys: the policy with left/right,
-// a for all five side by side, up/down to scroll.
+// a for all of them side by side, up/down, pages and the ends to scroll.
 func DefaultTimelineKeyMap() TimelineKeyMap {
 	return TimelineKeyMap{
 		policyKeys: defaultPolicyKeys(),
 		scrollKeys: defaultScrollKeys(),
-		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all five")),
+		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all policies")),
 	}
 }
 
 func (k TimelineKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), k.All, pair(k.Up, k.Down, "↑/↓", "scroll")}
+	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), k.All, pair(k.Up, k.Down, "↑/↓", "scroll"),
+		pair(k.Top, k.Bottom, "g/G", "top/bottom")}
 }
 
 func (k TimelineKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Prev, k.Next, k.All}, {k.Up, k.Down, k.PageUp, k.PageDown}}
+	return [][]key.Binding{{k.Prev, k.Next, k.All}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
-// TimelinePane is pane 3: retries per second as bars, one policy at a time
-// or all five side by side on one scale.
+// TimelinePane is pane 3: the attempts of each slot on one time axis, as
+// stacked bars of what the service did, one policy at a time or all side
+// by side on one scale; A and B side by side while a plan is pinned. It
+// runs nothing: it sums the run's series, kept per slot, to its rows.
 type TimelinePane struct {
 	KeyMap TimelineKeyMap
 
+	b, a   views.RunData
+	hasA   bool
 	data   views.TimelineData
 	head   string // rendered on change: TimelineHead
 	view   scroller
 	frame  string // the head and the lines in sight, joined on change
+	dirty  bool   // the policy changed while another pane had the keys: see Refresh
 	width  int
 	height int
+	window int // the lines the pane has without the full help: the rows' width follows it
 	styles *views.Styles
 }
 
-// NewTimelinePane runs the crowds per second under s; it opens on
-// exponential.
-func NewTimelinePane(s backoff.Settings, st *views.Styles) TimelinePane {
+// NewTimelinePane returns pane 3 on exponential, with nothing to show yet.
+func NewTimelinePane(st *views.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
 	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
-	m.data.Policy = backoff.Exponential
-	m.SetSettings(s)
+	m.data.Chosen = int(backoff.Exponential)
 	return m
 }
 
-// SetSettings runs the five crowds again, counting per second as the
-// reference does.
-func (m *TimelinePane) SetSettings(s backoff.Settings) {
-	m.data.Crowds = runFive(perSecond(s), true)
-	m.data.Outage, m.data.Attempts = s.Outage, s.Attempts
-	m.render()
+// SetRuns shows run b, and a beside it when not nil; stale says b is the
+// last run while the plan's is on its way.
+func (m *TimelinePane) SetRuns(b views.RunData, a *views.RunData, stale bool) {
+	m.b, m.hasA = b, a != nil
+	if a != nil {
+		m.a = *a
+	}
+	m.data.Stale = stale
+	m.aggregate()
 }
 
-// SetSize sets the pane's size in cells.
-func (m *TimelinePane) SetSize(w, h int) {
-	m.width, m.height = max(w, 0), max(h, 0)
-	m.render()
+// SetChosen picks policy i, chosen in another pane: the pane draws it
+// when it next has the keys (Refresh), so that a key held in pane 1 draws
+// one pane.
+func (m *TimelinePane) SetChosen(i int) {
+	if i == m.data.Chosen || i < 0 {
+		return
+	}
+	m.data.Chosen = i
+	m.view.GotoTop()
+	m.dirty = true
 }
 
-// Policy is the policy shown, or picked out in all-five mode.
-func (m TimelinePane) Policy() backoff.Shape { return m.data.Policy }
+// Refresh draws what changed since the pane last had the keys.
+func (m *TimelinePane) Refresh() {
+	if m.dirty {
+		m.render()
+	}
+}
 
-// All reports whether all five policies are shown.
+// SetSize sets the pane's size in cells, and the lines it has when the
+// full help is closed, which the rows' width follows: opening the help
+// leaves the rows as they are.
+func (m *TimelinePane) SetSize(w, h, window int) {
+	m.width, m.height, m.window = max(w, 0), max(h, 0), max(window, h, 0)
+	m.aggregate()
+}
+
+// Chosen is the index of the policy shown, or picked out among them all.
+func (m TimelinePane) Chosen() int { return m.data.Chosen }
+
+// All reports whether all policies are shown.
 func (m TimelinePane) All() bool { return m.data.All }
 
-// Crowd is the policy's retries per second.
-func (m TimelinePane) Crowd(p backoff.Shape) backoff.Result { return m.data.Crowds[p] }
+// RowMs is how wide each row is, in ms.
+func (m TimelinePane) RowMs() int { return m.data.RowMs }
+
+// Rows are policy i's rows of the run shown.
+func (m TimelinePane) Rows(i int) []views.SlotRow {
+	if i < 0 || i >= len(m.data.B.Rows) {
+		return nil
+	}
+	return m.data.B.Rows[i]
+}
+
+// aggregate chooses the rows' width, so that the longest run shown fits in
+// a screenful or two, and sums each policy's series to it.
+func (m *TimelinePane) aggregate() {
+	runs := []views.RunData{m.b}
+	if m.hasA {
+		runs = append(runs, m.a)
+	}
+	unit, span := 0, 0
+	for _, r := range runs {
+		slot := max(r.Settings.Slot, 1)
+		unit = lcm(unit, slot)
+		span = max(span, r.Settings.Outage+slot)
+		for _, c := range r.Crowds {
+			if c.Series != nil {
+				span = max(span, c.Series.Len()*c.Series.Slot)
+			}
+		}
+	}
+	room := max(m.window-6, 4) // the head takes about six lines
+	m.data.RowMs = views.TimelineRowMs(unit, (span+unit-1)/max(unit, 1), room)
+	m.data.B = timelineRun(m.b, m.data.RowMs)
+	m.data.A = nil
+	if m.hasA {
+		a := timelineRun(m.a, m.data.RowMs)
+		m.data.A = &a
+	}
+	m.render()
+}
+
+// timelineRun is run d's series summed to rows of rowMs.
+func timelineRun(d views.RunData, rowMs int) views.TimelineRun {
+	out := views.TimelineRun{Settings: d.Settings, Policies: d.Policies, Rows: make([][]views.SlotRow, len(d.Crowds))}
+	for i, c := range d.Crowds {
+		out.Rows[i] = views.AggregateRows(c.Series, rowMs)
+		out.Truncated = out.Truncated || (c.Series != nil && c.Series.Truncated)
+	}
+	return out
+}
+
+// lcm is the least common multiple of a and b, 0 counting as none; it
+// stops at an hour of ms, far past any row the pane draws.
+func lcm(a, b int) int {
+	if a == 0 {
+		return b
+	}
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return min(a/x*b, backoff.MaxWait)
+}
 
 func (m *TimelinePane) render() {
+	m.dirty = false
 	m.head = views.TimelineHead(m.data, m.width, m.styles)
 	room := max(m.height-views.Height(m.head), 0)
 	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
@@ -92,23 +182,27 @@ func (m *TimelinePane) join() {
 	m.frame = headOver(m.head, m.view, m.width, m.height)
 }
 
-// Update changes the policy, toggles all five, or scrolls.
+// Update changes the policy, toggles all of them, or scrolls.
 func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
+	if mm, ok := msg.(tea.MouseMsg); ok {
+		return m.mouse(mm)
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
 	}
+	n := len(m.b.Policies)
 	switch {
-	case key.Matches(k, m.KeyMap.Prev, m.KeyMap.Next) && m.data.All:
-		// All five stay as they are; only the header picks out another.
-		m.data.Policy = stepPolicy(m.data.Policy, key.Matches(k, m.KeyMap.Next))
+	case key.Matches(k, m.KeyMap.Prev, m.KeyMap.Next) && m.data.All && !m.hasA:
+		// All of them stay as they are; only the head picks out another.
+		m.data.Chosen = stepPolicy(m.data.Chosen, n, key.Matches(k, m.KeyMap.Next))
 		m.head = views.TimelineHead(m.data, m.width, m.styles)
 		m.join()
 		return m, nil
 	case key.Matches(k, m.KeyMap.Prev):
-		m.data.Policy = stepPolicy(m.data.Policy, false)
+		m.data.Chosen = stepPolicy(m.data.Chosen, n, false)
 	case key.Matches(k, m.KeyMap.Next):
-		m.data.Policy = stepPolicy(m.data.Policy, true)
+		m.data.Chosen = stepPolicy(m.data.Chosen, n, true)
 	case key.Matches(k, m.KeyMap.All):
 		m.data.All = !m.data.All
 	default:
@@ -121,14 +215,28 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 	return m, nil
 }
 
+// mouse scrolls on the wheel and picks the policy clicked: in the row of
+// policies, or among the columns' names with all of them shown.
+func (m TimelinePane) mouse(mm tea.MouseMsg) (TimelinePane, tea.Cmd) {
+	if mm.Action == tea.MouseActionPress && mm.Button == tea.MouseButtonLeft {
+		i := -1
+		switch {
+		case mm.Y == 0 && (!m.data.All || m.hasA):
+			i = views.PolicyRowAt(views.PolicyNames(m.b.Policies), m.width, mm.X)
+		case m.data.All && mm.Y == views.Height(m.head)-1:
+			i = views.TimelineColumnAt(m.data, m.width, mm.X)
+		}
+		if i >= 0 && i != m.data.Chosen {
+			m.data.Chosen = i
+			m.view.GotoTop()
+			m.render()
+		}
+		return m, nil
+	}
+	cmd := m.view.Update(mm)
+	m.join()
+	return m, cmd
+}
+
 // View draws the pane.
 func (m TimelinePane) View() string { return m.frame }
-
-// stepPolicy is the next policy in the reference's order, or the previous
-// one, going round.
-func stepPolicy(p backoff.Shape, next bool) backoff.Shape {
-	if next {
-		return (p + 1) % backoff.NumShapes
-	}
-	return (p + backoff.NumShapes - 1) % backoff.NumShapes
-}

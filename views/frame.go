@@ -29,13 +29,13 @@ func PaneName(i int) string {
 	return paneNames()[i]
 }
 
-// Header is the first two lines of every frame: the program's name and the
-// five panes as tabs, the focused one in brackets, then a rule. It drops the
-// name, then shortens the tabs, as the width shrinks.
-func Header(active, w int, st *Styles) string {
-	w = max(w, 0)
-	tabs := func(names [5]string) (string, int) {
+// headerTabs is the header's first line for the focused pane active at
+// width w, and where each tab starts and ends, in cells. It drops the
+// program's name, then shortens the tabs, as the width shrinks.
+func headerTabs(active, w int, st *Styles) (string, [5][2]int) {
+	tabs := func(names [5]string, at int) (string, int, [5][2]int) {
 		var b strings.Builder
+		var cells [5][2]int
 		n := 0
 		for i, name := range names {
 			label := fmt.Sprintf("%d %s", i+1, name)
@@ -46,26 +46,85 @@ func Header(active, w int, st *Styles) string {
 				label = " " + label + " "
 				b.WriteString(st.Tab.Render(label))
 			}
-			n += ansi.StringWidth(label)
+			lw := ansi.StringWidth(label)
+			cells[i] = [2]int{at + n, at + n + lw}
+			n += lw
 		}
-		return b.String(), n
+		return b.String(), n, cells
 	}
-	full, n := tabs(paneNames())
-	short, m := tabs(shortPaneNames())
 	name := st.App.Render(AppName) + "  "
 	nameW := len(AppName) + 2
-	var line string
+	full, n, fullCells := tabs(paneNames(), nameW)
+	short, m, shortCells := tabs(shortPaneNames(), nameW)
 	switch {
 	case nameW+n <= w:
-		line = name + full
+		return name + full, fullCells
 	case n <= w:
-		line = full
+		full, _, cells := tabs(paneNames(), 0)
+		return full, cells
 	case nameW+m <= w:
-		line = name + short
-	default:
-		line = short
+		return name + short, shortCells
 	}
-	return Fit(line, w, 1) + "\n" + st.Rule.Render(strings.Repeat("─", w))
+	short, _, cells := tabs(shortPaneNames(), 0)
+	return Fit(short, w, 1), cells
+}
+
+// Header is the first two lines of every frame: the program's name and the
+// five panes as tabs, the focused one in brackets; then a rule that holds,
+// at its left, status (what is being computed) and, at its right, info
+// (the seed and the draws every figure uses).
+func Header(active, w int, status, info string, st *Styles) string {
+	w = max(w, 0)
+	line, _ := headerTabs(active, w, st)
+	return Fit(line, w, 1) + "\n" + ruleWith(status, info, w, st)
+}
+
+// ruleWith is a rule of w cells with left written over its start and right
+// over its end, each with a cell of rule around it; right gives way first,
+// then left is cut.
+func ruleWith(left, right string, w int, st *Styles) string {
+	if w <= 0 {
+		return ""
+	}
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if left != "" {
+		left, lw = " "+left+" ", lw+2
+	}
+	if right != "" {
+		right, rw = " "+right+" ", rw+2
+	}
+	lead := 0
+	if left != "" {
+		lead = 1
+	}
+	if lead+lw+rw+1 > w {
+		right, rw = "", 0
+	}
+	if lead+lw > w {
+		left = ansi.Truncate(left, max(w-lead, 0), "…")
+		lw = ansi.StringWidth(left)
+	}
+	fill := max(w-lead-lw-rw-1, 0)
+	if right == "" {
+		fill = max(w-lead-lw, 0)
+	}
+	out := st.Rule.Render(strings.Repeat("─", lead)) + left + st.Rule.Render(strings.Repeat("─", fill)) + right
+	if right != "" {
+		out += st.Rule.Render("─")
+	}
+	return out
+}
+
+// TabAt is the pane whose tab is under column x of the header's first
+// line, or -1.
+func TabAt(active, w, x int) int {
+	_, cells := headerTabs(active, max(w, 0), &Styles{})
+	for i, c := range cells {
+		if x >= c[0] && x < c[1] && x < w {
+			return i
+		}
+	}
+	return -1
 }
 
 // TooSmall is the whole frame when the window is below the least size the
@@ -74,7 +133,7 @@ func TooSmall(w, h, needW, needH int, st *Styles) string {
 	lines := []string{
 		fmt.Sprintf("The terminal is too small: %dx%d.", w, h),
 		fmt.Sprintf("Retry Planner needs at least %dx%d.", needW, needH),
-		"Enlarge the window, or press q to quit.",
+		"Enlarge the window, or press q to quit: until it is larger, no other key does anything.",
 	}
 	for i, l := range lines {
 		lines[i] = Wrap(l, w)

@@ -53,6 +53,7 @@ type Styles struct {
 	Header lipgloss.Style // a table's header cells
 	Cell   lipgloss.Style // a table's cells
 	Best   lipgloss.Style // the best value of a crowd column
+	Worst  lipgloss.Style // the worst value of a column that marks it
 	Rule   lipgloss.Style // table rules and the timeline strip's line
 
 	Down    lipgloss.Style // an attempt while the service is down
@@ -63,6 +64,14 @@ type Styles struct {
 	Bar      lipgloss.Style // retries per second before the service is back
 	BarAfter lipgloss.Style // retries per second once it is back
 	Count    lipgloss.Style // the count beside a bar
+
+	// Pane 3's stacked bars, each part also its own character.
+	Served   lipgloss.Style // attempts the service served
+	Rejected lipgloss.Style // attempts it rejected: its slot was full
+	FailDown lipgloss.Style // attempts that failed while it was down
+	Capacity lipgloss.Style // the slot's capacity drawn across the bars
+
+	Stale lipgloss.Style // results shown while newer ones are computed, or under an error
 
 	Good  lipgloss.Style // a job done, the ledger's self-check
 	Warn  lipgloss.Style // a job that gave up
@@ -77,7 +86,25 @@ type Styles struct {
 
 	Help help.Styles
 
-	p palette
+	p      palette
+	paints []knownPaint // every style above, worked out once: see paintOf
+}
+
+// knownPaint is a style and its paint.
+type knownPaint struct {
+	s lipgloss.Style
+	p paint
+}
+
+// paintOf is s worked out as a paint: one of the program's own styles is
+// looked up, any other worked out now.
+func (s *Styles) paintOf(style lipgloss.Style) paint {
+	for _, k := range s.paints {
+		if sameStyle(k.s, style) {
+			return k.p
+		}
+	}
+	return newPaint(style)
 }
 
 // DefaultStyles returns the program's styles in colour. They are shared
@@ -105,6 +132,7 @@ func newStyles(p palette) *Styles {
 		Header: base.Bold(true),
 		Cell:   base,
 		Best:   fg(p.good).Bold(true),
+		Worst:  fg(p.bad).Bold(true),
 		Rule:   fg(p.muted),
 
 		Down:    fg(p.bad),
@@ -115,6 +143,13 @@ func newStyles(p palette) *Styles {
 		Bar:      fg(p.bar),
 		BarAfter: fg(p.after),
 		Count:    base,
+
+		Served:   fg(p.after),
+		Rejected: fg(p.warn),
+		FailDown: fg(p.bad),
+		Capacity: fg(p.accent).Bold(true),
+
+		Stale: base.Faint(true),
 
 		Good:  fg(p.good),
 		Warn:  fg(p.warn),
@@ -136,6 +171,10 @@ func newStyles(p palette) *Styles {
 		FullKey:        fg(p.accent),
 		FullDesc:       fg(p.muted),
 		FullSeparator:  fg(p.muted),
+	}
+	for _, style := range []lipgloss.Style{s.Cell, s.Header, s.Best, s.Worst, s.Muted, s.Down, s.Through, s.Later, s.Good, s.Warn, s.Bad,
+		s.Text, s.Rule, s.PolicySelected, s.Title, s.Note, s.Error, s.Stale} {
+		s.paints = append(s.paints, knownPaint{style, newPaint(style)})
 	}
 	return &s
 }

@@ -49,33 +49,6 @@ func TestBar(t *testing.T) {
 	}
 }
 
-func TestCrowdBest(t *testing.T) {
-	best := CrowdBest(five(t, backoff.Defaults(), false))
-	want := map[[2]int]bool{
-		{int(backoff.Decorrelated), colRetries}: true,
-		{int(backoff.Decorrelated), colMost}:    true,
-		{int(backoff.Exponential), colThrough}:  true,
-		{int(backoff.Exponential), colGaveUp}:   true,
-		{int(backoff.EqualJitter), colGaveUp}:   true,
-	}
-	for p := range best {
-		for col := range best[p] {
-			if got := best[p][col]; got != want[[2]int{p, col}] {
-				t.Errorf("%v, column %d: got best %v, want %v", backoff.Shape(p), col, got, !got)
-			}
-		}
-	}
-	// All alike is no best: with a first wait of 100 ms every policy makes
-	// 1000 retries.
-	s := backoff.Defaults()
-	s.FirstWait = 100
-	for p, row := range CrowdBest(five(t, s, false)) {
-		if row[colRetries] {
-			t.Errorf("%v: retries picked out although all five are 1000", backoff.Shape(p))
-		}
-	}
-}
-
 func TestClipHeight(t *testing.T) {
 	tests := []struct {
 		s    string
@@ -92,70 +65,6 @@ func TestClipHeight(t *testing.T) {
 		if got := ClipHeight(tt.s, tt.h); got != tt.want {
 			t.Errorf("ClipHeight(%q, %d): got %q, want %q", tt.s, tt.h, got, tt.want)
 		}
-	}
-}
-
-// Every view copes with any width, 0 included, and keeps its lines within it.
-func TestViewsFitAnyWidth(t *testing.T) {
-	st := DefaultStyles()
-	s := backoff.Defaults()
-	crowds := five(t, s, false)
-	bySecond := s
-	bySecond.Slot = 1000
-	perSecond := five(t, bySecond, true)
-	jobs, err := ledger.Parse("alpha:0 bravo:2 charlie:9 delta:fatal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := ledger.RunAll(jobs, s)
-	client := ClientData{Policy: backoff.Decorrelated, Client: 1, Clients: 200, Outage: s.Outage, Schedule: scheduleOf(backoff.Decorrelated, s, 1)}
-	for w := 0; w <= 130; w++ {
-		views := map[string]string{
-			"header":   Header(2, w, st),
-			"policies": PolicyRow(backoff.FullJitter, w, st),
-			"client":   ClientHead(client, w, st) + "\n" + ClientBody(client, w, 30, st),
-			"strip":    TimelineStrip(client.Schedule.Retries, client.Outage, w, st),
-			"crowd":    CrowdPane(s, crowds, w, st),
-			"head":     TimelineHead(TimelineData{Crowds: perSecond, Outage: s.Outage}, w, st),
-			"bars":     TimelineBody(TimelineData{Crowds: perSecond, Policy: backoff.EqualJitter, Outage: s.Outage}, w, st),
-			"all":      TimelineBody(TimelineData{Crowds: perSecond, All: true, Outage: s.Outage}, w, st),
-			"jobs":     JobsBody(report, w, st),
-			"summary":  JobsSummary(report, w, st),
-			"settings": SettingsSummary(s, w, st),
-			"small":    TooSmall(w, 10, 50, 14, st),
-			"hint":     ScrollHint(3, 10, 40, w, "↑/↓, pgup/pgdn", st),
-		}
-		for name, v := range views {
-			for i, l := range strings.Split(v, "\n") {
-				if n := ansi.StringWidth(l); n > w {
-					t.Fatalf("%s at width %d: line %d is %d wide: %q", name, w, i, n, l)
-				}
-			}
-			if w == 0 && strings.TrimSpace(v) != "" {
-				t.Errorf("%s at width 0: got %q, want nothing", name, v)
-			}
-		}
-	}
-}
-
-// The figures on screen are --plain's: the crowd table's full jitter row.
-func TestCrowdPaneFigures(t *testing.T) {
-	s := backoff.Defaults()
-	out := CrowdPane(s, five(t, s, false), 100, DefaultStyles())
-	var row string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "full jitter") {
-			row = l
-		}
-	}
-	if got := strings.Fields(row); strings.Join(got, " ") != "full jitter 962 28 400 ms 24563 ms 36" {
-		t.Errorf("full jitter row: got %q, want 962 / 28 / 400 ms / 24563 ms / 36", row)
-	}
-	if !strings.Contains(out, "here 28, 44 and 15 against 200.") {
-		t.Error("the first sentence is missing or wrong")
-	}
-	if !strings.Contains(out, "36 and 0 clients gave up") {
-		t.Error("the second sentence is missing or wrong")
 	}
 }
 
@@ -186,63 +95,6 @@ func TestPolicyTextsNameEveryPolicy(t *testing.T) {
 	}
 	if want := "Type " + backoff.ShapeList() + "."; PolicyError != want {
 		t.Errorf("PolicyError: got %q, want %q", PolicyError, want)
-	}
-}
-
-// Attempt 1 is always down, as in the core, where every client fails at
-// 0 ms; with an outage of 0 ms the first retry, attempt 2, gets through.
-func TestClientLandingOutageZero(t *testing.T) {
-	st := DefaultStyles()
-	s := backoff.Defaults()
-	s.Outage = 0
-	sched := scheduleOf(backoff.Exponential, s, 1)
-	d := ClientData{Policy: backoff.Exponential, Client: 1, Clients: s.Clients, Outage: 0, Schedule: sched}
-	rows := scheduleRows(d)
-	want := []string{"× down", "✓ gets through"}
-	for range rows[2:] {
-		want = append(want, "○ not needed")
-	}
-	for i, r := range rows {
-		if r[3] != want[i] {
-			t.Errorf("attempt %s: got %q, want %q", r[0], r[3], want[i])
-		}
-	}
-	strip := TimelineStrip(sched.Retries, 0, 60, st)
-	line := []rune(strings.Split(strip, "\n")[0])
-	if line[0] != '×' {
-		t.Errorf("strip at 0 ms: got %q, want ×: %s", line[0], strip)
-	}
-	// The first retry is at 1000 ms of a strip that ends at 31000 ms.
-	if at := 1000 * 59 / sched.DrawnTotal(); line[at] != '✓' {
-		t.Errorf("strip at 1000 ms (column %d): got %q, want ✓: %s", at, line[at], strip)
-	}
-	if got := strings.Count(string(line), "✓"); got != 1 {
-		t.Errorf("strip: %d ✓, want 1: %s", got, strip)
-	}
-	legend := strings.Split(strip, "\n")[2]
-	if !strings.Contains(legend, "× down") || !strings.Contains(legend, "✓ gets through") {
-		t.Errorf("legend: got %q, want × down and ✓ gets through", legend)
-	}
-}
-
-// Attempt 1 keeps the strip's first column, as × down, even when a retry
-// comes so soon after it that it would share the column: with an outage of
-// 0 ms, full jitter's first retry at 152 ms gets through.
-func TestStripKeepsAttemptOne(t *testing.T) {
-	st := DefaultStyles()
-	s := backoff.Defaults()
-	s.Outage = 0
-	for _, p := range backoff.Shapes() {
-		sched := scheduleOf(p, s, 1)
-		for _, w := range []int{3, 50, 80, 100} {
-			line := []rune(strings.Split(TimelineStrip(sched.Retries, 0, w, st), "\n")[0])
-			if line[0] != '×' {
-				t.Errorf("%v at width %d: column 0 is %q, want ×: %s", p, w, line[0], string(line))
-			}
-			if got := strings.Count(string(line), "✓"); got != 1 {
-				t.Errorf("%v at width %d: %d ✓, want 1: %s", p, w, got, string(line))
-			}
-		}
 	}
 }
 

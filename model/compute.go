@@ -1,0 +1,418 @@
+package model
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// One run per change of the plan feeds every pane. The root holds the plan
+// and, for each plan it still wants, a run: the six policies' crowds with
+// their series (backoff.RunAll), then their spread over seeds
+// (backoff.RunSeeds). Both run off the update loop in a tea.Cmd unless the
+// work is below Options.InlineWork; each run carries a generation number,
+// and its messages are dropped once the root no longer wants it. A run is
+// wanted while it is the current plan's or the pinned plan's; once neither,
+// its stop flag is set, which the core polls, so it ends early. Panes 2 and
+// 3 show the last run whose crowds landed, marked stale while a newer one
+// is on its way; pane 1 draws one client's schedule from the plan at once,
+// which is no crowd.
+
+// Plan is everything the figures are computed from: the settings, and how
+// the spread over seeds is drawn.
+type Plan struct {
+	Settings    backoff.Settings
+	Seeds       int           // the spread's seeds: 0 for none, up to backoff.MaxSeeds
+	SpreadDraws backoff.Draws // Independent unless the user chooses Reference
+}
+
+// DefaultSeeds is how many seeds the spread takes unless told.
+const DefaultSeeds = 100
+
+// DefaultPlan is s with the spread over DefaultSeeds seeds, independent
+// draws.
+func DefaultPlan(s backoff.Settings) Plan {
+	return Plan{Settings: s, Seeds: DefaultSeeds, SpreadDraws: backoff.Independent}
+}
+
+// spreadSettings are the settings the spread runs: the plan's, with the
+// spread's draws.
+func (p Plan) spreadSettings() backoff.Settings {
+	s := p.Settings
+	s.Draws = p.SpreadDraws
+	return s
+}
+
+// policiesOf are the six policies every pane shows: the five, then the
+// settings' own, named after the preset it equals.
+func policiesOf(s backoff.Settings) []backoff.Policy {
+	return append(s.Five(), s.Custom())
+}
+
+// Compute is how the program runs the core: the crowds of policies under
+// settings, and their spread over seeds. Tests put a slow or blocking one
+// in its place (WithCompute).
+type Compute struct {
+	Crowds func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error)
+	Spread func(ps []backoff.Policy, s backoff.Settings, seeds int, o backoff.SeedOptions) (backoff.SeedsCrowd, error)
+}
+
+// CoreCompute runs the core on every core.
+func CoreCompute() Compute {
+	return Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			return backoff.RunAll(ps, s, o, runtime.GOMAXPROCS(0))
+		},
+		Spread: func(ps []backoff.Policy, s backoff.Settings, seeds int, o backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+			if o.Workers <= 0 {
+				o.Workers = runtime.GOMAXPROCS(0)
+			}
+			return backoff.RunSeeds(ps, s, seeds, o)
+		},
+	}
+}
+
+// run is one plan's computation. Only stopped and seedsDone are shared
+// with the goroutines that compute it; the rest lives on the update loop.
+type run struct {
+	gen      int
+	plan     Plan
+	policies []backoff.Policy
+
+	crowds    []backoff.Result
+	crowdsErr error
+	landed    bool // the crowds have landed (or failed)
+
+	spread    *backoff.SeedsCrowd
+	spreadErr error
+	spreading bool // the spread is on its way
+
+	stopped   atomic.Bool  // set once no one wants the run; the core polls it
+	seedsDone atomic.Int64 // seeds of the spread done, for the progress bar
+}
+
+// work estimates what the run's crowds cost: attempts at most, over every
+// policy.
+func (r *run) work() int64 {
+	s := r.plan.Settings
+	return int64(len(r.policies)) * int64(s.Clients+s.FreshRequests()) * int64(s.Attempts)
+}
+
+// data is the run as panes 2 and 3 show it.
+func (r *run) data() views.RunData {
+	if r == nil {
+		return views.RunData{}
+	}
+	return views.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
+		Seeds: r.plan.Seeds, SpreadDraws: r.plan.SpreadDraws, Spread: r.spread, SpreadErr: r.spreadErr}
+}
+
+// The messages of the computations.
+type (
+	crowdsMsg struct {
+		gen    int
+		crowds []backoff.Result
+		err    error
+	}
+	spreadMsg struct {
+		gen    int
+		spread backoff.SeedsCrowd
+		err    error
+	}
+	progressMsg struct{} // time to draw the spread's progress again
+)
+
+// progressEvery is how often the spread's progress is drawn.
+const progressEvery = 100 * time.Millisecond
+
+// runs is the root's computations: the current plan's, the one panes 2 and
+// 3 show, and the pinned one (A).
+type runs struct {
+	compute      Compute
+	inline       int64 // the most work run inside Update
+	inlineSpread bool  // the spread too runs inside Update (tests)
+	gen          int
+	cur          *run // the plan's
+	shown        *run // the last whose crowds landed
+	pinned       *run // A, or nil
+	spin         spinner.Model
+	spinning     bool // a spinner tick is on its way
+	polling      bool // a progress tick is on its way
+	bar          progress.Model
+}
+
+func newRuns(o Options, st *views.Styles) runs {
+	bar := progress.New(progress.WithoutPercentage(), progress.WithWidth(16), progress.WithSolidFill("5"),
+		progress.WithColorProfile(lipgloss.ColorProfile()))
+	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread,
+		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Title)), bar: bar}
+}
+
+// wanted reports whether r is still wanted: the plan's or the pinned one.
+func (rs *runs) wanted(r *run) bool { return r != nil && (r == rs.cur || r == rs.pinned) }
+
+// find is the wanted run of generation gen.
+func (rs *runs) find(gen int) *run {
+	for _, r := range []*run{rs.cur, rs.pinned} {
+		if r != nil && r.gen == gen {
+			return r
+		}
+	}
+	return nil
+}
+
+// release stops r once nothing wants it.
+func (rs *runs) release(r *run) {
+	if r != nil && !rs.wanted(r) {
+		r.stopped.Store(true)
+	}
+}
+
+// comparing is the pinned run when panes 2 and 3 compare it with the one
+// they show.
+func (rs *runs) comparing() *run {
+	if rs.pinned == nil || rs.pinned == rs.shown || rs.shown == nil {
+		return nil
+	}
+	return rs.pinned
+}
+
+// setPlan makes p the plan: every pane that follows the plan at once takes
+// it, and one run starts for it, unless the plan is the current one or the
+// pinned one, whose run is there already.
+func (m *root) setPlan(p Plan) tea.Cmd {
+	rs := &m.runs
+	if rs.cur != nil && rs.cur.plan == p {
+		return nil
+	}
+	m.plan = p
+	m.planChanged()
+	old := rs.cur
+	if pin := rs.pinned; pin != nil && pin.plan == p {
+		rs.cur = pin
+		rs.release(old)
+		if pin.landed {
+			rs.shown = pin
+		}
+		m.showRuns()
+		return nil
+	}
+	rs.gen++
+	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p.Settings)}
+	rs.cur = r
+	rs.release(old)
+	// A change of the spread alone keeps the crowds: only the spread runs.
+	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings {
+		r.policies = old.policies
+		return m.landCrowds(r, old.crowds, nil)
+	}
+	m.showRuns()
+	return m.startCrowds(r)
+}
+
+// startCrowds runs r's crowds: inside Update when the work is small, else
+// in a command, with the spinner going.
+func (m *root) startCrowds(r *run) tea.Cmd {
+	crowds, ps, s := m.runs.compute.Crowds, r.policies, r.plan.Settings
+	opts := backoff.Options{Series: true, Stop: r.stopped.Load}
+	if r.work() <= m.runs.inline {
+		res, err := crowds(ps, s, opts)
+		return m.landCrowds(r, res, err)
+	}
+	gen := r.gen
+	run := func() tea.Msg {
+		res, err := crowds(ps, s, opts)
+		return crowdsMsg{gen: gen, crowds: res, err: err}
+	}
+	return tea.Batch(run, m.spin())
+}
+
+// landCrowds takes r's crowds: the panes show them when r is the plan's,
+// and its spread starts.
+func (m *root) landCrowds(r *run, crowds []backoff.Result, err error) tea.Cmd {
+	r.crowds, r.crowdsErr, r.landed = crowds, err, true
+	if err != nil {
+		r.crowds = nil
+	}
+	if r == m.runs.cur {
+		m.runs.shown = r
+	}
+	m.showRuns()
+	return m.startSpread(r)
+}
+
+// startSpread runs r's spread over seeds, off the loop, with its progress
+// polled; none for a plan of no seeds or a run that failed.
+func (m *root) startSpread(r *run) tea.Cmd {
+	if r.plan.Seeds <= 0 || r.crowdsErr != nil {
+		return nil
+	}
+	spread, ps, s, n := m.runs.compute.Spread, r.policies, r.plan.spreadSettings(), r.plan.Seeds
+	opts := backoff.SeedOptions{Stop: r.stopped.Load, Done: &r.seedsDone}
+	r.spreading = true
+	if m.runs.inlineSpread {
+		sc, err := spread(ps, s, n, opts)
+		m.landSpread(r, sc, err)
+		return nil
+	}
+	gen := r.gen
+	run := func() tea.Msg {
+		sc, err := spread(ps, s, n, opts)
+		return spreadMsg{gen: gen, spread: sc, err: err}
+	}
+	return tea.Batch(run, m.poll())
+}
+
+func (m *root) landSpread(r *run, sc backoff.SeedsCrowd, err error) {
+	r.spreading = false
+	if err != nil {
+		r.spreadErr = err
+	} else {
+		r.spread = &sc
+	}
+	m.showRuns()
+}
+
+// spin starts the spinner unless it is going.
+func (m *root) spin() tea.Cmd {
+	if m.runs.spinning {
+		return nil
+	}
+	m.runs.spinning = true
+	return m.runs.spin.Tick
+}
+
+// poll asks for the spread's progress to be drawn again soon, unless it
+// has been asked already.
+func (m *root) poll() tea.Cmd {
+	if m.runs.polling {
+		return nil
+	}
+	m.runs.polling = true
+	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return progressMsg{} })
+}
+
+// computing reports whether some wanted run's crowds, or spread, are on
+// their way.
+func (m *root) computing() (crowds, spread bool) {
+	for _, r := range []*run{m.runs.cur, m.runs.pinned} {
+		if r != nil {
+			crowds = crowds || !r.landed
+			spread = spread || r.spreading
+		}
+	}
+	return crowds, spread
+}
+
+// computation takes the computations' own messages, wherever the keys are:
+// results (dropped when their run is no longer wanted), the spinner's
+// ticks and the progress ticks.
+func (m *root) computation(msg tea.Msg, cmd *tea.Cmd) bool {
+	switch msg := msg.(type) {
+	case crowdsMsg:
+		if r := m.runs.find(msg.gen); r != nil && !r.landed && !errors.Is(msg.err, backoff.ErrStopped) {
+			*cmd = m.landCrowds(r, msg.crowds, msg.err)
+		}
+	case spreadMsg:
+		if r := m.runs.find(msg.gen); r != nil && r.spreading && !errors.Is(msg.err, backoff.ErrStopped) {
+			m.landSpread(r, msg.spread, msg.err)
+		}
+	case progressMsg:
+		m.runs.polling = false
+		if _, spread := m.computing(); spread {
+			*cmd = m.poll()
+		}
+	case spinner.TickMsg:
+		m.runs.spinning = false
+		if crowds, _ := m.computing(); crowds {
+			m.runs.spinning = true
+			m.runs.spin, *cmd = m.runs.spin.Update(msg)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// status is what the header says is being computed: the spinner and the
+// crowd, or the spread's progress; "" when nothing is.
+func (m *root) status() string {
+	rs := &m.runs
+	for _, r := range []*run{rs.cur, rs.pinned} {
+		if r != nil && !r.landed {
+			return rs.spin.View() + " computing " + views.Computing(r.plan.Settings, len(r.policies)) + "…"
+		}
+	}
+	for i, r := range []*run{rs.cur, rs.pinned} {
+		if r == nil || !r.spreading {
+			continue
+		}
+		done := r.seedsDone.Load()
+		label := views.SpreadComputing(r.plan.Seeds, r.plan.SpreadDraws)
+		if i == 1 {
+			label = "A: " + label
+		}
+		pct := math.Min(float64(done)/float64(max(r.plan.Seeds, 1)), 1)
+		return rs.bar.ViewAs(pct) + " " + label + ": " + views.Count(int(done)) + " of " + views.Count(r.plan.Seeds)
+	}
+	return ""
+}
+
+// pin pins the plan's run as A.
+func (m *root) pin() {
+	m.runs.pinned = m.runs.cur
+	m.showRuns()
+}
+
+// swap makes A the plan and the plan A; its results are there already, or
+// on their way.
+func (m *root) swap() {
+	rs := &m.runs
+	a, b := rs.pinned, rs.cur
+	if a == nil || a == b {
+		return
+	}
+	rs.pinned, rs.cur = b, a
+	m.plan = a.plan
+	m.planChanged()
+	if a.landed {
+		rs.shown = a
+	}
+	m.showRuns()
+}
+
+// drop unpins A.
+func (m *root) drop() {
+	a := m.runs.pinned
+	m.runs.pinned = nil
+	m.runs.release(a)
+	m.showRuns()
+}
+
+// showRuns gives panes 2 and 3 the run to show and, when comparing, A.
+func (m *root) showRuns() {
+	rs := &m.runs
+	var a *views.RunData
+	if r := rs.comparing(); r != nil {
+		d := r.data()
+		a = &d
+	}
+	b := rs.shown
+	if b == nil {
+		b = rs.cur
+	}
+	stale := rs.shown != nil && rs.shown != rs.cur
+	pinned := rs.pinned != nil && rs.pinned == b
+	m.crowd.SetRuns(b.data(), a, stale, pinned)
+	m.timeline.SetRuns(b.data(), a, stale)
+}

@@ -1,0 +1,177 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// formText is one text field of the settings form: what it opens with, how
+// it reads what is typed (as the flags do: backoff.ParseTime, ParseCount,
+// ParseThousandths, ParseJitter, ParseBudget) and checks it against the
+// wide ranges, and the range its title gives.
+type formText struct {
+	name  string                            // the field's key and the start of its title
+	group int                               // the form's page, from 0
+	get   func(p Plan) string               // the value it opens with, as the form takes it back
+	set   func(p *Plan, typed string) error // reads typed into p, checked against p so far
+	rng   func(s backoff.Settings) string   // the range its title gives
+	field backoff.Field                     // the setting it is, or -1
+}
+
+// formTexts are the form's text fields in order: the crowd (the
+// reference's six, then the slot) on the first page, the service on the
+// second, the policy of one's own and the spread on the third (with the
+// selects of formSelects between them).
+func formTexts() []formText {
+	var out []formText
+	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
+		out = append(out, settingText(f, 0))
+	}
+	for _, f := range []backoff.Field{backoff.Capacity, backoff.Load, backoff.LoadUntil} {
+		out = append(out, settingText(f, 1))
+	}
+	out = append(out, formText{name: "budget", group: 1, field: -1,
+		get: func(p Plan) string { return p.Settings.Budget.String() },
+		set: func(p *Plan, typed string) error {
+			b, err := backoff.ParseBudget(typed)
+			if err != nil {
+				return errors.New("Type " + backoff.BudgetList + ".")
+			}
+			p.Settings.Budget = b
+			return nil
+		},
+		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }})
+	out = append(out, settingText(backoff.Processes, 1))
+	out = append(out, settingText(backoff.Multiplier, 2), formText{name: "jitter", group: 2, field: -1,
+		get: func(p Plan) string { return p.Settings.Jitter.String() },
+		set: func(p *Plan, typed string) error {
+			j, err := backoff.ParseJitter(typed)
+			if err != nil {
+				return errors.New("Type " + backoff.JitterList + ".")
+			}
+			p.Settings.Jitter = j
+			return nil
+		},
+		rng: func(backoff.Settings) string { return "none, full, equal, decorrelated, spread:F or up:F" }})
+	out = append(out, settingText(backoff.MaxElapsed, 2), formText{name: "the spread's seeds", group: 2, field: -1,
+		get: func(p Plan) string { return strconv.Itoa(p.Seeds) },
+		set: func(p *Plan, typed string) error {
+			n, ok := backoff.ParseCount(typed)
+			if !ok || n > backoff.MaxSeeds {
+				return fmt.Errorf("Type a whole number from 0 (none) to %s.", views.Count(backoff.MaxSeeds))
+			}
+			p.Seeds = n
+			return nil
+		},
+		rng: func(backoff.Settings) string { return "0 for none to " + views.Count(backoff.MaxSeeds) }})
+	return out
+}
+
+// settingText is the text field of a whole-number setting.
+func settingText(f backoff.Field, group int) formText {
+	return formText{name: views.FieldName(f), group: group, field: f,
+		get: func(p Plan) string { return typedValue(p.Settings, f) },
+		set: func(p *Plan, typed string) error {
+			v, ok := readSetting(f, typed)
+			if !ok || p.Settings.CheckIn(backoff.WideLimits, f, v) != nil {
+				return errors.New(rangeError(p.Settings, f))
+			}
+			p.Settings.Set(f, v)
+			return nil
+		},
+		rng: func(s backoff.Settings) string { return rangeText(s, f) }}
+}
+
+// readSetting reads a setting as the flags do: a time as backoff.ParseTime,
+// a number as ParseCount, the multiplier as ParseThousandths ("1.6", or
+// "x1.6"), and the load's end also as "default".
+func readSetting(f backoff.Field, typed string) (int, bool) {
+	switch {
+	case f == backoff.LoadUntil && (typed == "" || strings.EqualFold(typed, "default")):
+		return backoff.DefaultLoadUntil, true
+	case f == backoff.Multiplier:
+		return backoff.ParseThousandths(strings.TrimPrefix(typed, "x"))
+	case f.IsTime():
+		return backoff.ParseTime(typed)
+	}
+	return backoff.ParseCount(typed)
+}
+
+// typedValue is a setting as the form takes it back: a time as a Go
+// duration ("1s", "1.5s", "16s", "10m", "250ms"), the multiplier as "2" or
+// "1.6", the load's default end as "default".
+func typedValue(s backoff.Settings, f backoff.Field) string {
+	v := s.Get(f)
+	switch {
+	case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+		return "default"
+	case f == backoff.Multiplier:
+		return backoff.FormatThousandths(v)
+	case f.IsTime():
+		return durationText(v)
+	}
+	return strconv.Itoa(v)
+}
+
+// durationText writes ms as a duration ParseTime reads back.
+func durationText(ms int) string {
+	switch {
+	case ms == 0:
+		return "0"
+	case ms%3600000 == 0:
+		return strconv.Itoa(ms/3600000) + "h"
+	case ms%60000 == 0:
+		return strconv.Itoa(ms/60000) + "m"
+	case ms%1000 == 0:
+		return strconv.Itoa(ms/1000) + "s"
+	case ms > 1000 && ms < 60000 && ms%100 == 0:
+		return fmt.Sprintf("%d.%ds", ms/1000, ms%1000/100)
+	}
+	return strconv.Itoa(ms) + "ms"
+}
+
+// rangeText is a setting's wide range in the units people read.
+func rangeText(s backoff.Settings, f backoff.Field) string {
+	low, high := s.RangeIn(backoff.WideLimits, f)
+	show := views.Count
+	if f.IsTime() {
+		show = views.Human
+	}
+	if f == backoff.Multiplier {
+		show = func(v int) string { return backoff.FormatThousandths(v) }
+	}
+	out := show(low) + " to " + show(high)
+	switch f {
+	case backoff.Capacity:
+		out = "0 for no limit to " + show(high) + " a second"
+	case backoff.Load:
+		out += " a second"
+	case backoff.MaxElapsed:
+		out = "0 for none to " + show(high)
+	case backoff.LoadUntil:
+		out += ", or default"
+	}
+	return out
+}
+
+// rangeError is what a field says of a value it cannot take.
+func rangeError(s backoff.Settings, f backoff.Field) string {
+	r := rangeText(s, f)
+	switch {
+	case f == backoff.Multiplier:
+		return "Type a multiplier from " + r + ", with at most three decimals, such as 1.6."
+	case f.IsTime():
+		return "Type a time from " + r + ", such as 1500, 1.5s or 1m30s."
+	}
+	return "Type a whole number from " + r + "."
+}
+
+// fieldTitle is a text field's title: its name and its range.
+func fieldTitle(t formText, s backoff.Settings) string {
+	return t.name + " (" + t.rng(s) + ")"
+}
