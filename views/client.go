@@ -220,11 +220,17 @@ func CutShortSentence(low int) string {
 		Human(low), Human(low+backoff.ReferenceReach-1))
 }
 
-// scheduleTotal is the sentence under a schedule: its drawn total and, when
-// the client never gets through, why.
+// scheduleTotal is the sentence under a schedule: the time of the last
+// attempt the client made (not those it never needs) and how it ends.
 func scheduleTotal(sc backoff.Schedule, s backoff.Settings) string {
-	total := fmt.Sprintf("In all %s before the last attempt.", Human(sc.DrawnTotal()))
+	total := fmt.Sprintf("In all %s before the last attempt it made, attempt %d.", Human(sc.Total), sc.Made)
 	switch sc.End {
+	case backoff.EndThrough:
+		if sc.Made < sc.Policy.Attempts {
+			total += " It gets through there; the attempts after it are not needed."
+		} else {
+			total += " It gets through on its last attempt."
+		}
 	case backoff.EndGaveUp:
 		total += " Every attempt comes while the service is down: this client gives up."
 	case backoff.EndOutOfTime:
