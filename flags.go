@@ -221,25 +221,31 @@ const noField backoff.Field = -1
 func settingFlags() []settingFlag {
 	return []settingFlag{
 		{"plan", planValue, noField, false},
-		{"first-wait", timeValue, backoff.FirstWait, true},
-		{"longest", timeValue, backoff.LongestWait, true},
-		{"attempts", countValue, backoff.Attempts, true},
-		{"clients", countValue, backoff.Clients, true},
-		{"outage", timeValue, backoff.Outage, true},
-		{"seed", countValue, backoff.Seed, true},
-		{"slot", timeValue, backoff.Slot, true},
+		fieldFlag(backoff.FirstWait, timeValue, true),
+		fieldFlag(backoff.LongestWait, timeValue, true),
+		fieldFlag(backoff.Attempts, countValue, true),
+		fieldFlag(backoff.Clients, countValue, true),
+		fieldFlag(backoff.Outage, timeValue, true),
+		fieldFlag(backoff.Seed, countValue, true),
+		fieldFlag(backoff.Slot, timeValue, true),
 		{"preset", presetValue, noField, false},
-		{"multiplier", decimalValue, backoff.Multiplier, false},
+		fieldFlag(backoff.Multiplier, decimalValue, false),
 		{"jitter", jitterValue, noField, false},
-		{"max-elapsed", timeValue, backoff.MaxElapsed, false},
+		fieldFlag(backoff.MaxElapsed, timeValue, false),
 		{"draws", drawsValue, noField, false},
 		{"seed-draws", seedDrawsValue, noField, false},
-		{"capacity", countValue, backoff.Capacity, false},
-		{"load", countValue, backoff.Load, false},
-		{"load-until", timeValue, backoff.LoadUntil, false},
+		fieldFlag(backoff.Capacity, countValue, false),
+		fieldFlag(backoff.Load, countValue, false),
+		fieldFlag(backoff.LoadUntil, timeValue, false),
 		{"budget", budgetValue, noField, false},
-		{"processes", countValue, backoff.Processes, false},
+		fieldFlag(backoff.Processes, countValue, false),
 	}
+}
+
+// fieldFlag is the settings flag of a whole-number setting, named as every
+// face names it (views.FieldFlag).
+func fieldFlag(f backoff.Field, kind valueKind, plain bool) settingFlag {
+	return settingFlag{views.FieldFlag(f), kind, f, plain}
 }
 
 func settingNames() []string {

@@ -2,7 +2,6 @@ package backoff
 
 import (
 	"cmp"
-	"slices"
 )
 
 // The engine's calendar: the pending attempts, the chunks and buckets they
@@ -124,40 +123,7 @@ func (e *engine) insert(p *pending) {
 func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
 
 // selectClients reorders v so that its first k hold the k lowest client
-// numbers (Hoare's selection, median-of-three pivots; a sort when it
-// shrinks too slowly).
+// numbers.
 func selectClients(v []pending, k int) {
-	lo, hi := 0, len(v)-1
-	for rounds := 0; hi-lo > 16; rounds++ {
-		if rounds > 64 {
-			slices.SortFunc(v[lo:hi+1], byClient)
-			return
-		}
-		mid := lo + (hi-lo)/2
-		a, b, c := v[lo].client, v[mid].client, v[hi].client
-		pivot := max(min(a, b), min(max(a, b), c))
-		l, r := lo, hi
-		for l <= r {
-			for v[l].client < pivot {
-				l++
-			}
-			for v[r].client > pivot {
-				r--
-			}
-			if l <= r {
-				v[l], v[r] = v[r], v[l]
-				l++
-				r--
-			}
-		}
-		switch {
-		case k-1 <= r:
-			hi = r
-		case k-1 >= l:
-			lo = l
-		default:
-			return
-		}
-	}
-	slices.SortFunc(v[lo:hi+1], byClient)
+	selectBy(v, k-1, func(p pending) uint32 { return p.client })
 }

@@ -1,6 +1,9 @@
 package backoff
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Figures are what one policy's crowd, with the fresh load, does to the
 // service. A time that does not exist is -1: the faces write it as "-", an
@@ -99,24 +102,32 @@ func (f *Figures) latencies(v []uint32) {
 
 // selectNth reorders v so that v[i] is the value a sort would put there,
 // with nothing greater before it and nothing smaller after it, and returns
-// it (Hoare's selection with a median-of-three pivot, sorting outright when
-// the parts shrink too slowly).
+// it.
 func selectNth(v []uint32, i int) uint32 {
+	selectBy(v, i, func(x uint32) uint32 { return x })
+	return v[i]
+}
+
+// selectBy reorders v so that v[i] is the element a sort by key would put
+// there, none with a greater key before it and none with a smaller one
+// after it (Hoare's selection with a median-of-three pivot, sorting
+// outright when the parts shrink too slowly).
+func selectBy[E any](v []E, i int, key func(E) uint32) {
+	byKey := func(a, b E) int { return cmp.Compare(key(a), key(b)) }
 	lo, hi := 0, len(v)-1
 	for rounds := 0; hi-lo > 16; rounds++ {
 		if rounds > 64 {
-			slices.Sort(v[lo : hi+1])
-			return v[i]
+			slices.SortFunc(v[lo:hi+1], byKey)
+			return
 		}
-		mid := lo + (hi-lo)/2
-		a, b, c := v[lo], v[mid], v[hi]
+		a, b, c := key(v[lo]), key(v[lo+(hi-lo)/2]), key(v[hi])
 		pivot := max(min(a, b), min(max(a, b), c))
 		l, r := lo, hi
 		for l <= r {
-			for v[l] < pivot {
+			for key(v[l]) < pivot {
 				l++
 			}
-			for v[r] > pivot {
+			for key(v[r]) > pivot {
 				r--
 			}
 			if l <= r {
@@ -131,9 +142,8 @@ func selectNth(v []uint32, i int) uint32 {
 		case i >= l:
 			lo = l
 		default:
-			return v[i]
+			return
 		}
 	}
-	slices.Sort(v[lo : hi+1])
-	return v[i]
+	slices.SortFunc(v[lo:hi+1], byKey)
 }

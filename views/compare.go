@@ -300,9 +300,9 @@ func settingsDiff(a, b backoff.Settings) []string {
 		case f == backoff.Multiplier:
 			out = append(out, fmt.Sprintf("--multiplier %s to %s", backoff.FormatThousandths(va), backoff.FormatThousandths(vb)))
 		case f.IsTime():
-			out = append(out, fmt.Sprintf("--%s %d to %d ms", fieldFlag(f), va, vb))
+			out = append(out, fmt.Sprintf("--%s %d to %d ms", FieldFlag(f), va, vb))
 		default:
-			out = append(out, fmt.Sprintf("--%s %d to %d", fieldFlag(f), va, vb))
+			out = append(out, fmt.Sprintf("--%s %d to %d", FieldFlag(f), va, vb))
 		}
 	}
 	if a.Jitter != b.Jitter {
@@ -315,39 +315,6 @@ func settingsDiff(a, b backoff.Settings) []string {
 		out = append(out, fmt.Sprintf("--budget %s to %s", a.Budget, b.Budget))
 	}
 	return out
-}
-
-// fieldFlag is the command-line flag of a whole-number setting.
-func fieldFlag(f backoff.Field) string {
-	switch f {
-	case backoff.FirstWait:
-		return "first-wait"
-	case backoff.LongestWait:
-		return "longest"
-	case backoff.Attempts:
-		return "attempts"
-	case backoff.Clients:
-		return "clients"
-	case backoff.Outage:
-		return "outage"
-	case backoff.Seed:
-		return "seed"
-	case backoff.Slot:
-		return "slot"
-	case backoff.Multiplier:
-		return "multiplier"
-	case backoff.MaxElapsed:
-		return "max-elapsed"
-	case backoff.Capacity:
-		return "capacity"
-	case backoff.Load:
-		return "load"
-	case backoff.LoadUntil:
-		return "load-until"
-	case backoff.Processes:
-		return "processes"
-	}
-	return f.String()
 }
 
 // compareCell is a figure as a CSV cell: empty where absent.

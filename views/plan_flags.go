@@ -15,15 +15,10 @@ func PlanFlags(p Plan) []string {
 	var out []string
 	flag := func(name, value string) { out = append(out, "--"+name, value) }
 	d := DefaultPlan()
-	for _, sf := range []struct {
-		name  string
-		field backoff.Field
-	}{
-		{"first-wait", backoff.FirstWait}, {"longest", backoff.LongestWait}, {"attempts", backoff.Attempts},
-		{"clients", backoff.Clients}, {"outage", backoff.Outage}, {"seed", backoff.Seed}, {"slot", backoff.Slot},
-	} {
-		if v := p.Settings.Get(sf.field); v != d.Settings.Get(sf.field) {
-			flag(sf.name, strconv.Itoa(v))
+	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients,
+		backoff.Outage, backoff.Seed, backoff.Slot} {
+		if v := p.Settings.Get(f); v != d.Settings.Get(f) {
+			flag(FieldFlag(f), strconv.Itoa(v))
 		}
 	}
 	s, ds := p.Settings, d.Settings

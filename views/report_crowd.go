@@ -3,6 +3,7 @@ package views
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -19,14 +20,18 @@ var firstColumns = []string{"retries", "most_in_a_slot", "busiest_slot_from_ms",
 
 // orderedFields is every figure: the reference's table's first, then the
 // rest in MODEL.md's order.
-func orderedFields() []backoff.FigureField {
+func orderedFields() []backoff.FigureField { return fieldsFirst(firstColumns) }
+
+// fieldsFirst is every figure, those named in first first, in their order,
+// then the rest in MODEL.md's.
+func fieldsFirst(first []string) []backoff.FigureField {
 	var out []backoff.FigureField
-	for _, name := range firstColumns {
+	for _, name := range first {
 		f, _ := backoff.FindField(name)
 		out = append(out, f)
 	}
 	for _, f := range backoff.FigureFields() {
-		if !strings.Contains(" "+strings.Join(firstColumns, " ")+" ", " "+f.Name+" ") {
+		if !slices.Contains(first, f.Name) {
 			out = append(out, f)
 		}
 	}

@@ -113,19 +113,7 @@ func seedRange(sc backoff.SeedsCrowd) string {
 var seedsFirst = []string{"retries", "most_in_a_slot", "all_through_by_ms", "gave_up"}
 
 // seedsFields is every figure over the seeds: the old report's first.
-func seedsFields() []backoff.FigureField {
-	var out []backoff.FigureField
-	for _, name := range seedsFirst {
-		f, _ := backoff.FindField(name)
-		out = append(out, f)
-	}
-	for _, f := range backoff.FigureFields() {
-		if !strings.Contains(" "+strings.Join(seedsFirst, " ")+" ", " "+f.Name+" ") {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func seedsFields() []backoff.FigureField { return fieldsFirst(seedsFirst) }
 
 // spreadColumns are a figure's three spread columns: retries_median,
 // retries_p95, retries_worst; a time's keep _ms last
