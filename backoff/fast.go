@@ -76,7 +76,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	pcgTable := table && pl.draws == Independent
 	refDecorrelated := pl.draws == Reference && pl.kind == JitterDecorrelated
 	lo, div, width := pl.lo[:pl.retries+1], pl.div[:pl.retries+1], pl.width[:pl.retries+1]
-	first, last := uint32(n), uint32(0) // the counted slots' range
+	last, counted := uint32(0), false // the last counted slot: the counts from 0 to it are cleared after
 	// The busiest counted slot, and the busiest after the split slot.
 	countMost, countMostSlot, countPeak, countPeakSlot := uint16(0), uint32(0), uint16(0), uint32(0)
 	retries, through, outOfTime := 0, 0, 0
@@ -87,7 +87,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 			var w int
 			switch {
 			case refTable:
-				w = lo[k] + int(div[k].mod(src.nextRef()))
+				w = lo[k] + int(div[k].mod(src.nextRef())) // a band past ReferenceReach: mod is the identity
 			case pcgTable: // src.lemire, written out so the draw needs no call
 				hi, l := bits.Mul64(src.pcg.Uint64(), width[k])
 				if l < width[k] {
@@ -126,7 +126,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 				// the busiest's first: followed as they are counted.
 				c := counts[i] + 1
 				counts[i] = c
-				first, last = min(first, i), max(last, i)
+				last = max(last, i)
 				if c >= countMost && (c > countMost || i < countMostSlot) {
 					countMost, countMostSlot = c, i
 				}
@@ -193,14 +193,14 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 			slotHolds(touched[from], to-from)
 			from = to
 		}
-	} else if first <= last {
+	} else if counted = retries > 0; counted {
 		if countMost > 0 {
 			slotHolds(countMostSlot, int(countMost))
 		}
 		if countPeak > 0 {
 			slotHolds(countPeakSlot, int(countPeak))
 		}
-		clear(counts[first : last+1])
+		clear(counts[:last+1])
 	}
 	if most > 0 {
 		f.MostInASlot, f.BusiestSlotFrom = most, int(mostSlot)*s.Slot
