@@ -314,3 +314,41 @@ func TestSaveKeyInTheFooter(t *testing.T) {
 		t.Errorf("the full help does not list s:\n%s", full)
 	}
 }
+
+// Every stage of the box fits the window, at the least size and below it,
+// and a window's change redraws it at the new width.
+func TestSaveBoxFits(t *testing.T) {
+	long := strings.Repeat("a-very-long-folder-name/", 8) + "plan.toml"
+	stages := []struct {
+		name string
+		keys []string
+	}{
+		{"naming", []string{"s"}},
+		{"a long name", []string{"s", "ctrl+u", long}},
+		{"refused", []string{"s", "ctrl+u", "enter"}},
+		{"asking", []string{"s", "ctrl+u", "taken.toml", "enter"}},
+		{"kept", []string{"s", "ctrl+u", "taken.toml", "enter", "n"}},
+		{"saved", []string{"s", "ctrl+u", long, "enter"}},
+		{"failed", []string{"s", "ctrl+u", "denied.toml", "enter"}},
+	}
+	for _, st := range stages {
+		for _, size := range [][2]int{{MinWidth, MinHeight}, {80, 24}, {200, 60}, {30, 10}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", st.name, size[0], size[1]), func(t *testing.T) {
+				files := newMemFiles()
+				files.files["taken.toml"] = "old"
+				files.denied["denied.toml"] = true
+				// The keys are pressed in a window that shows the box, then
+				// the window changes.
+				m := deliver(t, saving(t, files, 100, 30, WithSeeds(0)), press(st.keys...)...)
+				if st.name == "saved" && !strings.Contains(m.SaveBox().Shown(), "Saved") {
+					t.Fatalf("the box shows %q, want it saved", m.SaveBox().Shown())
+				}
+				m = send(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				checkFits(t, m.View(), size[0], size[1])
+				if size[0] >= MinWidth && m.SaveBox().View() != "" && !strings.Contains(m.View(), lines(m.SaveBox().View())[0]) {
+					t.Errorf("the frame does not show the box's first line %q:\n%s", lines(m.SaveBox().View())[0], m.View())
+				}
+			})
+		}
+	}
+}
