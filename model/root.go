@@ -140,20 +140,6 @@ func (m App) JobsPane() JobsPane         { return m.jobs }
 func (m App) SettingsPane() SettingsPane { return m.form }
 func (m App) SaveBox() SaveBox           { return m.save }
 
-// SavedPlan is the plan the s key saves: the settings; the six policies
-// the panes show, the five and your own ("custom", which the file's
-// [custom] table and shared waits define), so that the plan's crowd is the
-// screen's; the spread's seeds and draws; and the note of the plan the
-// program was started with.
-func (m App) SavedPlan() views.Plan {
-	names := make([]string, 0, backoff.NumShapes+1)
-	for _, sh := range backoff.Shapes() {
-		names = append(names, sh.String())
-	}
-	return views.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
-		SeedDraws: m.plan.SpreadDraws, Note: m.note}
-}
-
 // Update routes msg in this order, and only this order (a key first
 // closes what the save box shows once done, a save's result or a notice,
 // then goes on as any key):
@@ -312,7 +298,7 @@ func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 		m.drop()
 	case key.Matches(k, m.keys.Save):
 		if !m.save.Writing() {
-			*cmd = m.save.Open(App{m}.SavedPlan())
+			*cmd = m.save.Open(m.savedPlan())
 		}
 	default:
 		return false

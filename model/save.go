@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views"
 )
 
@@ -52,6 +53,22 @@ const (
 	saveWriting           // a write is on its way; the keys are the panes'
 	saveShown             // what came of it, or a notice, until the next key
 )
+
+// SavedPlan is the plan the s key saves: the settings; the six policies
+// the panes show, the five and your own ("custom", which the file's
+// [custom] table and shared waits define), so that the plan's crowd is the
+// screen's; the spread's seeds and draws; and the note of the plan the
+// program was started with.
+func (m App) SavedPlan() views.Plan { return m.savedPlan() }
+
+func (m *root) savedPlan() views.Plan {
+	names := make([]string, 0, backoff.NumShapes+1)
+	for _, sh := range backoff.Shapes() {
+		names = append(names, sh.String())
+	}
+	return views.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
+		SeedDraws: m.plan.SpreadDraws, Note: m.note}
+}
 
 // planSavedMsg is what came of a write.
 type planSavedMsg struct {
