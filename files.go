@@ -7,11 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/views"
 )
@@ -89,14 +85,7 @@ func fileReason(err error) string {
 
 // shownFile is a file's name for a message: as given, or quoted when it
 // holds a space or anything that does not show as itself.
-func shownFile(name string) string {
-	if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool {
-		return r == ' ' || r == '"' || !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r)
-	}) {
-		return strconv.Quote(name)
-	}
-	return name
-}
+func shownFile(name string) string { return views.ShownFile(name) }
 
 // oneLine is s with every run of control characters a single space, so
 // that a message stays one line.
@@ -198,4 +187,27 @@ func isExist(err error) bool {
 // writeFailure is the message for a file a report could not write.
 func writeFailure(file string, err error) string {
 	return fmt.Sprintf("writing %s: %s", shownFile(file), fileReason(err))
+}
+
+// planFiles are the disk's files for the full-screen program's s key, which
+// saves its plan as --save-plan does: a new file only if nothing is there
+// (O_CREATE|O_EXCL); on an overwrite agreed to, written beside the old one
+// and renamed over it once complete, keeping its mode (a file that is not
+// a regular one, such as /dev/null, is written in place).
+type planFiles struct{}
+
+func (planFiles) Write(name string, data []byte, overwrite bool) error {
+	o, err := createOut(name, overwrite)
+	if err != nil {
+		if fi, serr := os.Stat(name); !overwrite && isExist(err) && serr == nil && fi.IsDir() {
+			// Nothing may be written over a folder: no question to ask.
+			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
+		}
+		return err
+	}
+	if _, err := o.Write(data); err != nil {
+		o.abort()
+		return err
+	}
+	return o.commit()
 }

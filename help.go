@@ -107,12 +107,14 @@ redirect.
 // settingsHelp is the settings flags, each with its range (the wide one;
 // --plain's where it differs) and its default.
 func settingsHelp() string {
-	return fmt.Sprintf(`  --plan FILE      every setting from a plan (a TOML file, as --save-plan
-                   writes it), and for crowd its policies and seeds (timeline
-                   --policy all runs its policies): flags after it override it,
-                   flags before it give way to it; not with --plain. A plan
-                   that does not decode is refused, naming its file, line and
-                   rule (plan.toml:7: ...)
+	return fmt.Sprintf(`  --plan FILE      every setting from a plan (a TOML file, as --save-plan or
+                   the full-screen program's s key writes it), and for crowd
+                   its policies and seeds (timeline --policy all runs its
+                   policies; the full-screen program takes its seeds, and its
+                   first preset as its own policy unless it names custom):
+                   flags after it override it, flags before it give way to
+                   it; not with --plain. A plan that does not decode is
+                   refused, naming its file, line and rule (plan.toml:7: ...)
   --first-wait T   the wait before the first retry: 1 to %[1]d ms [1000]
   --longest T      no base wait is longer: the first wait to %[1]d ms [16000]
   --attempts N     tries per client, the first included: 2 to %[2]d [6]
@@ -143,8 +145,9 @@ func settingsHelp() string {
                    clients' draws fall on a lattice) or independent (math/rand/v2
                    PCG, a generator per client) [reference]; without
                    --seed-draws, the spread's draws too
-  --seed-draws D   the draws of the crowd over many seeds (crowd --seeds):
-                   reference or independent [independent, or --draws's]
+  --seed-draws D   the draws of the crowd over many seeds (crowd --seeds, the
+                   full-screen program's spread): reference or independent
+                   [independent, or --draws's]
   The service, once it is back (crowd and timeline):
   --capacity N     requests it serves a second: 0 (no limit) to %[5]d [0]
   --load N         fresh requests a second: 0 (none) to %[6]d [0], at most

@@ -37,6 +37,7 @@ type options struct {
 	settings backoff.Settings
 	rest     []string // a report command and its arguments, if any
 	report   report   // rest, read and checked
+	tui      tuiStart // for the full-screen program: what it starts with beside the settings
 }
 
 // usageError is a command line the program cannot run: one line on standard
@@ -73,6 +74,7 @@ func parseArgsIn(fsys files, args []string) (options, error) {
 	if opts.plain {
 		draft.limits = backoff.PlainLimits
 	}
+	draft.tui = len(rest) == 0 && !opts.plain
 	for _, u := range uses {
 		if u.name != "plain" {
 			if err := draft.take(u); err != nil {
@@ -101,6 +103,9 @@ func parseArgsIn(fsys files, args []string) (options, error) {
 		opts.report, err = ra.finish(opts.settings, &draft)
 		opts.settings = opts.report.settings
 	}
+	if draft.tui {
+		opts.tui = newTUIStart(&draft, opts.settings)
+	}
 	return opts, err
 }
 
@@ -127,7 +132,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(opts.rest) > 0:
 		return runReport(opts.report, stdout, stderr)
 	default:
-		return runTUI(opts.settings, stdin, stdout, stderr)
+		return runTUI(opts, stdin, stdout, stderr)
 	}
 }
 

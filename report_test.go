@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/model"
 	"github.com/retryplanner/retry-planner/views"
 
 	_ "github.com/charmbracelet/x/exp/golden" // registers -update
@@ -369,6 +370,7 @@ func newFuzzFiles() fuzzFiles {
 		"folder/":      "",
 		"out.txt":      "a report\n",
 		"my plan.toml": "[crowd]\nclients = 5\n",
+		"presets.toml": "note = \"presets\"\npolicies = [\"exponential\", \"Cenkalti\", \"envoy\"]\n[policy]\nattempts = 3\n[spread]\nseeds = 2\n",
 	}
 }
 
@@ -393,7 +395,9 @@ func FuzzParseArgs(f *testing.F) {
 		"jobs\x00a:1\x00--save-plan\x00p.toml\x00--out\x00dir/r.txt", "timeline\x00--policy\x00all\x00--format\x00png\x00--width\x00640\x00--height\x00480",
 		"crowd\x00--seeds\x005\x00--format\x00svg\x00--height\x008000", "crowd\x00--width\x00300", "schedule\x00--policy\x00fixed\x00--format\x00svg",
 		"crowd\x00--seeds\x003\x00--seed-draws\x00reference\x00--draws\x00independent", "--seed-draws\x00REFERENCE\x00crowd",
-		"crowd\x00--out\x00a\nb", "crowd\x00--plan\x00\u200bplan.toml", "crowd\x00--save-plan\x00\xff.toml"} {
+		"crowd\x00--out\x00a\nb", "crowd\x00--plan\x00\u200bplan.toml", "crowd\x00--save-plan\x00\xff.toml",
+		"--plan\x00presets.toml", "--plan\x00presets.toml\x00--attempts\x0050", "--plan\x00presets.toml\x00--preset\x00polly\x00--seed-draws\x00reference",
+		"--preset\x00aws\x00--plan\x00presets.toml\x00--plan\x00a.toml"} {
 		f.Add(seed)
 	}
 	for _, seed := range []string{"", "--plain", "--help", "--version", "help\x00crowd", "help\x00presets", "--seed\x00", "jobs\x00--\x00-x:1",
@@ -433,6 +437,8 @@ func FuzzParseArgs(f *testing.F) {
 			}
 			if len(opts.rest) > 0 {
 				checkFuzzReport(t, args, opts.report, files)
+			} else if !opts.plain {
+				checkFuzzTUI(t, args, opts)
 			}
 		case errors.As(err, &help), errors.As(err, &version):
 		case errors.As(err, &uerr):
@@ -444,6 +450,27 @@ func FuzzParseArgs(f *testing.F) {
 			t.Errorf("%q: %T %v, want a usage error", args, err, err)
 		}
 	})
+}
+
+// checkFuzzTUI checks a full-screen program FuzzParseArgs took: the plan
+// its s key would save at once is valid and loads as itself, its spread is
+// in range, and its notice is one line that shows as itself.
+func checkFuzzTUI(t *testing.T, args []string, opts options) {
+	t.Helper()
+	// No crowd runs: the first one is left in a command never run.
+	m := model.NewApp(opts.settings, views.DefaultStyles(), append(opts.tui.appOptions(), model.WithInlineWork(-1))...)
+	p := m.SavedPlan()
+	if err := p.Validate(); err != nil {
+		t.Errorf("%q: the plan it would save is not valid: %v", args, err)
+	} else if back, err := views.DecodePlan("p.toml", []byte(views.EncodePlan(p))); err != nil || !back.Equal(p) {
+		t.Errorf("%q: the plan it would save loads as %+v, %v; want %+v", args, back, err, p)
+	}
+	if p.Seeds != opts.tui.seeds || p.SeedDraws != opts.tui.seedDraws || p.Settings != opts.settings {
+		t.Errorf("%q: the program's plan %+v, want the command line's %+v", args, p, opts.tui)
+	}
+	if n := opts.tui.notice; strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) || !utf8.ValidString(n) {
+		t.Errorf("%q: notice %q, want one line of text that shows as itself", args, n)
+	}
 }
 
 // checkFuzzReport checks a report FuzzParseArgs took: the plan it would

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,7 +29,7 @@ const notTerminal = "retry-planner: the full-screen program needs a terminal on 
 // or a panic in the model; runProgram after a signal; and a panic anywhere
 // else on this goroutine is caught here, the terminal put back as it was,
 // and reported.
-func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	in, inOK := stdin.(*os.File)
 	out, outOK := stdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
@@ -49,8 +50,88 @@ func runTUI(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) (stat
 	}()
 	// The program's signals are handled by runProgram, not bubbletea, which
 	// knows only SIGINT and SIGTERM and would end each its own way.
-	p := tea.NewProgram(model.NewApp(s, chooseStyles(out)), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), opts.tui.appOptions()...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
+}
+
+// tuiStart is what the full-screen program starts with beside the
+// settings: the spread over the last plan's seeds (DefaultSeeds without a
+// plan), drawn as the command line's spread is (--seed-draws, else the last
+// --draws, else the plan's); the plan's note, kept in the plans it saves;
+// and a notice of what it made of the plan's policies.
+type tuiStart struct {
+	seeds     int
+	seedDraws backoff.Draws
+	note      string
+	notice    string
+}
+
+func newTUIStart(d *settingsDraft, s backoff.Settings) tuiStart {
+	start := tuiStart{seeds: model.DefaultSeeds, seedDraws: d.seedDraws}
+	if lp := d.plan; lp != nil {
+		start.seeds, start.note, start.notice = lp.plan.Seeds, lp.plan.Note, sixthNotice(lp, s)
+	}
+	return start
+}
+
+// appOptions start the program so, saving plans to the disk.
+func (t tuiStart) appOptions() []model.Option {
+	return []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
+		model.WithNotice(t.notice), model.WithFiles(planFiles{})}
+}
+
+// sixthOf is the preset a plan's policies make the full-screen program's
+// own policy, the sixth beside the five: the first preset they name,
+// unless they name custom, the plan's own, which is the sixth then.
+func sixthOf(p views.Plan) (backoff.Preset, bool) {
+	for _, name := range p.Policies {
+		if key, _ := policyKey(name); key == "custom" {
+			return backoff.Preset{}, false
+		}
+	}
+	for _, name := range p.Policies {
+		if pr, ok := lookupPreset(name); ok {
+			return pr, true
+		}
+	}
+	return backoff.Preset{}, false
+}
+
+// sixthNotice says what the full-screen program made of the policies of
+// the plan it was started with, when that is not what the plan says: which
+// preset became its own policy (and whether that changed the waits the five
+// share), and which presets it leaves out; "" when it shows every policy
+// the plan names as the plan has it.
+func sixthNotice(lp *loadedPlan, s backoff.Settings) string {
+	shown := s.Custom().Name
+	var left []string
+	for _, name := range lp.plan.Policies {
+		key, _ := policyKey(name)
+		if _, ok := lookupPreset(name); ok && key != shown {
+			left = append(left, key)
+		}
+	}
+	var parts []string
+	if lp.sixth != "" && lp.sixth == shown {
+		part := fmt.Sprintf("%s is your own policy here, the sixth, as with --preset %s", lp.sixth, lp.sixth)
+		if ps, pr := lp.plan.Settings, s.Custom(); ps.FirstWait != pr.FirstWait || ps.LongestWait != pr.LongestWait ||
+			ps.Attempts != pr.Attempts || ps.MaxElapsed != pr.MaxElapsed {
+			part += ", which sets the first wait, longest wait, attempts and limit the five share too"
+		}
+		parts = append(parts, part+".")
+	}
+	if len(left) > 0 {
+		verb := "is"
+		if len(left) > 1 {
+			verb = "are"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s left out: the program shows the five and one policy of your own (retry-planner --plan %s crowd runs every policy the plan names).",
+			andList(left), verb, views.ShellWord(lp.file)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return shownFile(lp.file) + ": " + strings.Join(parts, " ")
 }
 
 // runProgram runs p and turns how it ended into an exit status, once

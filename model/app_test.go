@@ -107,7 +107,7 @@ func press(names ...string) []tea.Msg {
 		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
 		"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
 		"backspace": tea.KeyBackspace, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"ctrl+c": tea.KeyCtrlC, "home": tea.KeyHome, "end": tea.KeyEnd,
+		"ctrl+c": tea.KeyCtrlC, "ctrl+u": tea.KeyCtrlU, "home": tea.KeyHome, "end": tea.KeyEnd,
 	}
 	var msgs []tea.Msg
 	for _, n := range names {

@@ -12,8 +12,8 @@ import (
 )
 
 // GlobalKeyMap is the keys every pane shares: they move between panes,
-// switch the draws, pin and compare plans, show the full help and quit.
-// (s is kept free for saving a plan to a file.)
+// switch the draws, pin and compare plans, save the plan to a file, show
+// the full help and quit.
 type GlobalKeyMap struct {
 	Next  key.Binding
 	Prev  key.Binding
@@ -22,6 +22,7 @@ type GlobalKeyMap struct {
 	Pin   key.Binding // pin the plan as A
 	Swap  key.Binding // swap A and the plan
 	Drop  key.Binding // unpin A
+	Save  key.Binding // save the plan to a file
 	Help  key.Binding
 	Quit  key.Binding // q or ctrl+c
 	Force key.Binding // ctrl+c: quits even while a field has the keys
@@ -37,6 +38,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin plan as A")),
 		Swap:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "swap A and B")),
 		Drop:  key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "drop A")),
+		Save:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save plan")),
 		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Force: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
@@ -53,12 +55,12 @@ func (k *GlobalKeyMap) setPinned(pinned bool) {
 
 // ShortHelp is the global keys in the footer, ? and q last.
 func (k GlobalKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Next, k.Pane, k.Draws, k.Pin, k.Swap, k.Drop, k.Help, k.Quit}
+	return []key.Binding{k.Next, k.Pane, k.Draws, k.Pin, k.Swap, k.Drop, k.Save, k.Help, k.Quit}
 }
 
 // FullHelp is the global keys as two columns of the full help.
 func (k GlobalKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.Pane, k.Help, k.Quit}, {k.Draws, k.Pin, k.Swap, k.Drop}}
+	return [][]key.Binding{{k.Next, k.Prev, k.Pane, k.Help, k.Quit}, {k.Draws, k.Pin, k.Swap, k.Drop, k.Save}}
 }
 
 // footerKeys is what the footer shows: the focused pane's keys, then the
@@ -84,17 +86,20 @@ func (f footerKeys) FullHelp() [][]key.Binding {
 	return append(f.pane.FullHelp(), f.global.FullHelp()...)
 }
 
-// footerKeys are the keys the footer lists now.
+// footerKeys are the keys the footer lists now: while the save box has
+// the keys, its own in the pane's place.
 func (m *root) footerKeys() footerKeys {
 	var pane help.KeyMap
-	switch m.focus {
-	case FocusClient:
+	switch {
+	case m.save.Captured():
+		pane = m.save.KeyMap
+	case m.focus == FocusClient:
 		pane = m.client.KeyMap
-	case FocusCrowd:
+	case m.focus == FocusCrowd:
 		pane = m.crowd.KeyMap
-	case FocusTimeline:
+	case m.focus == FocusTimeline:
 		pane = m.timeline.KeyMap
-	case FocusJobs:
+	case m.focus == FocusJobs:
 		pane = m.jobs.KeyMap
 	default:
 		pane = m.form.KeyMap
@@ -152,7 +157,7 @@ func (m *root) fullHelp(groups [][]key.Binding) string {
 }
 
 // Footer entries give way in this order as the width shrinks, the lowest
-// first: 1-5 (the tabs name the panes' numbers), the plans' keys, d, the
+// first: 1-5 (the tabs name the panes' numbers), the plans' keys, d, s, the
 // pane's keys from its least useful (the last) up to its two most useful,
 // tab, then those two; ? and q (ctrl+c while a field has the keys) never
 // do.
@@ -160,6 +165,7 @@ const (
 	dropPane   = 1
 	dropPlans  = 2
 	dropDraws  = 3
+	dropSave   = 4
 	dropLocal  = 10 // and two more for each pane key above the last
 	neverDrops = 1 << 30
 )
@@ -187,7 +193,7 @@ func footerEntries(keys footerKeys) []footerEntry {
 	return append(out,
 		footerEntry{g.Next, dropTab}, footerEntry{g.Pane, dropPane}, footerEntry{g.Draws, dropDraws},
 		footerEntry{g.Pin, dropPlans}, footerEntry{g.Swap, dropPlans}, footerEntry{g.Drop, dropPlans},
-		footerEntry{g.Help, neverDrops}, footerEntry{g.Quit, neverDrops})
+		footerEntry{g.Save, dropSave}, footerEntry{g.Help, neverDrops}, footerEntry{g.Quit, neverDrops})
 }
 
 // shortHelp is the footer's line of keys: as many as fit the width, those

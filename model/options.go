@@ -1,5 +1,7 @@
 package model
 
+import "github.com/retryplanner/retry-planner/backoff"
+
 // Options are how the program computes; the defaults run the core off the
 // update loop.
 type Options struct {
@@ -15,6 +17,18 @@ type Options struct {
 	// Seeds is how many seeds the first plan's spread takes: DefaultSeeds
 	// unless told.
 	Seeds int
+	// SpreadDraws are the first plan's spread's draws: Independent unless
+	// told.
+	SpreadDraws backoff.Draws
+	// Files are where the s key saves the plan; none saves nothing, and
+	// says so.
+	Files Files
+	// Note is kept in every plan saved: the note of the plan the program
+	// was started with.
+	Note string
+	// Notice is shown under the first frame until the first key: what the
+	// program made of the plan it was started with.
+	Notice string
 }
 
 // DefaultInlineWork is the work below which the crowds run inside Update:
@@ -42,8 +56,20 @@ func WithInlineSpread() Option { return func(o *Options) { o.InlineSpread = true
 // WithSeeds starts with the spread over n seeds (0 for none).
 func WithSeeds(n int) Option { return func(o *Options) { o.Seeds = n } }
 
+// WithSpreadDraws starts with the spread over seeds drawn with d.
+func WithSpreadDraws(d backoff.Draws) Option { return func(o *Options) { o.SpreadDraws = d } }
+
+// WithFiles saves plans through f.
+func WithFiles(f Files) Option { return func(o *Options) { o.Files = f } }
+
+// WithNote keeps note in every plan saved.
+func WithNote(note string) Option { return func(o *Options) { o.Note = note } }
+
+// WithNotice shows text under the first frame until the first key.
+func WithNotice(text string) Option { return func(o *Options) { o.Notice = text } }
+
 func newOptions(opts []Option) Options {
-	o := Options{Compute: CoreCompute(), InlineWork: DefaultInlineWork, Seeds: DefaultSeeds}
+	o := Options{Compute: CoreCompute(), InlineWork: DefaultInlineWork, Seeds: DefaultSeeds, SpreadDraws: backoff.Independent}
 	for _, opt := range opts {
 		opt(&o)
 	}

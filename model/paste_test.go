@@ -55,9 +55,12 @@ func work(t *testing.T, m App, msgs []tea.Msg) (App, uint64) {
 	return m, after.TotalAlloc - before.TotalAlloc
 }
 
-// focusedValue is what the focused field holds: the jobs line, or the
-// settings field that has the keys.
+// focusedValue is what the focused field holds: the save box's name, the
+// jobs line, or the settings field that has the keys.
 func focusedValue(m App) string {
+	if m.save.Captured() {
+		return m.save.Value()
+	}
 	if m.Focus() == FocusJobs {
 		return m.jobs.input.Value()
 	}
@@ -85,6 +88,7 @@ func pasteCases() []struct {
 	}{
 		{"jobs line", []string{"4", "enter"}, "alpha:1 ", jobsLineLimit, "jobs: up to 8 run at a time."},
 		{"settings field", []string{"5", "enter", "backspace", "backspace"}, "1234567890", fieldLimit, rangeError(backoff.Defaults(), backoff.FirstWait)},
+		{"save field", []string{"s", "ctrl+u"}, "plans/ ", saveFieldLimit, `Saving "plans/ plans/`},
 		{"no field", nil, "xyz", 0, "[exponential]"}, // runes that are no key: the root takes each on its own
 	}
 }

@@ -63,6 +63,8 @@ type root struct {
 	timeline TimelinePane
 	jobs     JobsPane
 	form     SettingsPane
+	save     SaveBox
+	note     string // kept in every plan saved
 
 	width, height int       // the window
 	bodyHeight    int       // the panes' height: the window less header and footer
@@ -70,6 +72,7 @@ type root struct {
 	headerOf      headerKey // what the header was drawn for
 	footer        string    // drawn for footerOf
 	footerOf      string    // what the footer was drawn for: see footerInputs
+	saveHeight    int       // the save box's lines under the pane
 	styles        *views.Styles
 }
 
@@ -82,8 +85,9 @@ type headerKey struct {
 }
 
 // NewApp returns the program on pane 1 with settings s, the spread over
-// DefaultSeeds seeds. Its first run starts in Init, or, when it is small
-// enough to run inside Update (WithInlineWork), here.
+// DefaultSeeds seeds with independent draws unless opts say otherwise. Its
+// first run starts in Init, or, when it is small enough to run inside
+// Update (WithInlineWork), here.
 func NewApp(s backoff.Settings, st *views.Styles, opts ...Option) App {
 	o := newOptions(opts)
 	h := help.New()
@@ -97,10 +101,16 @@ func NewApp(s backoff.Settings, st *views.Styles, opts ...Option) App {
 		crowd:    NewCrowdPane(st),
 		timeline: NewTimelinePane(st),
 		jobs:     NewJobsPane(s, st),
+		save:     NewSaveBox(o.Files, st),
+		note:     o.Note,
 		styles:   st,
 	}
 	p := DefaultPlan(s)
 	p.Seeds = min(max(o.Seeds, 0), backoff.MaxSeeds)
+	if o.SpreadDraws == backoff.Reference {
+		p.SpreadDraws = backoff.Reference
+	}
+	m.save.SetNotice(o.Notice)
 	m.form = NewSettingsPane(p, st)
 	m.initCmd = m.setPlan(p)
 	return App{m}
@@ -128,17 +138,20 @@ func (m App) CrowdPane() CrowdPane       { return m.crowd }
 func (m App) TimelinePane() TimelinePane { return m.timeline }
 func (m App) JobsPane() JobsPane         { return m.jobs }
 func (m App) SettingsPane() SettingsPane { return m.form }
+func (m App) SaveBox() SaveBox           { return m.save }
 
-// Update routes msg in this order, and only this order:
+// Update routes msg in this order, and only this order (a key first
+// closes what the save box shows once done, a save's result or a notice,
+// then goes on as any key):
 //
 //  1. the window's size;
-//  2. the computations' own messages (results, the spinner, the progress),
-//     which no field takes and which must reach the panes while one has the
-//     keys;
+//  2. the computations' own messages (results, the spinner, the progress)
+//     and what came of saving the plan, which no field takes and which
+//     must reach the panes while one has the keys;
 //  3. below the least size, keys and the mouse: only q and ctrl+c do
 //     anything, and both quit;
-//  4. an open form or text field, which takes every other message (ctrl+c
-//     still quits);
+//  4. the save box's field or question, or else an open form or text
+//     field, which takes every other message (ctrl+c still quits);
 //  5. the global keys;
 //  6. the mouse: a click on a tab, or to the focused pane;
 //  7. messages for every pane (SettingsAppliedMsg);
@@ -164,9 +177,13 @@ func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // update is Update for one message that is not several keys at once.
 func (m *root) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyMsg); ok {
+		m.save.Dismiss()
+	}
 	switch {
 	case m.resize(msg):
 	case m.computation(msg, &cmd):
+	case m.saved(msg):
 	case m.tooSmall(msg, &cmd):
 	case m.captured():
 		cmd = m.updateCaptured(msg)
@@ -212,8 +229,21 @@ func (m *root) tooSmall(msg tea.Msg, cmd *tea.Cmd) bool {
 	return false
 }
 
-// captured reports whether a text field or the form has the keys.
+// saved takes what came of saving the plan.
+func (m *root) saved(msg tea.Msg) bool {
+	r, ok := msg.(planSavedMsg)
+	if ok {
+		m.save, _ = m.save.Update(r)
+	}
+	return ok
+}
+
+// captured reports whether the save box, a text field or the form has the
+// keys.
 func (m *root) captured() bool {
+	if m.save.Captured() {
+		return true
+	}
 	switch m.focus {
 	case FocusClient:
 		return m.client.Typing()
@@ -229,11 +259,17 @@ func (m *root) updateCaptured(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.keys.Force) {
 		return tea.Quit
 	}
+	if m.save.Captured() {
+		var cmd tea.Cmd
+		m.save, cmd = m.save.Update(msg)
+		return cmd
+	}
 	return m.updateFocused(msg)
 }
 
 // globalKey moves between panes, toggles the full help, switches the
-// draws, pins, swaps and drops plan A, or quits.
+// draws, pins, swaps and drops plan A, opens the save box (unless a write
+// is on its way), or quits.
 func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -260,6 +296,10 @@ func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 		m.swap()
 	case key.Matches(k, m.keys.Drop):
 		m.drop()
+	case key.Matches(k, m.keys.Save):
+		if !m.save.Writing() {
+			*cmd = m.save.Open(m.savedPlan())
+		}
 	default:
 		return false
 	}
@@ -369,7 +409,14 @@ func (m *root) layout() {
 	if of := m.footerInputs(); of != m.footerOf {
 		m.footer, m.footerOf = m.drawFooter(), of
 	}
-	body := max(m.height-headerHeight-views.Height(m.footer), 0)
+	m.save.SetWidth(m.width)
+	// The save box takes at most half the room under the header.
+	room := max(m.height-headerHeight-views.Height(m.footer), 0)
+	m.saveHeight = 0
+	if v := m.save.View(); v != "" {
+		m.saveHeight = min(views.Height(v), max(room/2, 1))
+	}
+	body := max(room-m.saveHeight, 0)
 	if body == m.bodyHeight {
 		return
 	}
@@ -414,8 +461,12 @@ func (m App) View() string {
 	}
 	// The panes cut their lines to the width when their content changes,
 	// so a frame only joins strings.
-	if m.bodyHeight == 0 {
-		return views.Fit(m.header+"\n"+m.footer, m.width, m.height)
+	under := m.footer
+	if m.saveHeight > 0 {
+		under = views.ClipHeight(m.save.View(), m.saveHeight) + "\n" + m.footer
 	}
-	return m.header + "\n" + views.ClipHeight(body, m.bodyHeight) + "\n" + m.footer
+	if m.bodyHeight == 0 {
+		return views.Fit(m.header+"\n"+under, m.width, m.height)
+	}
+	return m.header + "\n" + views.ClipHeight(body, m.bodyHeight) + "\n" + under
 }

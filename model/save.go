@@ -1,0 +1,319 @@
+package model
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views"
+)
+
+// SaveKeyMap is the keys of the box that saves the plan.
+type SaveKeyMap struct {
+	Save   key.Binding // enter: save under the name typed
+	Yes    key.Binding // y: overwrite the file that is there
+	No     key.Binding // n: keep it, and type another name
+	Cancel key.Binding // esc: close the box, saving nothing
+}
+
+// DefaultSaveKeyMap returns the save box's keys, all off until it opens.
+func DefaultSaveKeyMap() SaveKeyMap {
+	return SaveKeyMap{
+		Save:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save"), key.WithDisabled()),
+		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "overwrite"), key.WithDisabled()),
+		No:     key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "keep it"), key.WithDisabled()),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
+	}
+}
+
+func (k SaveKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Save, k.Yes, k.No, k.Cancel} }
+
+func (k SaveKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// saveFieldLimit is the most runes the name field holds: a path of a few
+// folders. Without a limit every rune typed or pasted would measure the
+// whole field again (bubbles' textinput does), so a long paste would cost
+// the square of its length.
+const saveFieldLimit = 256
+
+// saveStage is where the box is.
+type saveStage int
+
+const (
+	saveClosed  saveStage = iota
+	saveNaming            // the name field has the keys
+	saveAsking            // the file is there: overwrite? y/n has the keys
+	saveWriting           // a write is on its way; the keys are the panes'
+	saveShown             // what came of it, or a notice, until the next key
+)
+
+// SavedPlan is the plan the s key saves: the settings; the six policies
+// the panes show, the five and your own ("custom", which the file's
+// [custom] table and shared waits define), so that the plan's crowd is the
+// screen's; the spread's seeds and draws; and the note of the plan the
+// program was started with.
+func (m App) SavedPlan() views.Plan { return m.savedPlan() }
+
+func (m *root) savedPlan() views.Plan {
+	names := make([]string, 0, backoff.NumShapes+1)
+	for _, sh := range backoff.Shapes() {
+		names = append(names, sh.String())
+	}
+	return views.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
+		SeedDraws: m.plan.SpreadDraws, Note: m.note}
+}
+
+// planSavedMsg is what came of a write.
+type planSavedMsg struct {
+	gen       int // SaveBox.gen when it was asked for
+	overwrite bool
+	err       error
+}
+
+// SaveBox saves the plan to a file: a field for the name, offered as the
+// last name saved (views.DefaultPlanFile at first); the question before a
+// file there is overwritten; then, until the next key, what was saved and
+// the command lines that give the same figures, or why not. The writing is
+// a command's, through Files, never the update loop's. It sits between the
+// pane and the footer, and has the keys while the field or the question is
+// open.
+type SaveBox struct {
+	KeyMap SaveKeyMap
+
+	files  Files
+	stage  saveStage
+	input  textinput.Model
+	plan   views.Plan // the plan being saved
+	name   string     // the file it goes to
+	gen    int        // the write on its way
+	note   string     // beside the field: why a name was refused, or that a file was kept
+	failed bool       // the note, or the result, is an error
+	result string     // once shown: what was saved, or why not, or a notice
+	view   string     // rendered on change
+	width  int
+	styles *views.Styles
+}
+
+// NewSaveBox returns the box, closed, saving through files.
+func NewSaveBox(files Files, st *views.Styles) SaveBox {
+	if files == nil {
+		files = noFiles{}
+	}
+	in := textinput.New()
+	in.Prompt = views.SavePrompt
+	in.CharLimit = saveFieldLimit
+	in.PromptStyle, in.TextStyle, in.Cursor.Style = st.InputPrompt, st.InputText, st.InputCursor
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.SetValue(views.DefaultPlanFile)
+	return SaveBox{KeyMap: DefaultSaveKeyMap(), files: files, input: in, styles: st}
+}
+
+// Captured reports whether the box has the keys: the name field or the
+// question is open.
+func (m SaveBox) Captured() bool { return m.stage == saveNaming || m.stage == saveAsking }
+
+// Writing reports whether a write is on its way.
+func (m SaveBox) Writing() bool { return m.stage == saveWriting }
+
+// Shown is what the box shows once done: what was saved, why not, or a
+// notice; "" otherwise.
+func (m SaveBox) Shown() string {
+	if m.stage != saveShown {
+		return ""
+	}
+	return m.result
+}
+
+// Failed reports whether what the box shows is an error.
+func (m SaveBox) Failed() bool { return m.failed }
+
+// Value is what the name field holds.
+func (m SaveBox) Value() string { return m.input.Value() }
+
+// Open offers to save p, the field holding the last name saved.
+func (m *SaveBox) Open(p views.Plan) tea.Cmd {
+	m.plan = p
+	m.note, m.failed = "", false
+	m.stage = saveNaming
+	cmd := m.input.Focus()
+	m.input.CursorEnd()
+	m.setKeys()
+	m.render()
+	return cmd
+}
+
+// SetNotice shows text until the next key, as a result is shown.
+func (m *SaveBox) SetNotice(text string) {
+	if text == "" || m.Captured() || m.Writing() {
+		return
+	}
+	m.stage, m.result, m.failed = saveShown, text, false
+	m.render()
+}
+
+// Dismiss closes what the box shows once done; a key does it.
+func (m *SaveBox) Dismiss() {
+	if m.stage == saveShown {
+		m.stage = saveClosed
+		m.render()
+	}
+}
+
+// SetWidth sets the box's width in cells.
+func (m *SaveBox) SetWidth(w int) {
+	if w = max(w, 0); w != m.width {
+		m.width = w
+		m.render()
+	}
+}
+
+// Update types the name, answers the question and takes the result of a
+// write, which comes whatever has the keys.
+func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
+	if r, ok := msg.(planSavedMsg); ok {
+		m.landed(r)
+		return m, nil
+	}
+	k, isKey := msg.(tea.KeyMsg)
+	switch m.stage {
+	case saveAsking:
+		switch {
+		case !isKey:
+		case key.Matches(k, m.KeyMap.Yes):
+			return m, m.write(true)
+		case key.Matches(k, m.KeyMap.No):
+			m.stage = saveNaming
+			m.note, m.failed = views.SaveKept(m.name), false
+			cmd := m.input.Focus()
+			m.setKeys()
+			m.render()
+			return m, cmd
+		case key.Matches(k, m.KeyMap.Cancel):
+			m.close()
+		}
+		return m, nil
+	case saveNaming:
+		switch {
+		case isKey && key.Matches(k, m.KeyMap.Save):
+			name := strings.TrimSpace(m.input.Value())
+			if name == "" {
+				m.note, m.failed = views.SaveNoName, true
+				m.render()
+				return m, nil
+			}
+			m.name = name
+			return m, m.write(false)
+		case isKey && key.Matches(k, m.KeyMap.Cancel):
+			m.close()
+			return m, nil
+		case insertsText(msg) && utf8.RuneCountInString(m.input.Value()) >= saveFieldLimit:
+			// The field is full: it would take none of it. Dropped here, a
+			// long paste costs a count of the field per key, not a frame.
+			return m, nil
+		}
+		before := m.input.Value()
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		if m.input.Value() != before {
+			m.note = ""
+		}
+		m.render()
+		return m, cmd
+	}
+	return m, nil
+}
+
+// write asks for the plan to be written to the file named, in a command.
+func (m *SaveBox) write(overwrite bool) tea.Cmd {
+	m.gen++
+	m.stage = saveWriting
+	m.input.Blur()
+	m.setKeys()
+	m.render()
+	gen, files, name := m.gen, m.files, m.name
+	data := []byte(views.EncodePlan(m.plan))
+	return func() tea.Msg {
+		return planSavedMsg{gen: gen, overwrite: overwrite, err: files.Write(name, data, overwrite)}
+	}
+}
+
+// landed takes what came of a write: the question when the file is there,
+// else what was saved or why not.
+func (m *SaveBox) landed(r planSavedMsg) {
+	if r.gen != m.gen || m.stage != saveWriting {
+		return
+	}
+	switch {
+	case !r.overwrite && errors.Is(r.err, fs.ErrExist):
+		m.stage = saveAsking
+		m.note, m.failed = "", false
+	case r.err != nil:
+		m.stage, m.result, m.failed = saveShown, views.PlanNotSaved(m.name, fileReason(r.err)), true
+	default:
+		m.stage, m.result, m.failed = saveShown, views.PlanSaved(m.name, m.plan), false
+		m.input.SetValue(m.name)
+	}
+	m.setKeys()
+	m.render()
+}
+
+func (m *SaveBox) close() {
+	m.stage = saveClosed
+	m.input.Blur()
+	m.note = ""
+	m.setKeys()
+	m.render()
+}
+
+// setKeys turns on the keys of the stage.
+func (m *SaveBox) setKeys() {
+	m.KeyMap.Save.SetEnabled(m.stage == saveNaming)
+	m.KeyMap.Yes.SetEnabled(m.stage == saveAsking)
+	m.KeyMap.No.SetEnabled(m.stage == saveAsking)
+	m.KeyMap.Cancel.SetEnabled(m.Captured())
+}
+
+// render draws the box: the field and the note under it, the question, the file
+// being written, or what came of it, wrapped to the width.
+func (m *SaveBox) render() {
+	st := m.styles
+	switch m.stage {
+	case saveNaming:
+		// The field scrolls to keep the cursor in sight.
+		m.input.Width = max(m.width-len(views.SavePrompt)-1, 0)
+		m.input.SetCursor(m.input.Position())
+		m.view = views.Fit(m.input.View(), m.width, 1)
+		if m.note != "" {
+			style := st.Note
+			if m.failed {
+				style = st.Error
+			}
+			m.view += "\n" + style.Render(views.Fit(m.note, m.width, 1))
+		}
+	case saveAsking:
+		m.view = st.Title.Render(views.Fit(views.SaveExists(m.name), m.width, 1))
+	case saveWriting:
+		m.view = st.Muted.Render(views.Fit(views.Saving(m.name), m.width, 1))
+	case saveShown:
+		style := st.Note
+		if m.failed {
+			style = st.Error
+		}
+		m.view = style.Render(views.WrapAtSpaces(m.result, m.width))
+	default:
+		m.view = ""
+	}
+	if m.width == 0 {
+		m.view = ""
+	}
+}
+
+// View draws the box: "" when closed.
+func (m SaveBox) View() string { return m.view }
