@@ -214,3 +214,67 @@ func TestBudgetBounds(t *testing.T) {
 		}
 	}
 }
+
+// Where the slots are too many to count in an array (1 ms slots over long
+// waits), the fast path marks them in a bitmap and sorts the repeats: its
+// figures are still the model's, with few clients (no slot repeated), many
+// (most repeated) and an outage of 0.
+func TestFastPathMarksManySlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	marked := 0
+	for i := range 2000 {
+		s := Defaults()
+		s.Clients = []int{1, 2, 40, 300}[rng.IntN(4)]
+		s.Outage = []int{0, pick(rng, 1, 200000), 600000}[rng.IntN(3)]
+		s.Seed, s.Slot, s.Draws = pick(rng, 0, 999999), 1, Draws(rng.IntN(2))
+		p := randomPolicy(rng)
+		p.LongestWait = pick(rng, max(p.FirstWait, 70000), MaxWait)
+		pl := newPlan(p, s.Draws)
+		if fastSlots(pl, s) <= maxCountSlots || fastSlots(pl, s) > maxMarkSlots || s.Clients*pl.retries >= 1<<16 {
+			continue
+		}
+		marked++
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, _ := modelRun(p, s)
+		got, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what, got.Figures, want)
+	}
+	if marked < 500 {
+		t.Fatalf("only %d of 2000 cases marked their slots", marked)
+	}
+}
+
+// Where the retries are 2^16 or more over few slots, the fast path counts
+// in 32 bits a slot; its figures are still the model's, also where one
+// slot holds more than 2^16.
+func TestFastPathCountsManyRetries(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Outage, s.Slot = 4000, 30000, 1000
+	p := Policy{Name: "short", FirstWait: 1, LongestWait: 2, Multiplier: 2000, Attempts: 31, Jitter: Jitter{Kind: JitterFull}}
+	if got, _ := Run(p, s, Options{}); got.Figures.MostInASlot != 120000 {
+		t.Errorf("4000 clients retrying 30 times in the first second: most in a slot %d, want 120000", got.Figures.MostInASlot)
+	}
+	rng := rand.New(rand.NewPCG(12, 4))
+	for i := range 40 {
+		s := Defaults()
+		s.Clients = pick(rng, 2200, 4000)
+		s.Outage, s.Seed, s.Draws = pick(rng, 0, 30000), pick(rng, 0, 999999), Draws(rng.IntN(2))
+		s.Slot = []int{7, 100, 1000}[rng.IntN(3)]
+		p := randomPolicy(rng)
+		p.Attempts = 31
+		pl := newPlan(p, s.Draws)
+		if fastSlots(pl, s) > maxCountSlots {
+			continue
+		}
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, _ := modelRun(p, s)
+		got, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what, got.Figures, want)
+	}
+}

@@ -21,16 +21,29 @@ import (
 // run lists the slot of every retry instead and sorts them, in memory of
 // the retries' number, whatever the slots.
 type tally struct {
-	counts  []uint16
+	counts  []uint16 // where the retries are fewer than 2^16
+	wide    []uint32 // where they are more
 	touched []uint32 // sorting: every retry's slot
 	spare   []uint32 // the radix sort's other half
 	lat     []uint32
+	ats     []uint32 // one client's retries' moments
+	marks   marks
 }
 
 // maxCountSlots is the most slots the fast path counts in an array: 128
-// KiB of counts, which stay in a core's cache. A slot's count is 16 bits, so
-// the array is used only where the retries in all are fewer than 2^16.
+// KiB of counts, which stay in a core's cache, or 256 KiB where the retries
+// in all are 2^16 or more and a count takes 32 bits.
 const maxCountSlots = 1 << 16
+
+// scratch is the bytes ta holds.
+func (ta *tally) scratch() int64 {
+	words := cap(ta.touched) + cap(ta.spare) + cap(ta.lat) + cap(ta.ats) + cap(ta.wide) + cap(ta.marks.dups)
+	return int64(cap(ta.counts))*2 + int64(words)*4 + int64(cap(ta.marks.bits))*8
+}
+
+// maxMarkSlots is the most slots the fast path marks in a bitmap (2 MiB of
+// it); past them it sorts.
+const maxMarkSlots = 1 << 24
 
 // tallyPool keeps tallies between calls: fresh counts cost page faults.
 // Only zeroed counts go back, so no figure can depend on what it held.
@@ -52,11 +65,30 @@ func (ta *tally) crowd(pl *plan, s Settings) Figures {
 func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	f := noFigures()
 	n := fastSlots(pl, s)
-	sorting := n > maxCountSlots || s.Clients*pl.retries >= 1<<16
-	if !sorting && cap(ta.counts) < n {
-		ta.counts = make([]uint16, n)
+	// Few slots are counted in an array, of 16 bits a slot where the
+	// retries are fewer than 2^16; many slots are marked in a bitmap, and
+	// the repeats sorted; past that, every retry's slot is sorted.
+	counting := n <= maxCountSlots
+	narrow := counting && s.Clients*pl.retries < 1<<16
+	marking := !counting && n <= maxMarkSlots
+	sorting := !counting && !marking
+	var counts []uint16
+	var wide []uint32
+	switch {
+	case narrow:
+		if cap(ta.counts) < n {
+			ta.counts = make([]uint16, n)
+		}
+		counts = ta.counts[:n]
+	case counting:
+		if cap(ta.wide) < n {
+			ta.wide = make([]uint32, n)
+		}
+		wide = ta.wide[:n]
 	}
-	counts := ta.counts[:min(n, cap(ta.counts))]
+	if marking {
+		ta.marks.reset(n)
+	}
 	slot := newDivisor(uint32(s.Slot))
 	split := uint32(s.Outage / s.Slot) // the slot the service comes back in
 	outage := s.Outage
@@ -68,80 +100,41 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	if pl.same {
 		clients = 1
 	}
-	// A band known in advance, drawn by Reference draws, is a remainder by
-	// a divisor worked out once: the five's and most presets' case, drawn
-	// here without a call.
-	table := pl.kind != JitterNone && pl.kind != JitterDecorrelated
-	refTable := table && pl.draws == Reference
-	pcgTable := table && pl.draws == Independent
-	refDecorrelated := pl.draws == Reference && pl.kind == JitterDecorrelated
-	lo, div, width := pl.lo[:pl.retries+1], pl.div[:pl.retries+1], pl.width[:pl.retries+1]
-	last, counted := uint32(0), false // the last counted slot: the counts from 0 to it are cleared after
-	// The busiest counted slot, and the busiest after the split slot.
-	countMost, countMostSlot, countPeak, countPeakSlot := uint16(0), uint32(0), uint16(0), uint32(0)
+	var top busiest
 	retries, through, outOfTime := 0, 0, 0
+	if cap(ta.ats) < pl.retries {
+		ta.ats = make([]uint32, pl.retries)
+	}
+	ats := ta.ats[:pl.retries]
+	walk := pl.walker()
 	for client := 1; client <= clients; client++ {
-		src := newSource(pl.draws, s.Seed, client)
-		at, prev := 0, pl.first
-		for k := 1; k <= pl.retries; k++ {
-			var w int
-			switch {
-			case refTable:
-				w = lo[k] + int(div[k].mod(src.nextRef())) // a band past ReferenceReach: mod is the identity
-			case pcgTable: // src.lemire, written out so the draw needs no call
-				hi, l := bits.Mul64(src.pcg.Uint64(), width[k])
-				if l < width[k] {
-					hi = src.lemireAgain(width[k], hi, l)
-				}
-				w = lo[k] + int(hi)
-			case refDecorrelated: // min(longest, u(first, 3*prev)), its width new each time
-				r, width := src.nextRef(), uint32(3*prev-pl.first+1)
-				if r >= width {
-					r %= width
-				}
-				w = min(pl.first+int(r), pl.longest)
-			default:
-				w = pl.wait(k, &src, prev)
+		// A client's retries are drawn first, then counted: two short
+		// loops whose variables stay in registers.
+		n, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage)
+		retries += n
+		if series != nil {
+			series.add(ats[:n], slot, outage)
+		}
+		switch {
+		case narrow:
+			top = count(top, counts, ats[:n], slot, split)
+		case counting:
+			top = count(top, wide, ats[:n], slot, split)
+		case marking:
+			ta.marks.mark(ats[:n], slot, split)
+		default:
+			touched = appendSlots(touched, ats[:n], slot)
+		}
+		switch end {
+		case endThrough:
+			through++
+			at := ats[n-1]
+			lat = append(lat, at)
+			if slot.div(at) == split {
+				afterInSplit++
 			}
-			prev = w
-			if pl.maxElapsed > 0 && at+w > pl.maxElapsed {
-				outOfTime++
-				break
-			}
-			at += w
-			retries++
-			i := slot.div(uint32(at)) // at <= the horizon < 2^32
-			if series != nil {
-				series.Retries[i]++
-				if at >= outage {
-					series.Served[i]++
-				} else {
-					series.FailedWhileDown[i]++
-				}
-			}
-			if sorting {
-				touched = append(touched, i)
-			} else {
-				// Counts only grow, so the first slot to reach the most is
-				// the busiest's first: followed as they are counted.
-				c := counts[i] + 1
-				counts[i] = c
-				last = max(last, i)
-				if c >= countMost && (c > countMost || i < countMostSlot) {
-					countMost, countMostSlot = c, i
-				}
-				if i > split && c >= countPeak && (c > countPeak || i < countPeakSlot) {
-					countPeak, countPeakSlot = c, i
-				}
-			}
-			if at >= outage {
-				through++
-				lat = append(lat, uint32(at))
-				if i == split {
-					afterInSplit++
-				}
-				break
-			}
+		case endOutOfTime:
+			outOfTime++
 		}
 	}
 	gaveUp := clients - through - outOfTime
@@ -183,24 +176,22 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 			peak, peakSlot = c, i
 		}
 	}
-	if sorting {
+	switch {
+	case sorting:
 		touched, ta.spare = radixSort(touched, ta.spare)
-		for from := 0; from < len(touched); {
-			to := from + 1
-			for to < len(touched) && touched[to] == touched[from] {
-				to++
-			}
-			slotHolds(touched[from], to-from)
-			from = to
-		}
-	} else if counted = retries > 0; counted {
-		if countMost > 0 {
-			slotHolds(countMostSlot, int(countMost))
-		}
-		if countPeak > 0 {
-			slotHolds(countPeakSlot, int(countPeak))
-		}
-		clear(counts[:last+1])
+		top = runs(touched, split)
+	case marking:
+		top = ta.marks.busiest(split, &ta.spare)
+	case retries > 0 && narrow:
+		clear(counts[:top.last+1])
+	case retries > 0:
+		clear(wide[:top.last+1])
+	}
+	if c, i := slotOf(top.most); c > 0 {
+		slotHolds(i, c)
+	}
+	if c, i := slotOf(top.peak); c > 0 {
+		slotHolds(i, c)
 	}
 	if most > 0 {
 		f.MostInASlot, f.BusiestSlotFrom = most, int(mostSlot)*s.Slot
@@ -296,4 +287,255 @@ func (s *Series) trim(times, clients int) {
 	s.FailedWhileDown[0] += clients
 	n := last + 1
 	s.Retries, s.Served, s.Rejected, s.FailedWhileDown = s.Retries[:n], s.Served[:n], s.Rejected[:n], s.FailedWhileDown[:n]
+}
+
+// How a client's retries ended.
+const (
+	endGaveUp    = iota // every attempt failed
+	endThrough          // its last retry came at or after the outage's end
+	endOutOfTime        // the next wait would pass the limit on total time
+)
+
+// walker returns the fast path's way to draw a client's retries for pl: a
+// loop written out for each kind of draw the five and most presets make,
+// with the generator's state in a local, else the general pl.wait.
+func (pl *plan) walker() func(pl *plan, src source, ats []uint32, outage int) (int, int) {
+	table := pl.kind != JitterNone && pl.kind != JitterDecorrelated
+	switch {
+	case table && pl.draws == Reference:
+		return walkRefTable
+	case table && pl.draws == Independent:
+		return walkPCGTable
+	case pl.kind == JitterDecorrelated && pl.draws == Reference:
+		return walkRefDecorrelated
+	}
+	return walkAny
+}
+
+// Each walk draws a client's waits from src in turn, putting the moment of
+// each retry in ats, and stops at the first at or after outage, or before a
+// wait that would pass pl's limit on total time; it returns the retries made
+// and how the client ended. They differ only in how a wait is drawn.
+
+func walkRefTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
+	x, at, limit := src.x, 0, pl.maxElapsed
+	lo, div := pl.lo[1:len(ats)+1], pl.div[1:len(ats)+1]
+	for k := range ats {
+		x = 1664525*x + 1013904223
+		w := lo[k] + int(div[k].mod(x>>16)) // a band past ReferenceReach: mod is the identity
+		if limit > 0 && at+w > limit {
+			return k, endOutOfTime
+		}
+		at += w
+		ats[k] = uint32(at)
+		if at >= outage {
+			return k + 1, endThrough
+		}
+	}
+	return len(ats), endGaveUp
+}
+
+func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
+	at, limit := 0, pl.maxElapsed
+	lo, width := pl.lo[1:len(ats)+1], pl.width[1:len(ats)+1]
+	for k := range ats {
+		hi, l := bits.Mul64(src.pcg.Uint64(), width[k]) // src.lemire, written out so the draw needs no call
+		if l < width[k] {
+			hi = src.lemireAgain(width[k], hi, l)
+		}
+		w := lo[k] + int(hi)
+		if limit > 0 && at+w > limit {
+			return k, endOutOfTime
+		}
+		at += w
+		ats[k] = uint32(at)
+		if at >= outage {
+			return k + 1, endThrough
+		}
+	}
+	return len(ats), endGaveUp
+}
+
+// walkRefDecorrelated draws min(longest, u(first, 3*prev)), its band new
+// each time.
+func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (int, int) {
+	x, at, limit, first, longest := src.x, 0, pl.maxElapsed, pl.first, pl.longest
+	prev := first
+	for k := range ats {
+		x = 1664525*x + 1013904223
+		r, width := x>>16, uint32(3*prev-first+1)
+		if r >= width {
+			r %= width
+		}
+		w := min(first+int(r), longest)
+		prev = w
+		if limit > 0 && at+w > limit {
+			return k, endOutOfTime
+		}
+		at += w
+		ats[k] = uint32(at)
+		if at >= outage {
+			return k + 1, endThrough
+		}
+	}
+	return len(ats), endGaveUp
+}
+
+func walkAny(pl *plan, src source, ats []uint32, outage int) (int, int) {
+	at, prev := 0, pl.first
+	for k := range ats {
+		w := pl.wait(k+1, &src, prev)
+		prev = w
+		if pl.maxElapsed > 0 && at+w > pl.maxElapsed {
+			return k, endOutOfTime
+		}
+		at += w
+		ats[k] = uint32(at)
+		if at >= outage {
+			return k + 1, endThrough
+		}
+	}
+	return len(ats), endGaveUp
+}
+
+// busiest follows the counting: the busiest counted slot (the first of
+// them), the busiest after the split slot, each as its count in the high
+// word and the slot's complement in the low one, so that the larger key is
+// the busier slot or, as busy, the earlier; and the last slot counted, from
+// which back to 0 the counts are cleared after.
+type busiest struct {
+	most, peak uint64
+	last       uint32
+}
+
+// slotKey is the key of slot i holding c.
+func slotKey(c, i uint32) uint64 { return uint64(c)<<32 | uint64(^i) }
+
+// slotOf returns the count and the slot of key k.
+func slotOf(k uint64) (c int, i uint32) { return int(k >> 32), ^uint32(k) }
+
+// count adds the retries at ats to counts, in slots of slot, and returns b
+// followed over them, without a branch a retry: a slot's key only grows, so
+// the largest key met is the largest at the end.
+func count[C uint16 | uint32](b busiest, counts []C, ats []uint32, slot divisor, split uint32) busiest {
+	most, peak, last := b.most, b.peak, b.last
+	for _, at := range ats {
+		i := slot.div(at)
+		c := counts[i] + 1
+		counts[i] = c
+		last = max(last, i)
+		key, after := slotKey(uint32(c), i), uint64(0)
+		if i > split {
+			after = key
+		}
+		most, peak = max(most, key), max(peak, after)
+	}
+	return busiest{most, peak, last}
+}
+
+// marks is the fast path's scratch where the slots are too many to count in
+// an array and the retries few: a bit a slot, set at the slot's first retry,
+// and the slot of every later retry listed in dups, which are then sorted.
+// A slot's count is 1 more than it is in dups. Between runs the bits are
+// zero.
+type marks struct {
+	bits              []uint64
+	dups              []uint32
+	first, firstAfter uint32 // the first slot marked, and after the split slot (or none)
+	last              uint32
+}
+
+// reset readies m for n slots.
+func (m *marks) reset(n int) {
+	if words := (n + 63) / 64; len(m.bits) < words {
+		m.bits = make([]uint64, words)
+	}
+	m.dups = m.dups[:0]
+	m.first, m.firstAfter, m.last = none, none, 0
+}
+
+const none = ^uint32(0)
+
+// mark marks the slots of the retries at ats.
+func (m *marks) mark(ats []uint32, slot divisor, split uint32) {
+	bits, dups, first, firstAfter, last := m.bits, m.dups, m.first, m.firstAfter, m.last
+	for _, at := range ats {
+		i := slot.div(at)
+		w, b := i/64, uint64(1)<<(i%64)
+		if bits[w]&b != 0 {
+			dups = append(dups, i)
+		}
+		bits[w] |= b
+		first, last = min(first, i), max(last, i)
+		if i > split {
+			firstAfter = min(firstAfter, i)
+		}
+	}
+	m.dups, m.first, m.firstAfter, m.last = dups, first, firstAfter, last
+}
+
+// busiest returns the busiest slot and the busiest after split as count
+// does, with spare for the sort, and clears the bits.
+func (m *marks) busiest(split uint32, spare *[]uint32) busiest {
+	var b busiest
+	if m.first == none {
+		return b
+	}
+	m.dups, *spare = radixSort(m.dups, *spare)
+	b = runs(m.dups, split)
+	// A slot in dups holds one more; with none there, every marked slot
+	// holds one, and the first is the busiest.
+	b.most, b.peak = b.most+1<<32, b.peak+1<<32
+	if b.most == 1<<32 {
+		b.most = slotKey(1, m.first)
+	}
+	if b.peak == 1<<32 {
+		b.peak = 0
+		if m.firstAfter != none {
+			b.peak = slotKey(1, m.firstAfter)
+		}
+	}
+	clear(m.bits[:m.last/64+1])
+	return b
+}
+
+// appendSlots appends the slot of each retry at ats to slots.
+func appendSlots(slots, ats []uint32, slot divisor) []uint32 {
+	for _, at := range ats {
+		slots = append(slots, slot.div(at))
+	}
+	return slots
+}
+
+// runs returns the busiest of the slots in sorted, each as often as it is
+// there, and the busiest after split, as count does.
+func runs(sorted []uint32, split uint32) busiest {
+	var b busiest
+	for from := 0; from < len(sorted); {
+		i, to := sorted[from], from+1
+		for to < len(sorted) && sorted[to] == i {
+			to++
+		}
+		key, after := slotKey(uint32(to-from), i), uint64(0)
+		if i > split {
+			after = key
+		}
+		b.most, b.peak = max(b.most, key), max(b.peak, after)
+		from = to
+	}
+	return b
+}
+
+// add counts the retries at ats in the series: each in its slot, served
+// from outage on, failed before.
+func (s *Series) add(ats []uint32, slot divisor, outage int) {
+	for _, at := range ats {
+		i := slot.div(at)
+		s.Retries[i]++
+		if int(at) >= outage {
+			s.Served[i]++
+		} else {
+			s.FailedWhileDown[i]++
+		}
+	}
 }

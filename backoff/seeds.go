@@ -73,16 +73,24 @@ type SeedOptions struct {
 }
 
 // workerScratch estimates one worker's scratch memory for a run of pl under
-// s: the fast path's slot counts (or, past maxCountSlots, every retry's slot
-// twice over), or the engine's pending attempts and latencies.
+// s: the fast path's slot counts (or, past maxCountSlots, a bit a slot up to
+// maxMarkSlots and the repeated slots, or every retry's slot, twice over),
+// or the engine's pending attempts and latencies.
 func workerScratch(pl *plan, s Settings) int64 {
 	if !s.HasService() {
 		// Four bytes a value, twice what is used where a slice grows by
 		// doubling.
 		retries := int64(s.Clients) * int64(pl.retries)
 		lat := 2 * int64(s.Clients) * 4
-		if n := int64(fastSlots(pl, s)); n <= maxCountSlots && retries < 1<<16 {
+		n := int64(fastSlots(pl, s))
+		switch {
+		case n <= maxCountSlots && retries < 1<<16:
 			return n*2 + lat
+		case n <= maxCountSlots:
+			return n*4 + lat
+		}
+		if n <= maxMarkSlots {
+			lat += n / 8
 		}
 		return 2*2*retries*4 + lat
 	}

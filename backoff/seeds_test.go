@@ -192,13 +192,14 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 	}
 	// The scratch a worker really allocates is no more than the estimate.
 	for _, slot := range []int{1, 100} {
-		s.Slot = slot
-		ta := new(tally)
-		pl := newPlan(s.Policy(Decorrelated), s.Draws)
-		ta.crowd(pl, s)
-		got := int64(cap(ta.counts))*2 + int64(cap(ta.touched)+cap(ta.spare)+cap(ta.lat))*4
-		if est := workerScratch(pl, s); got > est {
-			t.Errorf("slot %d ms: a worker's scratch takes %d bytes, more than the %d estimated", slot, got, est)
+		for _, clients := range []int{1000, 10000} {
+			s.Slot, s.Clients = slot, clients
+			ta := new(tally)
+			pl := newPlan(s.Policy(Decorrelated), s.Draws)
+			ta.crowd(pl, s)
+			if got, est := ta.scratch(), workerScratch(pl, s); got > est {
+				t.Errorf("slot %d ms, %d clients: a worker's scratch takes %d bytes, more than the %d estimated", slot, clients, got, est)
+			}
 		}
 	}
 }
