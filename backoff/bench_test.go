@@ -116,6 +116,50 @@ func BenchmarkCrowdFused(b *testing.B) {
 	}
 }
 
+// BenchmarkCrowdArithmetic is the reference's arithmetic alone, plainly
+// written: every client's eleven waits under each of the five, drawn with a
+// hardware remainder and summed, nothing counted and no client stopping
+// early. It is the floor BenchmarkCrowd is held to.
+func BenchmarkCrowdArithmetic(b *testing.B) {
+	s := largest()
+	expo := make([]int, s.Attempts)
+	for k := 1; k < s.Attempts; k++ {
+		expo[k] = Expo(s.FirstWait, s.LongestWait, k)
+	}
+	sink := 0
+	for b.Loop() {
+		for sh := range Shape(NumShapes) {
+			for client := 1; client <= s.Clients; client++ {
+				state := uint32(s.Seed*1000 + client)
+				draw := func(lo, hi int) int {
+					state = 1664525*state + 1013904223
+					return lo + int(state>>16)%(hi-lo+1)
+				}
+				last := s.FirstWait
+				for k := 1; k < s.Attempts; k++ {
+					e := expo[k]
+					switch sh {
+					case Fixed:
+						sink += s.FirstWait
+					case Exponential:
+						sink += e
+					case FullJitter:
+						sink += draw(0, e)
+					case EqualJitter:
+						sink += e/2 + draw(0, e-e/2)
+					default:
+						last = min(draw(s.FirstWait, 3*last), s.LongestWait)
+						sink += last
+					}
+				}
+			}
+		}
+	}
+	if sink == 0 {
+		b.Fatal("nothing drawn")
+	}
+}
+
 // BenchmarkCrowdPreset is a preset's crowd at the largest settings' crowd
 // and outage: cenkalti's spread jitter, x1.5, up to 100 attempts.
 func BenchmarkCrowdPreset(b *testing.B) {
