@@ -278,3 +278,28 @@ func TestFastPathCountsManyRetries(t *testing.T) {
 		sameFigures(t, what, got.Figures, want)
 	}
 }
+
+// Past maxMarkSlots (1 ms slots over an outage of a day), the fast path
+// sorts every retry's slot; its figures are still the model's.
+func TestFastPathSortsLongHorizons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 5))
+	for i := range 30 {
+		s := Defaults()
+		s.Clients, s.Slot, s.Draws = pick(rng, 1, 40), 1, Draws(rng.IntN(2))
+		s.Outage, s.Seed = pick(rng, 20_000_000, MaxTime), pick(rng, 0, 999999)
+		p := randomPolicy(rng)
+		p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed = pick(rng, 100_000, 1_000_000), MaxWait, 30, 0
+		p.Multiplier = pick(rng, 2000, 10000)
+		pl := newPlan(p, s.Draws)
+		if fastSlots(pl, s) <= maxMarkSlots {
+			t.Fatalf("case %d: %d slots, not past maxMarkSlots", i, fastSlots(pl, s))
+		}
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, _ := modelRun(p, s)
+		got, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what, got.Figures, want)
+	}
+}

@@ -15,11 +15,12 @@ import (
 
 // tally is the fast path's scratch, kept between runs: retries per slot
 // over the horizon (zero between runs), and the latencies of the clients
-// that got through. Where the horizon holds more
-// than maxCountSlots slots (1 ms slots over a long outage), counting in an
-// array that long would cost its length in memory and cache misses; the
-// run lists the slot of every retry instead and sorts them, in memory of
-// the retries' number, whatever the slots.
+// that got through. Where the horizon holds more than maxCountSlots slots
+// (1 ms slots over a long outage), counting in an array that long would
+// cost its length in memory and cache misses; the run marks each retry's
+// slot in a bitmap instead, a bit a slot, and sorts only the slots marked
+// twice; past maxMarkSlots it lists the slot of every retry and sorts
+// them, in memory of the retries' number, whatever the slots.
 type tally struct {
 	counts  []uint16 // where the retries are fewer than 2^16
 	wide    []uint32 // where they are more
@@ -110,25 +111,26 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	for client := 1; client <= clients; client++ {
 		// A client's retries are drawn first, then counted: two short
 		// loops whose variables stay in registers.
-		n, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage)
-		retries += n
+		made, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage)
+		retries += made
+		its := ats[:made]
 		if series != nil {
-			series.add(ats[:n], slot, outage)
+			series.add(its, slot, outage)
 		}
 		switch {
 		case narrow:
-			top = count(top, counts, ats[:n], slot, split)
+			top = count(top, counts, its, slot, split)
 		case counting:
-			top = count(top, wide, ats[:n], slot, split)
+			top = count(top, wide, its, slot, split)
 		case marking:
-			ta.marks.mark(ats[:n], slot, split)
+			ta.marks.mark(its, slot, split)
 		default:
-			touched = appendSlots(touched, ats[:n], slot)
+			touched = appendSlots(touched, its, slot)
 		}
 		switch end {
 		case endThrough:
 			through++
-			at := ats[n-1]
+			at := its[made-1]
 			lat = append(lat, at)
 			if slot.div(at) == split {
 				afterInSplit++
