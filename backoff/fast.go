@@ -314,30 +314,40 @@ func (pl *plan) walker() func(pl *plan, src source, ats []uint32, outage int) (i
 	return walkAny
 }
 
+// step is a walk's retry k after a wait of w from at: the moment of the
+// retry, and the retries made and how the client ended where the walk stops
+// there (made is -1 where it goes on).
+func step(ats []uint32, k, at, w, limit, outage int) (next, made, end int) {
+	if limit > 0 && at+w > limit {
+		return at, k, endOutOfTime
+	}
+	at += w
+	ats[k] = uint32(at)
+	if at >= outage {
+		return at, k + 1, endThrough
+	}
+	return at, -1, 0
+}
+
 // Each walk draws a client's waits from src in turn, putting the moment of
 // each retry in ats, and stops at the first at or after outage, or before a
 // wait that would pass pl's limit on total time; it returns the retries made
 // and how the client ended. They differ only in how a wait is drawn.
 
-func walkRefTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
+func walkRefTable(pl *plan, src source, ats []uint32, outage int) (made, end int) {
 	x, at, limit := src.x, 0, pl.maxElapsed
 	lo, div := pl.lo[1:len(ats)+1], pl.div[1:len(ats)+1]
 	for k := range ats {
 		x = 1664525*x + 1013904223
 		w := lo[k] + int(div[k].mod(x>>16)) // a band past ReferenceReach: mod is the identity
-		if limit > 0 && at+w > limit {
-			return k, endOutOfTime
-		}
-		at += w
-		ats[k] = uint32(at)
-		if at >= outage {
-			return k + 1, endThrough
+		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+			return made, end
 		}
 	}
 	return len(ats), endGaveUp
 }
 
-func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
+func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (made, end int) {
 	at, limit := 0, pl.maxElapsed
 	lo, width := pl.lo[1:len(ats)+1], pl.width[1:len(ats)+1]
 	for k := range ats {
@@ -346,13 +356,8 @@ func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
 			hi = src.lemireAgain(width[k], hi, l)
 		}
 		w := lo[k] + int(hi)
-		if limit > 0 && at+w > limit {
-			return k, endOutOfTime
-		}
-		at += w
-		ats[k] = uint32(at)
-		if at >= outage {
-			return k + 1, endThrough
+		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+			return made, end
 		}
 	}
 	return len(ats), endGaveUp
@@ -360,7 +365,7 @@ func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (int, int) {
 
 // walkRefDecorrelated draws min(longest, u(first, 3*prev)), its band new
 // each time.
-func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (int, int) {
+func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (made, end int) {
 	x, at, limit, first, longest := src.x, 0, pl.maxElapsed, pl.first, pl.longest
 	prev := first
 	for k := range ats {
@@ -371,30 +376,20 @@ func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (int, i
 		}
 		w := min(first+int(r), longest)
 		prev = w
-		if limit > 0 && at+w > limit {
-			return k, endOutOfTime
-		}
-		at += w
-		ats[k] = uint32(at)
-		if at >= outage {
-			return k + 1, endThrough
+		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+			return made, end
 		}
 	}
 	return len(ats), endGaveUp
 }
 
-func walkAny(pl *plan, src source, ats []uint32, outage int) (int, int) {
-	at, prev := 0, pl.first
+func walkAny(pl *plan, src source, ats []uint32, outage int) (made, end int) {
+	at, prev, limit := 0, pl.first, pl.maxElapsed
 	for k := range ats {
 		w := pl.wait(k+1, &src, prev)
 		prev = w
-		if pl.maxElapsed > 0 && at+w > pl.maxElapsed {
-			return k, endOutOfTime
-		}
-		at += w
-		ats[k] = uint32(at)
-		if at >= outage {
-			return k + 1, endThrough
+		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+			return made, end
 		}
 	}
 	return len(ats), endGaveUp
