@@ -55,7 +55,7 @@ func loadPlan(fsys files, flag, file string) (views.Plan, error) {
 	}
 	data, err := fsys.readPlan(file)
 	if err != nil {
-		return views.Plan{}, usagef("%s %s: %s", flag, shownFile(file), fileReason(err))
+		return views.Plan{}, usagef("%s %s: %s", flag, shownFile(file), views.FileReason(err, "no such file"))
 	}
 	if len(data) > views.MaxPlanBytes {
 		return views.Plan{}, usagef("%s:1: a plan of more than %d bytes: want at most %d (a plan is a page of settings)",
@@ -66,21 +66,6 @@ func loadPlan(fsys files, flag, file string) (views.Plan, error) {
 		return views.Plan{}, usagef("%s", oneLine(err.Error()))
 	}
 	return p, nil
-}
-
-// fileReason is why a file could not be read or written, without the
-// file's name, which the message gives already.
-func fileReason(err error) string {
-	var pe *fs.PathError
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	case errors.As(err, &pe):
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // shownFile is a file's name for a message: as given, or quoted when it
@@ -186,7 +171,7 @@ func isExist(err error) bool {
 
 // writeFailure is the message for a file a report could not write.
 func writeFailure(file string, err error) string {
-	return fmt.Sprintf("writing %s: %s", shownFile(file), fileReason(err))
+	return fmt.Sprintf("writing %s: %s", shownFile(file), views.FileReason(err, "no such folder"))
 }
 
 // planFiles are the disk's files for the full-screen program's s key, which

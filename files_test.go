@@ -114,15 +114,21 @@ func TestFileFlagErrors(t *testing.T) {
 	}
 	// A file in a folder that is not there: exit 1 with the reason, and
 	// nothing written, the report included.
-	for _, args := range [][]string{
-		{"crowd", "--out", "missing/report.txt"},
-		{"crowd", "--save-plan", "missing/plan.toml"},
-		{"crowd", "--out", "report.txt", "--save-plan", "missing/plan.toml"},
-		{"crowd", "--out", ".", "--force"},
+	for _, tt := range []struct {
+		args   []string
+		reason string
+	}{
+		{[]string{"crowd", "--out", "missing/report.txt"}, ": no such folder\n"},
+		{[]string{"crowd", "--save-plan", "missing/plan.toml"}, ": no such folder\n"},
+		{[]string{"crowd", "--out", "report.txt", "--save-plan", "missing/plan.toml"}, ": no such folder\n"},
+		{[]string{"crowd", "--out", ".", "--force"}, ""},
 	} {
+		args := tt.args
 		stdout, errs, code := runArgs(t, "", args...)
-		if code != 1 || stdout != "" || !strings.HasPrefix(errs, "retry-planner: writing ") || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1, nothing and one line saying what it could not write", args, code, stdout, errs)
+		if code != 1 || stdout != "" || !strings.HasPrefix(errs, "retry-planner: writing ") || strings.Count(errs, "\n") != 1 ||
+			!strings.HasSuffix(errs, tt.reason) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1, nothing and one line saying what it could not write, ending %q",
+				args, code, stdout, errs, tt.reason)
 		}
 		if names := listDir(t, dir); len(names) > 0 {
 			t.Errorf("%q: the directory holds %q, want nothing", args, names)

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"errors"
-	"io/fs"
-)
+import "errors"
 
 // Files is where the program saves plans (the s key). The program calls
 // it only in a command, off the update loop. The command line gives it the
@@ -30,19 +27,3 @@ type noFiles struct{}
 var errNoFiles = errors.New("this program was started without files to save to")
 
 func (noFiles) Write(string, []byte, bool) error { return errNoFiles }
-
-// fileReason is why a file could not be written, without the file's name,
-// which the message gives already: "permission denied", "no such folder",
-// "is a directory".
-func fileReason(err error) string {
-	var pe *fs.PathError
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such folder"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	case errors.As(err, &pe):
-		return pe.Err.Error()
-	}
-	return err.Error()
-}

@@ -255,7 +255,7 @@ func (m *SaveBox) landed(r planSavedMsg) {
 		m.stage = saveAsking
 		m.note, m.failed = "", false
 	case r.err != nil:
-		m.stage, m.result, m.failed = saveShown, views.PlanNotSaved(m.name, fileReason(r.err)), true
+		m.stage, m.result, m.failed = saveShown, views.PlanNotSaved(m.name, views.FileReason(r.err, "no such folder")), true
 	default:
 		m.stage, m.result, m.failed = saveShown, views.PlanSaved(m.name, m.plan), false
 		m.input.SetValue(m.name)

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"errors"
+	"io/fs"
 	"strconv"
 	"strings"
 	"unicode"
@@ -112,4 +114,21 @@ func ShellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// FileReason is why a file could not be read or written, without the
+// file's name, which the message gives already: missing where it is not
+// there ("no such file" for a read, "no such folder" for a write), else
+// "permission denied", "is a directory" and the like.
+func FileReason(err error, missing string) string {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return missing
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
