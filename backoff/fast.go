@@ -164,20 +164,6 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	if outage == 0 {
 		afterInSplit += s.Clients
 	}
-	mostSlot, peakSlot := uint32(0), uint32(0)
-	most, peak := 0, afterInSplit
-	if afterInSplit > 0 {
-		peakSlot = split
-	}
-	slotHolds := func(i uint32, c int) {
-		c *= times
-		if c > most || (c == most && i < mostSlot) {
-			most, mostSlot = c, i
-		}
-		if i > split && (c > peak || (c == peak && i < peakSlot)) {
-			peak, peakSlot = c, i
-		}
-	}
 	switch {
 	case sorting:
 		touched, ta.spare = radixSort(touched, ta.spare)
@@ -189,11 +175,14 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	case retries > 0:
 		clear(wide[:top.last+1])
 	}
-	if c, i := slotOf(top.most); c > 0 {
-		slotHolds(i, c)
-	}
-	if c, i := slotOf(top.peak); c > 0 {
-		slotHolds(i, c)
+	// top.most is the busiest slot, the earliest of equals; top.peak the
+	// busiest after the split slot, which the split slot's own attempts
+	// beat when as many, being earlier.
+	c, mostSlot := slotOf(top.most)
+	most := c * times
+	peak, peakSlot := afterInSplit, split
+	if c, i := slotOf(top.peak); c*times > peak {
+		peak, peakSlot = c*times, i
 	}
 	if most > 0 {
 		f.MostInASlot, f.BusiestSlotFrom = most, int(mostSlot)*s.Slot
