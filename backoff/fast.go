@@ -19,16 +19,14 @@ import (
 // (1 ms slots over a long outage), counting in an array that long would
 // cost its length in memory and cache misses; the run marks each retry's
 // slot in a bitmap instead, a bit a slot, and sorts only the slots marked
-// twice; past maxMarkSlots it lists the slot of every retry and sorts
-// them, in memory of the retries' number, whatever the slots.
+// twice. Past maxFastSlots the engine runs instead (run.go).
 type tally struct {
-	counts  []uint16 // where the retries are fewer than 2^16
-	wide    []uint32 // where they are more
-	touched []uint32 // sorting: every retry's slot
-	spare   []uint32 // the radix sort's other half
-	lat     []uint32
-	ats     []uint32 // one client's retries' moments
-	marks   marks
+	counts []uint16 // where the retries are fewer than 2^16
+	wide   []uint32 // where they are more
+	spare  []uint32 // the radix sort's other half
+	lat    []uint32
+	ats    []uint32 // one client's retries' moments
+	marks  marks
 }
 
 // maxCountSlots is the most slots the fast path counts in an array: 128
@@ -38,13 +36,9 @@ const maxCountSlots = 1 << 16
 
 // scratch is the bytes ta holds.
 func (ta *tally) scratch() int64 {
-	words := cap(ta.touched) + cap(ta.spare) + cap(ta.lat) + cap(ta.ats) + cap(ta.wide) + cap(ta.marks.dups)
+	words := cap(ta.spare) + cap(ta.lat) + cap(ta.ats) + cap(ta.wide) + cap(ta.marks.dups)
 	return int64(cap(ta.counts))*2 + int64(words)*4 + int64(cap(ta.marks.bits))*8
 }
-
-// maxMarkSlots is the most slots the fast path marks in a bitmap (2 MiB of
-// it); past them it sorts.
-const maxMarkSlots = 1 << 24
 
 // tallyPool keeps tallies between calls: fresh counts cost page faults.
 // Only zeroed counts go back, so no figure can depend on what it held.
@@ -56,7 +50,8 @@ func fastSlots(pl *plan, s Settings) int {
 }
 
 // crowd runs the crowd of policy pl under s, which must have no service,
-// and returns its figures, leaving the counts zero.
+// and returns its figures, leaving the counts zero. Its horizon must hold
+// at most maxFastSlots slots.
 func (ta *tally) crowd(pl *plan, s Settings) Figures {
 	return ta.crowdSeries(pl, s, nil)
 }
@@ -67,12 +62,11 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	f := noFigures()
 	n := fastSlots(pl, s)
 	// Few slots are counted in an array, of 16 bits a slot where the
-	// retries are fewer than 2^16; many slots are marked in a bitmap, and
-	// the repeats sorted; past that, every retry's slot is sorted.
+	// retries are fewer than 2^16; many are marked in a bitmap (at most 2
+	// MiB of it), and the repeats sorted.
 	counting := n <= maxCountSlots
 	narrow := counting && s.Clients*pl.retries < 1<<16
-	marking := !counting && n <= maxMarkSlots
-	sorting := !counting && !marking
+	marking := !counting
 	var counts []uint16
 	var wide []uint32
 	switch {
@@ -94,7 +88,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	split := uint32(s.Outage / s.Slot) // the slot the service comes back in
 	outage := s.Outage
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
-	touched, lat := ta.touched[:0], ta.lat[:0]
+	lat := ta.lat[:0]
 
 	// Without jitter every client waits alike: one client stands for all.
 	clients := s.Clients
@@ -122,10 +116,8 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 			top = count(top, counts, its, slot, split)
 		case counting:
 			top = count(top, wide, its, slot, split)
-		case marking:
-			ta.marks.mark(its, slot, split)
 		default:
-			touched = appendSlots(touched, its, slot)
+			ta.marks.mark(its, slot, split)
 		}
 		switch end {
 		case endThrough:
@@ -165,9 +157,6 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 		afterInSplit += s.Clients
 	}
 	switch {
-	case sorting:
-		touched, ta.spare = radixSort(touched, ta.spare)
-		top = runs(touched, split)
 	case marking:
 		top = ta.marks.busiest(split, &ta.spare)
 	case retries > 0 && narrow:
@@ -192,7 +181,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	}
 	f.latencies(lat) // with one client standing for all, its one latency is every percentile
 	f.AllThroughBy = f.LatencyMax
-	ta.touched, ta.lat = touched[:0], lat[:0]
+	ta.lat = lat[:0]
 	return f
 }
 
@@ -483,14 +472,6 @@ func (m *marks) busiest(split uint32, spare *[]uint32) busiest {
 	}
 	clear(m.bits[:m.last/64+1])
 	return b
-}
-
-// appendSlots appends the slot of each retry at ats to slots.
-func appendSlots(slots, ats []uint32, slot divisor) []uint32 {
-	for _, at := range ats {
-		slots = append(slots, slot.div(at))
-	}
-	return slots
 }
 
 // runs returns the busiest of the slots in sorted, each as often as it is

@@ -72,41 +72,38 @@ type SeedOptions struct {
 	Done    *atomic.Int64 // if set, counts the seeds done, for a progress bar
 }
 
-// workerScratch estimates one worker's scratch memory for a run of pl under
-// s: the fast path's slot counts (or, past maxCountSlots, a bit a slot up to
-// maxMarkSlots and the repeated slots, or every retry's slot, twice over),
-// or the engine's pending attempts and latencies.
+// workerScratch bounds one worker's scratch memory for a run of pl under
+// s. On the fast path: the latencies and one client's retries, and the slot
+// counts, or past maxCountSlots a bit a slot and the repeated slots with
+// the sort's other half; four bytes a value, twice what is used where a
+// slice grows by doubling. Else the engine's pending attempts and ring.
 func workerScratch(pl *plan, s Settings) int64 {
-	if !s.HasService() {
-		// Four bytes a value, twice what is used where a slice grows by
-		// doubling.
+	if n := int64(fastSlots(pl, s)); !s.HasService() && n <= maxFastSlots {
 		retries := int64(s.Clients) * int64(pl.retries)
-		lat := 2 * int64(s.Clients) * 4
-		n := int64(fastSlots(pl, s))
+		fixed := 2*int64(s.Clients)*4 + int64(pl.retries)*4
 		switch {
 		case n <= maxCountSlots && retries < 1<<16:
-			return n*2 + lat
+			return n*2 + fixed
 		case n <= maxCountSlots:
-			return n*4 + lat
+			return n*4 + fixed
 		}
-		if n <= maxMarkSlots {
-			lat += n / 8
-		}
-		return 2*2*retries*4 + lat
+		return (n+63)/64*8 + 2*2*retries*4 + fixed
 	}
 	return int64(s.Clients+s.FreshRequests())*48 + maxRing*24*2
 }
 
 // SeedWorkers is how many workers RunSeeds starts for these policies and
-// settings, given at most want: no more than SeedsMemory allows.
+// settings, given at most want: no more than SeedsMemory allows. A worker
+// keeps its scratch from one policy to the next, so it may hold the
+// largest of each kind the policies need: their sum bounds it.
 func SeedWorkers(ps []Policy, s Settings, want, count int) int {
-	most := int64(1)
+	all := int64(1)
 	for _, p := range ps {
 		if p.Validate() == nil {
-			most = max(most, workerScratch(newPlan(p, s.Draws), s))
+			all += workerScratch(newPlan(p, s.Draws), s)
 		}
 	}
-	return int(max(1, min(int64(want), int64(count), SeedsMemory/most)))
+	return int(max(1, min(int64(want), int64(count), SeedsMemory/all)))
 }
 
 // RunSeeds runs the policies' crowds for seeds s.Seed to s.Seed+count-1

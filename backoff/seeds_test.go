@@ -175,14 +175,13 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 	s := largest()
 	s.Slot = 1
 	five := s.Five()
+	all := int64(1)
+	for _, p := range five {
+		all += workerScratch(newPlan(p, s.Draws), s)
+	}
 	for _, want := range []int{1, 2, 64, 256} {
-		w := SeedWorkers(five, s, want, 1000)
-		most := int64(0)
-		for _, p := range five {
-			most = max(most, workerScratch(newPlan(p, s.Draws), s))
-		}
-		if w < 1 || w > want || int64(w)*most > SeedsMemory && w > 1 {
-			t.Errorf("want %d workers: got %d of %d bytes each", want, w, most)
+		if w := SeedWorkers(five, s, want, 1000); w < 1 || w > want || int64(w)*all > SeedsMemory && w > 1 {
+			t.Errorf("want %d workers: got %d of %d bytes each", want, w, all)
 		}
 	}
 	big := s
@@ -190,16 +189,41 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 	if w := SeedWorkers(big.Five(), big, 64, 1000); w > 4 {
 		t.Errorf("a million clients with a service: %d workers, want at most 4", w)
 	}
-	// The scratch a worker really allocates is no more than the estimate.
-	for _, slot := range []int{1, 100} {
-		for _, clients := range []int{1000, 10000} {
-			s.Slot, s.Clients = slot, clients
-			ta := new(tally)
-			pl := newPlan(s.Policy(Decorrelated), s.Draws)
-			ta.crowd(pl, s)
-			if got, est := ta.scratch(), workerScratch(pl, s); got > est {
-				t.Errorf("slot %d ms, %d clients: a worker's scratch takes %d bytes, more than the %d estimated", slot, clients, got, est)
+	// The scratch a worker really holds, its one tally run over each
+	// policy in turn and several seeds, is no more than SeedWorkers counts
+	// for it: one client's retries, 16- and 32-bit counts, the bitmap.
+	one := Defaults()
+	one.Clients = 1
+	mix := Defaults()
+	mix.Clients, mix.Slot, mix.Outage = 3000, 1, 9_500_000
+	for _, c := range []struct {
+		name     string
+		s        Settings
+		policies []Policy
+	}{
+		{"the largest five at 1 ms slots", s, five},
+		{"the largest five at 100 ms slots", largest(), largest().Five()},
+		{"10,000 clients at 1 ms slots", func() Settings { s := s; s.Clients = 10000; return s }(), five},
+		{"one client, 100 attempts", one,
+			[]Policy{{Name: "a", FirstWait: 1000, LongestWait: 16000, Multiplier: 2000, Attempts: 100, Jitter: Jitter{Kind: JitterFull}}}},
+		{"a bitmap, 32-bit and 16-bit counts", mix, []Policy{
+			{Name: "bitmap", FirstWait: MaxWait, LongestWait: MaxWait, Multiplier: 1000, Attempts: 4, Jitter: Jitter{Kind: JitterSpread, Factor: 1000}},
+			{Name: "wide", FirstWait: 1638, LongestWait: 1638, Multiplier: 1000, Attempts: 41, Jitter: Jitter{Kind: JitterFull}},
+			{Name: "narrow", FirstWait: 65535, LongestWait: 65535, Multiplier: 1000, Attempts: 2, Jitter: Jitter{Kind: JitterFull}},
+		}},
+	} {
+		ta, est := new(tally), int64(0)
+		for _, p := range c.policies {
+			pl := newPlan(p, c.s.Draws)
+			est += workerScratch(pl, c.s)
+			for seed := range 3 {
+				at := c.s
+				at.Seed = seed
+				ta.crowd(pl, at)
 			}
+		}
+		if got := ta.scratch(); got > est {
+			t.Errorf("%s: a worker's tally holds %d bytes, more than the %d counted for it", c.name, got, est)
 		}
 	}
 }
