@@ -340,7 +340,7 @@ func scheduleColumn(sc backoff.Schedule, col int, st *Styles) [2]string {
 			return st.Cell
 		})
 	lines = append(lines, strings.Split(tbl, "\n")...)
-	lines = append(lines, st.Muted.Render(cut("in all "+Human(sc.DrawnTotal()), col)))
+	lines = append(lines, st.Muted.Render(cut("in all "+Human(sc.Total), col))) // the attempts made, as the single view counts
 	// Each line padded to the column, so that the columns stand side by side.
 	for i, l := range lines {
 		lines[i] = pad(l)
