@@ -215,6 +215,18 @@ func TestBudgetBounds(t *testing.T) {
 	}
 }
 
+// runAgreesWithModel holds case i's figures from Run to the model's.
+func runAgreesWithModel(t *testing.T, i int, p Policy, s Settings) {
+	t.Helper()
+	what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+	want, _ := modelRun(p, s)
+	got, err := Run(p, s, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameFigures(t, what, got.Figures, want)
+}
+
 // Where the slots are too many to count in an array (1 ms slots over long
 // waits), the fast path marks them in a bitmap and sorts the repeats: its
 // figures are still the model's, with few clients (no slot repeated), many
@@ -234,13 +246,7 @@ func TestFastPathMarksManySlots(t *testing.T) {
 			continue
 		}
 		marked++
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ := modelRun(p, s)
-		got, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
+		runAgreesWithModel(t, i, p, s)
 	}
 	if marked < 500 {
 		t.Fatalf("only %d of 2000 cases marked their slots", marked)
@@ -269,13 +275,7 @@ func TestFastPathCountsManyRetries(t *testing.T) {
 		if fastSlots(pl, s) > maxCountSlots {
 			continue
 		}
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ := modelRun(p, s)
-		got, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
+		runAgreesWithModel(t, i, p, s)
 	}
 }
 
@@ -295,12 +295,6 @@ func TestLongHorizonsRunTheEngine(t *testing.T) {
 		if fastSlots(pl, s) <= maxFastSlots {
 			t.Fatalf("case %d: %d slots, not past maxFastSlots", i, fastSlots(pl, s))
 		}
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ := modelRun(p, s)
-		got, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
+		runAgreesWithModel(t, i, p, s)
 	}
 }
