@@ -139,3 +139,17 @@ func LookupPolicy(s Settings, name string) (Policy, error) {
 func PolicyNames() string {
 	return ShapeList() + "; custom; or a preset: " + PresetNames()
 }
+
+// Names is every name LookupPolicy takes, as the core writes it: the five,
+// custom, then the presets.
+func Names() []string {
+	var names []string
+	for _, sh := range Shapes() {
+		names = append(names, sh.String())
+	}
+	names = append(names, "custom")
+	for _, pr := range Presets() {
+		names = append(names, pr.Name)
+	}
+	return names
+}

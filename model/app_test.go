@@ -17,7 +17,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 // TestMain fixes the colour profile and background so that goldens are the
@@ -80,7 +81,7 @@ func newApp(t testing.TB, w, h int) App {
 // newAppWith is the program at defaults in a w x h window, with opts.
 func newAppWith(t testing.TB, w, h int, opts ...Option) App {
 	t.Helper()
-	return send(t, NewApp(backoff.Defaults(), views.DefaultStyles(), opts...), tea.WindowSizeMsg{Width: w, Height: h})
+	return send(t, NewApp(backoff.Defaults(), pane.DefaultStyles(), opts...), tea.WindowSizeMsg{Width: w, Height: h})
 }
 
 // quick is newApp without the spread over seeds, for tests that make many
@@ -305,8 +306,8 @@ func TestJobs(t *testing.T) {
 		attempts int
 	}{
 		{"alpha:0 bravo:2 charlie:9 delta:fatal", "", 11},
-		{"   ", views.Cancelled, 0},
-		{"", views.Cancelled, 0},
+		{"   ", plain.Cancelled, 0},
+		{"", plain.Cancelled, 0},
 		{"alpha", "alpha: write a job as name:failures (0 to 999) or name:fatal.", 0},
 		{"alpha:1000", "alpha:1000: failures go from 0 to 999.", 0},
 		{":3", ":3: a job needs a name before the colon.", 0},
@@ -360,7 +361,7 @@ func TestJobsRefuseFormatCharacters(t *testing.T) {
 			t.Errorf("%q: results %v, want the last run's, ok:0", tt.line, got)
 		}
 		screen := plainScreen(t, []byte("4\n"+tt.line+"\n6\n"))
-		if !strings.Contains(screen, views.LedgerCheck) {
+		if !strings.Contains(screen, plain.LedgerCheck) {
 			t.Errorf("%q: --plain does not run it as the reference does:\n%s", tt.line, screen)
 		}
 	}
@@ -381,7 +382,7 @@ func TestJobsRunAgainWithNewSettings(t *testing.T) {
 func TestSettingsFormValidation(t *testing.T) {
 	m := send(t, quick(t, 100, 30), press("5", "enter", "backspace", "backspace", "backspace", "backspace", "0", "enter")...)
 	want := rangeError(backoff.Defaults(), backoff.FirstWait)
-	if view := m.View(); !strings.Contains(view, "> 0  "+views.ErrorMark+" "+want) {
+	if view := m.View(); !strings.Contains(view, "> 0  "+pane.ErrorMark+" "+want) {
 		t.Errorf("first wait 0: the view does not say %q beside the field:\n%s", want, view)
 	}
 	if !m.SettingsPane().Editing() {
@@ -391,15 +392,15 @@ func TestSettingsFormValidation(t *testing.T) {
 	if m.SettingsPane().Editing() || m.Settings() != backoff.Defaults() {
 		t.Errorf("esc: editing %v, settings %+v; want closed, defaults", m.SettingsPane().Editing(), m.Settings())
 	}
-	if !strings.HasPrefix(m.SettingsPane().Note(), views.Cancelled) {
-		t.Errorf("esc: note %q, want it to start with %q", m.SettingsPane().Note(), views.Cancelled)
+	if !strings.HasPrefix(m.SettingsPane().Note(), plain.Cancelled) {
+		t.Errorf("esc: note %q, want it to start with %q", m.SettingsPane().Note(), plain.Cancelled)
 	}
 }
 
 // The longest wait's range starts at the first wait being typed; a field
 // takes what the flags take.
 func TestSettingsLongestWaitRange(t *testing.T) {
-	p := NewSettingsPane(DefaultPlan(backoff.Defaults()), views.DefaultStyles())
+	p := NewSettingsPane(DefaultPlan(backoff.Defaults()), pane.DefaultStyles())
 	p.SetSize(100, 20)
 	p, _ = p.Update(press("enter")[0])
 	p.draft.text[0] = "5s"
@@ -512,7 +513,7 @@ func TestTooSmall(t *testing.T) {
 }
 
 func TestFirstViewBeforeAnySize(t *testing.T) {
-	m := NewApp(backoff.Defaults(), views.DefaultStyles())
+	m := NewApp(backoff.Defaults(), pane.DefaultStyles())
 	if v := m.View(); v != "" {
 		t.Errorf("view before any window size: got %q, want nothing", v)
 	}

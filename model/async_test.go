@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // A million clients' crowds take a second and more: here a computation that
@@ -185,7 +185,7 @@ func TestProgramShowsTheSpreadsProgress(t *testing.T) {
 	w := &slowSpread{half: make(chan struct{}), stopped: make(chan struct{})}
 	tm := startProgram(t, WithCompute(w.compute()))
 	wait(t, w.half, "half the spread")
-	waitFor(t, tm, views.SpreadComputing(100, backoff.Independent)+": 50 of 100")
+	waitFor(t, tm, pane.SpreadComputing(100, backoff.Independent)+": 50 of 100")
 	sendKeys(tm, "2", "down")
 	tm.Send(settingsWith(func(s *backoff.Settings) { s.FirstWait = 100 }))
 	wait(t, w.stopped, "the spread stopping")

@@ -9,7 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // ClientKeyMap is pane 1's keys.
@@ -77,20 +78,20 @@ type ClientPane struct {
 	chosen    int
 	client    int
 	schedules []backoff.Schedule // of each policy, for client, under settings
-	tables    views.ClientTables // the schedules drawn at the width
+	tables    pane.ClientTables  // the schedules drawn at the width
 	goTo      textinput.Model    // the field for a client number, while it is open
 	goToErr   string
 	width     int
 	height    int
-	head      string // rendered on change: views.ClientHead
+	head      string // rendered on change: pane.ClientHead
 	view      scroller
 	frame     string // the head and the lines in sight, joined on change
 	dirty     bool   // the policy changed while another pane had the keys: see Refresh
-	styles    *views.Styles
+	styles    *pane.Styles
 }
 
 // NewClientPane returns pane 1 on exponential, client 1.
-func NewClientPane(s backoff.Settings, st *views.Styles) ClientPane {
+func NewClientPane(s backoff.Settings, st *pane.Styles) ClientPane {
 	km := DefaultClientKeyMap()
 	in := textinput.New()
 	in.CharLimit = clientFieldLimit
@@ -164,11 +165,11 @@ func (m *ClientPane) recompute() {
 // drawTables draws the schedules at the pane's width: a key that only
 // picks another policy then draws no table.
 func (m *ClientPane) drawTables() {
-	m.tables = views.NewClientTables(m.data(), m.width, m.styles)
+	m.tables = pane.NewClientTables(m.data(), m.width, m.styles)
 }
 
-func (m *ClientPane) data() views.ClientData {
-	return views.ClientData{Policies: m.policies, Chosen: m.chosen, Client: m.client, Settings: m.settings, Schedules: m.schedules}
+func (m *ClientPane) data() pane.ClientData {
+	return pane.ClientData{Policies: m.policies, Chosen: m.chosen, Client: m.client, Settings: m.settings, Schedules: m.schedules}
 }
 
 // render draws the head and the body under it. The scroll stays where it
@@ -176,25 +177,25 @@ func (m *ClientPane) data() views.ClientData {
 func (m *ClientPane) render() {
 	m.dirty = false
 	d := m.data()
-	m.head = views.ClientHead(d, m.width, m.styles)
+	m.head = pane.ClientHead(d, m.width, m.styles)
 	if m.Typing() || m.goToErr != "" {
 		m.head += "\n" + m.goToLine()
 	}
-	room := max(m.height-views.Height(m.head), 0)
-	m.view.SetContent(views.ClientBody(d, m.tables, m.width, room, m.styles), m.width, room, false)
+	room := max(m.height-pane.Height(m.head), 0)
+	m.view.SetContent(pane.ClientBody(d, m.tables, m.width, room, m.styles), m.width, room, false)
 	m.join()
 }
 
 // goToLine is the field for a client number, or why the last was refused.
 func (m *ClientPane) goToLine() string {
 	if !m.Typing() {
-		return m.styles.Error.Render(views.Fit(m.goToErr, m.width, 1))
+		return m.styles.Error.Render(pane.Fit(m.goToErr, m.width, 1))
 	}
 	line := m.goTo.View()
 	if m.goToErr != "" {
 		line += "  " + m.styles.Error.Render(m.goToErr)
 	}
-	return views.Fit(line, m.width, 1)
+	return pane.Fit(line, m.width, 1)
 }
 
 // join puts the head over the lines in sight.
@@ -244,7 +245,7 @@ func (m ClientPane) Update(msg tea.Msg) (ClientPane, tea.Cmd) {
 // policies, the head's first line.
 func (m ClientPane) mouse(mm tea.MouseMsg) (ClientPane, tea.Cmd) {
 	if mm.Y == 0 && mm.Action == tea.MouseActionPress && mm.Button == tea.MouseButtonLeft {
-		if i := views.PolicyRowAt(views.PolicyNames(m.policies), m.width, mm.X); i >= 0 {
+		if i := pane.PolicyRowAt(pane.PolicyNames(m.policies), m.width, mm.X); i >= 0 {
 			m.chosen = i
 			m.render()
 		}
@@ -256,7 +257,7 @@ func (m ClientPane) mouse(mm tea.MouseMsg) (ClientPane, tea.Cmd) {
 }
 
 func (m *ClientPane) openGoTo() tea.Cmd {
-	m.goTo.Prompt = fmt.Sprintf("go to client (1 to %s)> ", views.Count(m.settings.Clients))
+	m.goTo.Prompt = fmt.Sprintf("go to client (1 to %s)> ", words.Count(m.settings.Clients))
 	m.goTo.SetValue("")
 	m.goToErr = ""
 	m.setGoToKeys(true)
@@ -281,7 +282,7 @@ func (m ClientPane) updateGoTo(msg tea.Msg) (ClientPane, tea.Cmd) {
 	case isKey && key.Matches(k, m.KeyMap.Go):
 		n, ok := backoff.ParseCount(m.goTo.Value())
 		if !ok || n < 1 || n > m.settings.Clients {
-			m.goToErr = fmt.Sprintf("Type a client from 1 to %s.", views.Count(m.settings.Clients))
+			m.goToErr = fmt.Sprintf("Type a client from 1 to %s.", words.Count(m.settings.Clients))
 			m.render()
 			return m, nil
 		}

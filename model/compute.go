@@ -13,7 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // One run per change of the plan feeds every pane. The root holds the plan
@@ -109,11 +110,11 @@ func (r *run) work() int64 {
 }
 
 // data is the run as panes 2 and 3 show it.
-func (r *run) data() views.RunData {
+func (r *run) data() pane.RunData {
 	if r == nil {
-		return views.RunData{}
+		return pane.RunData{}
 	}
-	return views.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
+	return pane.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
 		Seeds: r.plan.Seeds, SpreadDraws: r.plan.SpreadDraws, Spread: r.spread, SpreadErr: r.spreadErr}
 }
 
@@ -151,7 +152,7 @@ type runs struct {
 	bar          progress.Model
 }
 
-func newRuns(o Options, st *views.Styles) runs {
+func newRuns(o Options, st *pane.Styles) runs {
 	bar := progress.New(progress.WithoutPercentage(), progress.WithWidth(16), progress.WithSolidFill("5"),
 		progress.WithColorProfile(lipgloss.ColorProfile()))
 	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread,
@@ -350,7 +351,7 @@ func (m *root) status() string {
 	rs := &m.runs
 	for _, r := range []*run{rs.cur, rs.pinned} {
 		if r != nil && !r.landed {
-			return rs.spin.View() + " computing " + views.Computing(r.plan.Settings, len(r.policies)) + "…"
+			return rs.spin.View() + " computing " + pane.Computing(r.plan.Settings, len(r.policies)) + "…"
 		}
 	}
 	for i, r := range []*run{rs.cur, rs.pinned} {
@@ -358,12 +359,12 @@ func (m *root) status() string {
 			continue
 		}
 		done := r.seedsDone.Load()
-		label := views.SpreadComputing(r.plan.Seeds, r.plan.SpreadDraws)
+		label := pane.SpreadComputing(r.plan.Seeds, r.plan.SpreadDraws)
 		if i == 1 {
 			label = "A: " + label
 		}
 		pct := math.Min(float64(done)/float64(max(r.plan.Seeds, 1)), 1)
-		return rs.bar.ViewAs(pct) + " " + label + ": " + views.Count(int(done)) + " of " + views.Count(r.plan.Seeds)
+		return rs.bar.ViewAs(pct) + " " + label + ": " + words.Count(int(done)) + " of " + words.Count(r.plan.Seeds)
 	}
 	return ""
 }
@@ -402,7 +403,7 @@ func (m *root) drop() {
 // showRuns gives panes 2 and 3 the run to show and, when comparing, A.
 func (m *root) showRuns() {
 	rs := &m.runs
-	var a *views.RunData
+	var a *pane.RunData
 	if r := rs.comparing(); r != nil {
 		d := r.data()
 		a = &d

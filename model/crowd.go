@@ -5,7 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // CrowdKeyMap is pane 2's keys: it scrolls when the window is short.
@@ -30,23 +30,23 @@ func (k CrowdKeyMap) FullHelp() [][]key.Binding {
 type CrowdPane struct {
 	KeyMap CrowdKeyMap
 
-	data   views.CrowdData
+	data   pane.CrowdData
 	view   scroller
 	width  int
 	height int
-	styles *views.Styles
+	styles *pane.Styles
 }
 
 // NewCrowdPane returns pane 2 with nothing to show yet.
-func NewCrowdPane(st *views.Styles) CrowdPane {
+func NewCrowdPane(st *pane.Styles) CrowdPane {
 	km := DefaultCrowdKeyMap()
 	return CrowdPane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 }
 
 // SetRuns shows run b, and a beside it when not nil; stale says b is the
 // last run while the plan's is on its way, pinned that b is pinned as A.
-func (m *CrowdPane) SetRuns(b views.RunData, a *views.RunData, stale, pinned bool) {
-	m.data = views.CrowdData{B: b, A: a, Stale: stale, Pinned: pinned}
+func (m *CrowdPane) SetRuns(b pane.RunData, a *pane.RunData, stale, pinned bool) {
+	m.data = pane.CrowdData{B: b, A: a, Stale: stale, Pinned: pinned}
 	m.render()
 }
 
@@ -60,10 +60,10 @@ func (m *CrowdPane) SetSize(w, h int) {
 func (m CrowdPane) Crowds() []backoff.Result { return m.data.B.Crowds }
 
 // Data is what the pane shows.
-func (m CrowdPane) Data() views.CrowdData { return m.data }
+func (m CrowdPane) Data() pane.CrowdData { return m.data }
 
 func (m *CrowdPane) render() {
-	m.view.SetContent(views.CrowdPane(m.data, m.width, m.styles), m.width, m.height, false)
+	m.view.SetContent(pane.CrowdPane(m.data, m.width, m.styles), m.width, m.height, false)
 }
 
 // Update scrolls.

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // formText is one text field of the settings form: what it opens with, how
@@ -63,18 +64,18 @@ func formTexts() []formText {
 		set: func(p *Plan, typed string) error {
 			n, ok := backoff.ParseCount(typed)
 			if !ok || n > backoff.MaxSeeds {
-				return fmt.Errorf("Type a whole number from 0 (none) to %s.", views.Count(backoff.MaxSeeds))
+				return fmt.Errorf("Type a whole number from 0 (none) to %s.", words.Count(backoff.MaxSeeds))
 			}
 			p.Seeds = n
 			return nil
 		},
-		rng: func(backoff.Settings) string { return "0 for none to " + views.Count(backoff.MaxSeeds) }})
+		rng: func(backoff.Settings) string { return "0 for none to " + words.Count(backoff.MaxSeeds) }})
 	return out
 }
 
 // settingText is the text field of a whole-number setting.
 func settingText(f backoff.Field, group int) formText {
-	return formText{name: views.FieldName(f), group: group, field: f,
+	return formText{name: pane.FieldName(f), group: group, field: f,
 		get: func(p Plan) string { return typedValue(p.Settings, f) },
 		set: func(p *Plan, typed string) error {
 			v, ok := readSetting(f, typed)
@@ -138,9 +139,9 @@ func durationText(ms int) string {
 // rangeText is a setting's wide range in the units people read.
 func rangeText(s backoff.Settings, f backoff.Field) string {
 	low, high := s.RangeIn(backoff.WideLimits, f)
-	show := views.Count
+	show := words.Count
 	if f.IsTime() {
-		show = views.Human
+		show = words.Human
 	}
 	if f == backoff.Multiplier {
 		show = func(v int) string { return backoff.FormatThousandths(v) }

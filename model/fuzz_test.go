@@ -12,7 +12,8 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 // randomSettings are valid settings, mostly moderate, sometimes at the ends
@@ -46,7 +47,7 @@ func TestRandomKeysAndSizes(t *testing.T) {
 		"h", "j", "k", "l", "a", "enter", "enter", "esc", "backspace", "pgup", "pgdown", "?", "x", ":", "0", "9", "space",
 		"p", "P", "d", "g", "G", "#", "home", "end", "s")
 	r := rand.New(rand.NewPCG(1, 2))
-	m := NewApp(backoff.Defaults(), views.DefaultStyles(), inline(WithSeeds(3))...)
+	m := NewApp(backoff.Defaults(), pane.DefaultStyles(), inline(WithSeeds(3))...)
 	w, h := 0, 0
 	checkFits(t, m.View(), w, h)
 	for i := range steps {
@@ -154,13 +155,13 @@ func FuzzJobsLine(f *testing.F) {
 			err = ledger.CheckNames(jobs)
 		}
 		if err == nil {
-			err = views.CheckDuplicates(jobs)
+			err = pane.CheckDuplicates(jobs)
 		}
 		switch {
 		case strings.Trim(line, " ") == "":
-			note = views.Cancelled
+			note = plain.Cancelled
 		case err != nil:
-			note = views.JobLineError(err)
+			note = pane.JobLineError(err)
 		}
 		if got := m.JobsPane().Note(); got != note {
 			t.Fatalf("enter on %q: note %q, want %q", line, got, note)

@@ -9,7 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // The tests of issues 7 to 10's full-screen parts, an item each, in the
@@ -58,7 +59,7 @@ func TestIssue9FormulaUnderThePolicyRow(t *testing.T) {
 	m := quick(t, 120, 40)
 	for range 6 {
 		p := m.ClientPane().Policy()
-		if got, want := lines(m.View())[3], views.Formula(p); got != want {
+		if got, want := lines(m.View())[3], words.Formula(p); got != want {
 			t.Errorf("%s: the line under the policies is %q, want %q", p.Name, got, want)
 		}
 		m = send(t, m, press("right")...)
@@ -156,22 +157,22 @@ func TestIssue9FormTakesDurationsAndErrorsGo(t *testing.T) {
 	atError := func() App {
 		return deliver(t, quick(t, 100, 30), press("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")...)
 	}
-	want := "> 999  " + views.ErrorMark + " " + rangeError(backoff.Defaults(), backoff.LongestWait)
+	want := "> 999  " + pane.ErrorMark + " " + rangeError(backoff.Defaults(), backoff.LongestWait)
 	if m := atError(); !strings.Contains(m.View(), want) {
 		t.Fatalf("the error is not beside the field (%q):\n%s", want, m.View())
 	}
-	if typed := deliver(t, atError(), press("9")...); strings.Contains(typed.View(), views.ErrorMark) {
+	if typed := deliver(t, atError(), press("9")...); strings.Contains(typed.View(), pane.ErrorMark) {
 		t.Errorf("the error stays after the field changed:\n%s", typed.View())
 	}
 	left := deliver(t, atError(), press("shift+tab")...)
-	if strings.Contains(left.View(), views.ErrorMark) {
+	if strings.Contains(left.View(), pane.ErrorMark) {
 		t.Errorf("the error stays after the cursor left the field:\n%s", left.View())
 	}
 	// Back on the field, the error shows again only when enter is pressed
 	// on it again (huh checks a field as the cursor leaves it, and would
 	// show it at once).
 	back := deliver(t, left, press("enter")...)
-	if strings.Contains(back.View(), views.ErrorMark) || !strings.Contains(back.View(), "┃ longest wait") {
+	if strings.Contains(back.View(), pane.ErrorMark) || !strings.Contains(back.View(), "┃ longest wait") {
 		t.Errorf("back on the field: an error before enter, or not on the field:\n%s", back.View())
 	}
 	if again := deliver(t, back, press("enter")...); !strings.Contains(again.View(), want) {
@@ -269,8 +270,8 @@ func TestIssue9LargeWindows(t *testing.T) {
 	if !beside || !strings.HasPrefix(prose, "200 clients fail") {
 		t.Fatalf("pane 2 at 200 columns: the bars are not beside the tables: %q", l)
 	}
-	if n := ansi.StringWidth(strings.TrimRight(prose, " ")); n > views.ProseWidth {
-		t.Errorf("prose %d columns wide, want at most %d: %q", n, views.ProseWidth, prose)
+	if n := ansi.StringWidth(strings.TrimRight(prose, " ")); n > pane.ProseWidth {
+		t.Errorf("prose %d columns wide, want at most %d: %q", n, pane.ProseWidth, prose)
 	}
 }
 
@@ -344,14 +345,14 @@ func TestIssue7CutShortInPane2(t *testing.T) {
 	s := backoff.Defaults()
 	s.FirstWait, s.LongestWait, s.Attempts = 10000, 600000, 12
 	frame := send(t, quick(t, 120, 80), SettingsAppliedMsg{Settings: s}, press("2")[0]).View()
-	if row := lineWith(frame, "full jitter"); !strings.Contains(row, views.CutMark) {
-		t.Errorf("full jitter's row has no %s: %q", views.CutMark, row)
+	if row := lineWith(frame, "full jitter"); !strings.Contains(row, pane.CutMark) {
+		t.Errorf("full jitter's row has no %s: %q", pane.CutMark, row)
 	}
 	if !strings.Contains(frame, "press d for independent draws") {
 		t.Errorf("pane 2 does not say how to switch:\n%s", frame)
 	}
 	frame = send(t, quick(t, 120, 80), SettingsAppliedMsg{Settings: s}, press("d")[0], press("2")[0]).View()
-	if strings.Contains(frame, views.CutMark) {
+	if strings.Contains(frame, pane.CutMark) {
 		t.Errorf("independent draws: pane 2 still marks a cut:\n%s", frame)
 	}
 }

@@ -11,7 +11,8 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 // JobsKeyMap is pane 4's keys.
@@ -62,22 +63,22 @@ type JobsPane struct {
 	note      string // Cancelled., or why the line was refused
 	failed    bool   // the note is an error
 	view      scroller
-	summary   string // rendered on change: views.JobsSummary
+	summary   string // rendered on change: pane.JobsSummary
 	frame     string // the parts joined after every change
 	dirty     bool   // the policy or the settings changed while another pane had the keys: see Refresh
-	helpText  string // rendered on change: views.JobsHelp wrapped
+	helpText  string // rendered on change: plain.JobsHelp wrapped
 	underText string // rendered on change: the policy the jobs wait under
 	line      string // rendered on change: the input line cut to the width
 	noteText  string // rendered on change: the note wrapped
 	width     int
 	height    int
-	styles    *views.Styles
+	styles    *pane.Styles
 }
 
 // NewJobsPane returns pane 4 with no jobs run.
-func NewJobsPane(s backoff.Settings, st *views.Styles) JobsPane {
+func NewJobsPane(s backoff.Settings, st *pane.Styles) JobsPane {
 	in := textinput.New()
-	in.Prompt = views.JobsPrompt
+	in.Prompt = plain.JobsPrompt
 	in.Placeholder = jobsPlaceholder
 	in.CharLimit = jobsLineLimit
 	in.PromptStyle = st.InputPrompt
@@ -140,26 +141,26 @@ func (m JobsPane) head() string {
 // render lays out the parts that change only with the report or the size.
 func (m *JobsPane) render() {
 	m.dirty = false
-	m.helpText = m.styles.Muted.Render(views.Wrap(views.JobsHelp, min(m.width, views.ProseWidth)))
-	m.underText = m.styles.Muted.Render(views.Wrap(views.JobsUnder(m.policy), min(m.width, views.ProseWidth)))
+	m.helpText = m.styles.Muted.Render(pane.Wrap(plain.JobsHelp, min(m.width, pane.ProseWidth)))
+	m.underText = m.styles.Muted.Render(pane.Wrap(pane.JobsUnder(m.policy), min(m.width, pane.ProseWidth)))
 	m.noteText = ""
 	if m.note != "" {
 		style := m.styles.Note
 		if m.failed {
 			style = m.styles.Error
 		}
-		m.noteText = style.Render(views.Wrap(m.note, min(m.width, views.ProseWidth)))
+		m.noteText = style.Render(pane.Wrap(m.note, min(m.width, pane.ProseWidth)))
 	}
-	m.input.Width = max(m.width-len(views.JobsPrompt)-1, 0)
+	m.input.Width = max(m.width-len(plain.JobsPrompt)-1, 0)
 	m.input.SetCursor(m.input.Position()) // scrolls the text to the new width
 	m.drawLine()
-	m.summary = views.JobsSummary(m.report, m.failed, m.width, m.styles)
-	used := views.Height(m.head()) + 1 // and a blank line
+	m.summary = pane.JobsSummary(m.report, m.failed, m.width, m.styles)
+	used := pane.Height(m.head()) + 1 // and a blank line
 	if m.summary != "" {
-		used += views.Height(m.summary) + 1
+		used += pane.Height(m.summary) + 1
 	}
 	// The ledger takes the room it needs, the counts right under it.
-	m.view.SetContent(views.JobsBody(m.report, m.failed, m.width, m.styles), m.width, m.height-used, true)
+	m.view.SetContent(pane.JobsBody(m.report, m.failed, m.width, m.styles), m.width, m.height-used, true)
 	m.join()
 }
 
@@ -173,7 +174,7 @@ func (m *JobsPane) join() {
 	if m.summary != "" {
 		out += "\n\n" + m.summary
 	}
-	m.frame = views.ClipHeight(out, m.height)
+	m.frame = pane.ClipHeight(out, m.height)
 }
 
 // drawLine renders the input line: after every change to the input, as
@@ -189,7 +190,7 @@ func (m *JobsPane) drawLine() {
 	m.input.CursorEnd()    // the scroll follows the cursor to the end,
 	m.input.CursorStart()  // then back to the start,
 	m.input.SetCursor(pos) // then only as far as the cursor needs
-	m.line = views.Fit(m.input.View(), m.width, 1)
+	m.line = pane.Fit(m.input.View(), m.width, 1)
 }
 
 // Update types, runs and scrolls.
@@ -264,7 +265,7 @@ func (m *JobsPane) setScrollKeys(on bool) {
 // report, dimmed under the error. The jobs wait as the policy does.
 func (m *JobsPane) run(line string) {
 	if strings.Trim(line, " ") == "" {
-		m.note, m.failed = views.Cancelled, false
+		m.note, m.failed = plain.Cancelled, false
 		return
 	}
 	jobs, err := ledger.Parse(line)
@@ -272,10 +273,10 @@ func (m *JobsPane) run(line string) {
 		err = ledger.CheckNames(jobs)
 	}
 	if err == nil {
-		err = views.CheckDuplicates(jobs)
+		err = pane.CheckDuplicates(jobs)
 	}
 	if err != nil {
-		m.note, m.failed = views.JobLineError(err), true
+		m.note, m.failed = pane.JobLineError(err), true
 		return
 	}
 	m.note, m.failed = "", false

@@ -7,8 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // GlobalKeyMap is the keys every pane shares: they move between panes,
@@ -153,7 +152,7 @@ func (m *root) fullHelp(groups [][]key.Binding) string {
 		}
 	}
 	// Room is left for the header, a line of the pane and the line under.
-	return views.Fit(views.Flow(cols, m.width), m.width, max(m.height-headerHeight-2, 1))
+	return pane.Fit(pane.Flow(cols, m.width), m.width, max(m.height-headerHeight-2, 1))
 }
 
 // Footer entries give way in this order as the width shrinks, the lowest
@@ -234,7 +233,7 @@ func (m *root) shortHelp(keys footerKeys) string {
 			}
 		}
 		if drop < 0 {
-			return views.Fit(line, m.width, 1)
+			return pane.Fit(line, m.width, 1)
 		}
 		entries = append(entries[:drop], entries[drop+1:]...)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 // Plain is the line-oriented face: the reference's menu, read a line at a
@@ -46,12 +46,12 @@ func (p *Plain) Run() error {
 }
 
 func (p *Plain) session() error {
-	p.println(views.Title)
-	p.println(views.Tagline)
+	p.println(plain.Title)
+	p.println(plain.Tagline)
 	for {
 		p.println("")
-		p.println(views.Menu)
-		choice, err := p.ask(views.ChoicePrompt)
+		p.println(plain.Menu)
+		choice, err := p.ask(plain.ChoicePrompt)
 		if err != nil {
 			return err
 		}
@@ -59,7 +59,7 @@ func (p *Plain) session() error {
 		case "1":
 			err = p.oneClient()
 		case "2":
-			p.print(views.CrowdText(p.settings, runFive(p.settings, false)))
+			p.print(plain.CrowdText(p.settings, runFive(p.settings, false)))
 		case "3":
 			err = p.retriesOverTime()
 		case "4":
@@ -67,10 +67,10 @@ func (p *Plain) session() error {
 		case "5":
 			err = p.changeSettings()
 		case "6":
-			p.println(views.Bye)
+			p.println(plain.Bye)
 			return p.out.Flush()
 		default:
-			p.println(views.PickChoice)
+			p.println(plain.PickChoice)
 		}
 		if err != nil {
 			return err
@@ -102,17 +102,17 @@ func (p *Plain) askLine(prompt string, take func([]byte)) error {
 // user cancelled: "Cancelled." is written) or not a policy (the message is
 // written).
 func (p *Plain) askPolicy() (policy backoff.Shape, ok bool, err error) {
-	answer, err := p.ask(views.PolicyPrompt)
+	answer, err := p.ask(plain.PolicyPrompt)
 	if err != nil {
 		return 0, false, err
 	}
 	if answer == "" {
-		p.println(views.Cancelled)
+		p.println(plain.Cancelled)
 		return 0, false, nil
 	}
 	policy, perr := backoff.ParseShape(answer)
 	if perr != nil {
-		p.println(views.PolicyError)
+		p.println(plain.PolicyError)
 		return 0, false, nil
 	}
 	return policy, true, nil
@@ -122,7 +122,7 @@ func (p *Plain) askPolicy() (policy backoff.Shape, ok bool, err error) {
 // when the user cancelled with an empty answer.
 func (p *Plain) askNumber(label string, low, high int) (n int, ok bool, err error) {
 	for {
-		answer, err := p.ask(views.NumberPrompt(label, low, high))
+		answer, err := p.ask(plain.NumberPrompt(label, low, high))
 		if err != nil {
 			return 0, false, err
 		}
@@ -132,7 +132,7 @@ func (p *Plain) askNumber(label string, low, high int) (n int, ok bool, err erro
 		if n, ok := answerNumber(answer); ok && n >= low && n <= high {
 			return n, true, nil
 		}
-		p.println(views.NumberError(low, high))
+		p.println(plain.NumberError(low, high))
 	}
 }
 
@@ -148,11 +148,11 @@ func answerNumber(s string) (int, bool) {
 func readJobs(line string) (jobs []ledger.Job, message string, refused bool) {
 	line = strings.Trim(line, " ")
 	if line == "" {
-		return nil, views.Cancelled, false
+		return nil, plain.Cancelled, false
 	}
 	jobs, err := ledger.Parse(line)
 	if err != nil {
-		return nil, views.JobsError(err), true
+		return nil, plain.JobsError(err), true
 	}
 	return jobs, "", false
 }
@@ -167,10 +167,10 @@ func (p *Plain) oneClient() error {
 		return err
 	}
 	if !ok {
-		p.println(views.Cancelled)
+		p.println(plain.Cancelled)
 		return nil
 	}
-	p.print(views.ScheduleText(backoff.ScheduleOf(p.settings.Policy(policy), p.settings, client)))
+	p.print(plain.ScheduleText(backoff.ScheduleOf(p.settings.Policy(policy), p.settings, client)))
 	return nil
 }
 
@@ -181,26 +181,26 @@ func (p *Plain) retriesOverTime() error {
 	}
 	s := perSecond(p.settings)
 	r, _ := backoff.Run(s.Policy(policy), s, backoff.Options{Series: true})
-	p.print(views.HistogramText(r))
+	p.print(plain.HistogramText(r))
 	return nil
 }
 
 func (p *Plain) jobs() error {
-	p.println(views.JobsHelp)
+	p.println(plain.JobsHelp)
 	var answer jobsLine
-	if err := p.askLine(views.JobsPrompt, answer.take); err != nil {
+	if err := p.askLine(plain.JobsPrompt, answer.take); err != nil {
 		return err
 	}
 	line, cut := answer.line()
 	jobs, message, _ := readJobs(line)
 	if message == "" && cut {
-		message = views.JobNamesTooLong(jobNamesKept)
+		message = plain.JobNamesTooLong(jobNamesKept)
 	}
 	if message != "" {
 		p.println(message)
 		return nil
 	}
-	p.print(views.JobsText(ledger.RunAll(jobs, p.settings)))
+	p.print(plain.JobsText(ledger.RunAll(jobs, p.settings)))
 	return nil
 }
 
@@ -215,13 +215,13 @@ func (p *Plain) changeSettings() error {
 			return err
 		}
 		if !ok {
-			p.println(views.Cancelled)
+			p.println(plain.Cancelled)
 			return nil
 		}
 		draft.Set(f, n)
 	}
 	p.settings = draft
-	p.print(views.SettingsText(draft))
+	p.print(plain.SettingsText(draft))
 	return nil
 }
 

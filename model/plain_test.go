@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 func plainScreen(t testing.TB, input []byte) string {
@@ -86,8 +86,8 @@ func TestPlainLongLine(t *testing.T) {
 		t.Fatalf("a 2 MB answer: screen of %d bytes differs from the expected %d", len(got), len(want))
 	}
 	got = plainScreen(t, []byte("4\n"+strings.Repeat("a:1 ", 1<<19)+"\n6\n"))
-	if !strings.Contains(got, views.JobsTooMany) {
-		t.Fatalf("half a million jobs: want %q", views.JobsTooMany)
+	if !strings.Contains(got, plain.JobsTooMany) {
+		t.Fatalf("half a million jobs: want %q", plain.JobsTooMany)
 	}
 }
 
@@ -131,14 +131,14 @@ func FuzzPlain(f *testing.F) {
 		}
 	}
 	f.Add([]byte("5\n1\n1\n12\n1000\n0\n0\n2\n3\nfull jitter\n"))
-	head := views.Title + "\n" + views.Tagline + "\n\n" + views.Menu + "\n" + views.ChoicePrompt
+	head := plain.Title + "\n" + plain.Tagline + "\n\n" + plain.Menu + "\n" + plain.ChoicePrompt
 	f.Fuzz(func(t *testing.T, input []byte) {
 		got := plainScreen(t, input)
 		if !strings.HasPrefix(got, head) {
 			t.Fatalf("the screen must open with the title and the menu, got %q", got[:min(len(got), 200)])
 		}
-		if !strings.HasSuffix(got, "\n"+views.Bye+"\n") && !strings.HasSuffix(got, "> \n") {
-			t.Fatalf("the screen must end with %q or a closed prompt, got %q", views.Bye, got[max(0, len(got)-200):])
+		if !strings.HasSuffix(got, "\n"+plain.Bye+"\n") && !strings.HasSuffix(got, "> \n") {
+			t.Fatalf("the screen must end with %q or a closed prompt, got %q", plain.Bye, got[max(0, len(got)-200):])
 		}
 		if again := plainScreen(t, input); again != got {
 			t.Fatal("the same input gave two screens")
@@ -223,7 +223,7 @@ func TestPlainStreamsALongLine(t *testing.T) {
 		{"a malformed job at the start", "4\n", "6\n", func() []io.Reader { return []io.Reader{text("b:12345 "), &repeated{pattern: "a:1 ", left: size}} }, "b:12345", ""},
 		// The one answer that is not the reference's: it would run the job
 		// and print its name, which --plain did not keep.
-		{"a job with a long name", "4\n", "6\n", func() []io.Reader { return []io.Reader{&repeated{pattern: "n", left: size}, text(":2")} }, "x", views.JobNamesTooLong(jobNamesKept)},
+		{"a job with a long name", "4\n", "6\n", func() []io.Reader { return []io.Reader{&repeated{pattern: "n", left: size}, text(":2")} }, "x", plain.JobNamesTooLong(jobNamesKept)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,7 +246,7 @@ func checkLongLine(t *testing.T, before string, long func() []io.Reader, short, 
 	}
 	tail := whole[len(head)+len(short):]
 	if answer != "" {
-		tail = strings.Replace(tail, "\n"+views.JobsFormat+"\n", "\n"+answer+"\n", 1)
+		tail = strings.Replace(tail, "\n"+plain.JobsFormat+"\n", "\n"+answer+"\n", 1)
 	}
 	screen := &streamCheck{want: io.MultiReader(append(append([]io.Reader{strings.NewReader(head)}, long()...), strings.NewReader(tail))...), differs: -1}
 	input := io.MultiReader(append(append([]io.Reader{strings.NewReader(before)}, long()...), strings.NewReader("\n"+after))...)

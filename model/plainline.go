@@ -27,7 +27,7 @@ const answerKept = 64
 // for a line of any length. But the reference runs a line of up to 8 jobs
 // whatever their names' length and prints each name in full, and a name
 // that is not kept cannot be printed: a line whose jobs' names take more
-// than this is answered with views.JobNamesTooLong and does not run. No
+// than this is answered with plain.JobNamesTooLong and does not run. No
 // person types such a line.
 const jobNamesKept = 1 << 20
 

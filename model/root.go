@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // Focus is the pane that has the keys.
@@ -29,7 +29,7 @@ func (f Focus) String() string {
 	if f < 0 || f >= numPanes {
 		return fmt.Sprintf("Focus(%d)", int(f))
 	}
-	return views.PaneName(int(f))
+	return pane.PaneName(int(f))
 }
 
 // The least window the program draws in; below it, it says so.
@@ -73,7 +73,7 @@ type root struct {
 	footer        string    // drawn for footerOf
 	footerOf      string    // what the footer was drawn for: see footerInputs
 	saveHeight    int       // the save box's lines under the pane
-	styles        *views.Styles
+	styles        *pane.Styles
 }
 
 // headerKey is everything the header's drawing depends on.
@@ -88,7 +88,7 @@ type headerKey struct {
 // DefaultSeeds seeds with independent draws unless opts say otherwise. Its
 // first run starts in Init, or, when it is small enough to run inside
 // Update (WithInlineWork), here.
-func NewApp(s backoff.Settings, st *views.Styles, opts ...Option) App {
+func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 	o := newOptions(opts)
 	h := help.New()
 	h.Styles = st.Help
@@ -317,7 +317,7 @@ func (m *root) mouse(msg tea.Msg, cmd *tea.Cmd) bool {
 	switch {
 	case mm.Y == 0:
 		if mm.Action == tea.MouseActionPress && mm.Button == tea.MouseButtonLeft {
-			if i := views.TabAt(int(m.focus), m.width, mm.X); i >= 0 {
+			if i := pane.TabAt(int(m.focus), m.width, mm.X); i >= 0 {
 				m.focus = Focus(i)
 			}
 		}
@@ -400,9 +400,9 @@ func (m *root) sharePolicy() {
 // changed while another had the keys.
 func (m *root) layout() {
 	defer m.refresh()
-	hk := headerKey{focus: m.focus, width: m.width, status: m.status(), info: views.SeedAndDraws(m.plan.Settings) + " (d)"}
+	hk := headerKey{focus: m.focus, width: m.width, status: m.status(), info: pane.SeedAndDraws(m.plan.Settings) + " (d)"}
 	if hk != m.headerOf || m.header == "" {
-		m.header, m.headerOf = views.Header(int(m.focus), m.width, hk.status, hk.info, m.styles), hk
+		m.header, m.headerOf = pane.Header(int(m.focus), m.width, hk.status, hk.info, m.styles), hk
 	}
 	// The footer is drawn again only when what it shows has changed: a
 	// frame's help costs more than most keys' work.
@@ -411,10 +411,10 @@ func (m *root) layout() {
 	}
 	m.save.SetWidth(m.width)
 	// The save box takes at most half the room under the header.
-	room := max(m.height-headerHeight-views.Height(m.footer), 0)
+	room := max(m.height-headerHeight-pane.Height(m.footer), 0)
 	m.saveHeight = 0
 	if v := m.save.View(); v != "" {
-		m.saveHeight = min(views.Height(v), max(room/2, 1))
+		m.saveHeight = min(pane.Height(v), max(room/2, 1))
 	}
 	body := max(room-m.saveHeight, 0)
 	if body == m.bodyHeight {
@@ -444,7 +444,7 @@ func (m *root) refresh() {
 // below the least size, what size it needs.
 func (m App) View() string {
 	if m.small() {
-		return views.TooSmall(m.width, m.height, MinWidth, MinHeight, m.styles)
+		return pane.TooSmall(m.width, m.height, MinWidth, MinHeight, m.styles)
 	}
 	var body string
 	switch m.focus {
@@ -463,10 +463,10 @@ func (m App) View() string {
 	// so a frame only joins strings.
 	under := m.footer
 	if m.saveHeight > 0 {
-		under = views.ClipHeight(m.save.View(), m.saveHeight) + "\n" + m.footer
+		under = pane.ClipHeight(m.save.View(), m.saveHeight) + "\n" + m.footer
 	}
 	if m.bodyHeight == 0 {
-		return views.Fit(m.header+"\n"+under, m.width, m.height)
+		return pane.Fit(m.header+"\n"+under, m.width, m.height)
 	}
-	return m.header + "\n" + views.ClipHeight(body, m.bodyHeight) + "\n" + under
+	return m.header + "\n" + pane.ClipHeight(body, m.bodyHeight) + "\n" + under
 }

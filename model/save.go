@@ -12,7 +12,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // SaveKeyMap is the keys of the box that saves the plan.
@@ -59,14 +61,14 @@ const (
 // [custom] table and shared waits define), so that the plan's crowd is the
 // screen's; the spread's seeds and draws; and the note of the plan the
 // program was started with.
-func (m App) SavedPlan() views.Plan { return m.savedPlan() }
+func (m App) SavedPlan() plan.Plan { return m.savedPlan() }
 
-func (m *root) savedPlan() views.Plan {
+func (m *root) savedPlan() plan.Plan {
 	names := make([]string, 0, backoff.NumShapes+1)
 	for _, sh := range backoff.Shapes() {
 		names = append(names, sh.String())
 	}
-	return views.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
+	return plan.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
 		SeedDraws: m.plan.SpreadDraws, Note: m.note}
 }
 
@@ -78,7 +80,7 @@ type planSavedMsg struct {
 }
 
 // SaveBox saves the plan to a file: a field for the name, offered as the
-// last name saved (views.DefaultPlanFile at first); the question before a
+// last name saved (pane.DefaultPlanFile at first); the question before a
 // file there is overwritten; then, until the next key, what was saved and
 // the command lines that give the same figures, or why not. The writing is
 // a command's, through Files, never the update loop's. It sits between the
@@ -90,28 +92,28 @@ type SaveBox struct {
 	files  Files
 	stage  saveStage
 	input  textinput.Model
-	plan   views.Plan // the plan being saved
-	name   string     // the file it goes to
-	gen    int        // the write on its way
-	note   string     // beside the field: why a name was refused, or that a file was kept
-	failed bool       // the note, or the result, is an error
-	result string     // once shown: what was saved, or why not, or a notice
-	view   string     // rendered on change
+	plan   plan.Plan // the plan being saved
+	name   string    // the file it goes to
+	gen    int       // the write on its way
+	note   string    // beside the field: why a name was refused, or that a file was kept
+	failed bool      // the note, or the result, is an error
+	result string    // once shown: what was saved, or why not, or a notice
+	view   string    // rendered on change
 	width  int
-	styles *views.Styles
+	styles *pane.Styles
 }
 
 // NewSaveBox returns the box, closed, saving through files.
-func NewSaveBox(files Files, st *views.Styles) SaveBox {
+func NewSaveBox(files Files, st *pane.Styles) SaveBox {
 	if files == nil {
 		files = noFiles{}
 	}
 	in := textinput.New()
-	in.Prompt = views.SavePrompt
+	in.Prompt = pane.SavePrompt
 	in.CharLimit = saveFieldLimit
 	in.PromptStyle, in.TextStyle, in.Cursor.Style = st.InputPrompt, st.InputText, st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
-	in.SetValue(views.DefaultPlanFile)
+	in.SetValue(pane.DefaultPlanFile)
 	return SaveBox{KeyMap: DefaultSaveKeyMap(), files: files, input: in, styles: st}
 }
 
@@ -138,7 +140,7 @@ func (m SaveBox) Failed() bool { return m.failed }
 func (m SaveBox) Value() string { return m.input.Value() }
 
 // Open offers to save p, the field holding the last name saved.
-func (m *SaveBox) Open(p views.Plan) tea.Cmd {
+func (m *SaveBox) Open(p plan.Plan) tea.Cmd {
 	m.plan = p
 	m.note, m.failed = "", false
 	m.stage = saveNaming
@@ -190,7 +192,7 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 			return m, m.write(true)
 		case key.Matches(k, m.KeyMap.No):
 			m.stage = saveNaming
-			m.note, m.failed = views.SaveKept(m.name), false
+			m.note, m.failed = pane.SaveKept(m.name), false
 			cmd := m.input.Focus()
 			m.setKeys()
 			m.render()
@@ -204,7 +206,7 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 		case isKey && key.Matches(k, m.KeyMap.Save):
 			name := strings.TrimSpace(m.input.Value())
 			if name == "" {
-				m.note, m.failed = views.SaveNoName, true
+				m.note, m.failed = pane.SaveNoName, true
 				m.render()
 				return m, nil
 			}
@@ -238,7 +240,7 @@ func (m *SaveBox) write(overwrite bool) tea.Cmd {
 	m.setKeys()
 	m.render()
 	gen, files, name := m.gen, m.files, m.name
-	data := []byte(views.EncodePlan(m.plan))
+	data := []byte(plan.Encode(m.plan))
 	return func() tea.Msg {
 		return planSavedMsg{gen: gen, overwrite: overwrite, err: files.Write(name, data, overwrite)}
 	}
@@ -255,9 +257,9 @@ func (m *SaveBox) landed(r planSavedMsg) {
 		m.stage = saveAsking
 		m.note, m.failed = "", false
 	case r.err != nil:
-		m.stage, m.result, m.failed = saveShown, views.PlanNotSaved(m.name, views.FileReason(r.err, "no such folder")), true
+		m.stage, m.result, m.failed = saveShown, pane.PlanNotSaved(m.name, words.FileReason(r.err, "no such folder")), true
 	default:
-		m.stage, m.result, m.failed = saveShown, views.PlanSaved(m.name, m.plan), false
+		m.stage, m.result, m.failed = saveShown, pane.PlanSaved(m.name, m.plan), false
 		m.input.SetValue(m.name)
 	}
 	m.setKeys()
@@ -287,26 +289,26 @@ func (m *SaveBox) render() {
 	switch m.stage {
 	case saveNaming:
 		// The field scrolls to keep the cursor in sight.
-		m.input.Width = max(m.width-len(views.SavePrompt)-1, 0)
+		m.input.Width = max(m.width-len(pane.SavePrompt)-1, 0)
 		m.input.SetCursor(m.input.Position())
-		m.view = views.Fit(m.input.View(), m.width, 1)
+		m.view = pane.Fit(m.input.View(), m.width, 1)
 		if m.note != "" {
 			style := st.Note
 			if m.failed {
 				style = st.Error
 			}
-			m.view += "\n" + style.Render(views.Fit(m.note, m.width, 1))
+			m.view += "\n" + style.Render(pane.Fit(m.note, m.width, 1))
 		}
 	case saveAsking:
-		m.view = st.Title.Render(views.Fit(views.SaveExists(m.name), m.width, 1))
+		m.view = st.Title.Render(pane.Fit(pane.SaveExists(m.name), m.width, 1))
 	case saveWriting:
-		m.view = st.Muted.Render(views.Fit(views.Saving(m.name), m.width, 1))
+		m.view = st.Muted.Render(pane.Fit(pane.Saving(m.name), m.width, 1))
 	case saveShown:
 		style := st.Note
 		if m.failed {
 			style = st.Error
 		}
-		m.view = style.Render(views.WrapAtSpaces(m.result, m.width))
+		m.view = style.Render(pane.WrapAtSpaces(m.result, m.width))
 	default:
 		m.view = ""
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // memFiles is a file system in memory for the s key: files by name,
@@ -61,13 +62,13 @@ func saving(t testing.TB, files Files, w, h int, opts ...Option) App {
 }
 
 // decodeSaved is the plan in the file name, decoded.
-func decodeSaved(t *testing.T, files *memFiles, name string) views.Plan {
+func decodeSaved(t *testing.T, files *memFiles, name string) plan.Plan {
 	t.Helper()
 	text, ok := files.file(name)
 	if !ok {
 		t.Fatalf("no file %s was written; files: %v", name, files.files)
 	}
-	p, err := views.DecodePlan(name, []byte(text))
+	p, err := plan.Decode(name, []byte(text))
 	if err != nil {
 		t.Fatalf("the file saved does not decode: %v\n%s", err, text)
 	}
@@ -92,25 +93,25 @@ func TestSaveKeySavesThePlan(t *testing.T) {
 	if !m.SaveBox().Captured() {
 		t.Fatal("after s: the save box does not have the keys")
 	}
-	if got := m.SaveBox().Value(); got != views.DefaultPlanFile {
-		t.Errorf("the field holds %q, want %q", got, views.DefaultPlanFile)
+	if got := m.SaveBox().Value(); got != pane.DefaultPlanFile {
+		t.Errorf("the field holds %q, want %q", got, pane.DefaultPlanFile)
 	}
-	if got := bottom(m.View(), 1); !strings.Contains(got, views.SavePrompt+views.DefaultPlanFile) {
-		t.Errorf("above the footer: got %q, want the field holding %s", got, views.DefaultPlanFile)
+	if got := bottom(m.View(), 1); !strings.Contains(got, pane.SavePrompt+pane.DefaultPlanFile) {
+		t.Errorf("above the footer: got %q, want the field holding %s", got, pane.DefaultPlanFile)
 	}
 	if footer := lines(m.View())[len(lines(m.View()))-1]; footer != "enter save • esc cancel • ctrl+c quit" {
 		t.Errorf("footer while naming: got %q, want enter save • esc cancel • ctrl+c quit", footer)
 	}
 	m = deliver(t, m, press("enter")...)
 
-	got := decodeSaved(t, files, views.DefaultPlanFile)
+	got := decodeSaved(t, files, pane.DefaultPlanFile)
 	want := m.SavedPlan()
 	if !got.Equal(want) {
 		t.Errorf("the file decodes to\n%+v\nwant the program's plan\n%+v", got, want)
 	}
 	s := backoff.Defaults()
 	s.FirstWait, s.Clients, s.Capacity = 250, 300, 400
-	wantPlan := views.Plan{Settings: s, Policies: []string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated", "custom"},
+	wantPlan := plan.Plan{Settings: s, Policies: []string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated", "custom"},
 		Seeds: 20, SeedDraws: backoff.Reference, Note: "the storm"}
 	if !got.Equal(wantPlan) {
 		t.Errorf("the file decodes to\n%+v\nwant\n%+v", got, wantPlan)
@@ -126,7 +127,7 @@ func TestSaveKeySavesThePlan(t *testing.T) {
 		t.Error("after saving, the save box still has the keys")
 	}
 	shown := m.SaveBox().Shown()
-	for _, text := range []string{"Saved retry-plan.toml.", "retry-planner --plan retry-plan.toml", views.PlanCommandLine(wantPlan)} {
+	for _, text := range []string{"Saved retry-plan.toml.", "retry-planner --plan retry-plan.toml", plan.CommandLine(wantPlan)} {
 		if !strings.Contains(shown, text) {
 			t.Errorf("after saving, the box shows %q, want it to hold %q", shown, text)
 		}
@@ -158,26 +159,26 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 		{"n keeps it", []string{"n"}, false, "Kept retry-plan.toml: type another name, or esc to cancel.", true},
 		{"n then esc keeps it", []string{"n", "esc"}, false, "", false},
 		{"esc keeps it", []string{"esc"}, false, "", false},
-		{"other keys do nothing", []string{"x", "q", "enter", "2"}, false, views.SaveExists("retry-plan.toml"), true},
+		{"other keys do nothing", []string{"x", "q", "enter", "2"}, false, pane.SaveExists("retry-plan.toml"), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files := newMemFiles()
-			files.files[views.DefaultPlanFile] = old
+			files.files[pane.DefaultPlanFile] = old
 			m := deliver(t, saving(t, files, 100, 30, WithSeeds(0)), press("s", "enter")...)
-			if got := bottom(m.View(), 1); got != views.SaveExists("retry-plan.toml") {
-				t.Fatalf("the file is there: above the footer %q, want %q", got, views.SaveExists("retry-plan.toml"))
+			if got := bottom(m.View(), 1); got != pane.SaveExists("retry-plan.toml") {
+				t.Fatalf("the file is there: above the footer %q, want %q", got, pane.SaveExists("retry-plan.toml"))
 			}
 			if footer := lines(m.View())[len(lines(m.View()))-1]; footer != "y overwrite • n keep it • esc cancel • ctrl+c quit" {
 				t.Errorf("footer while asking: got %q", footer)
 			}
 			m = deliver(t, m, press(tt.answer...)...)
-			text, _ := files.file(views.DefaultPlanFile)
+			text, _ := files.file(pane.DefaultPlanFile)
 			if replaced := text != old; replaced != tt.replaced {
 				t.Errorf("replaced: got %v, want %v (the file holds %.40q)", replaced, tt.replaced, text)
 			}
 			if tt.replaced {
-				if got := decodeSaved(t, files, views.DefaultPlanFile); !got.Equal(m.SavedPlan()) {
+				if got := decodeSaved(t, files, pane.DefaultPlanFile); !got.Equal(m.SavedPlan()) {
 					t.Errorf("the file decodes to %+v, want %+v", got, m.SavedPlan())
 				}
 			}
@@ -195,9 +196,9 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 	}
 	// n, then another name: saved beside the old file, which stays.
 	files := newMemFiles()
-	files.files[views.DefaultPlanFile] = old
+	files.files[pane.DefaultPlanFile] = old
 	m := deliver(t, saving(t, files, 100, 30, WithSeeds(0)), press("s", "enter", "n", "backspace", "backspace", "backspace", "backspace", "backspace", "2.toml", "enter")...)
-	if text, _ := files.file(views.DefaultPlanFile); text != old {
+	if text, _ := files.file(pane.DefaultPlanFile); text != old {
 		t.Errorf("the old file holds %.40q, want it kept", text)
 	}
 	decodeSaved(t, files, "retry-plan2.toml")
@@ -221,7 +222,7 @@ func TestSaveErrors(t *testing.T) {
 		{"a folder", []string{"s", "ctrl+u", "plans", "enter"}, "Could not save plans: is a directory."},
 		{"no permission", []string{"s", "ctrl+u", "/etc/plan.toml", "enter"}, "Could not save /etc/plan.toml: permission denied."},
 		{"a name with a space", []string{"s", "ctrl+u", "my plan", "enter"}, `Could not save "my plan": permission denied.`},
-		{"no name", []string{"s", "ctrl+u", "space", "enter"}, views.SaveNoName},
+		{"no name", []string{"s", "ctrl+u", "space", "enter"}, pane.SaveNoName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,7 +241,7 @@ func TestSaveErrors(t *testing.T) {
 	}
 	// Given no files, the program says it cannot save.
 	m := deliver(t, newAppWith(t, 100, 30, inline(WithSeeds(0))...), press("s", "enter")...)
-	if got := m.SaveBox().Shown(); got != views.PlanNotSaved(views.DefaultPlanFile, errNoFiles.Error()) || !m.SaveBox().Failed() {
+	if got := m.SaveBox().Shown(); got != pane.PlanNotSaved(pane.DefaultPlanFile, errNoFiles.Error()) || !m.SaveBox().Failed() {
 		t.Errorf("without files: the box shows %q (an error: %v), want that it cannot save", got, m.SaveBox().Failed())
 	}
 	files := newMemFiles()
@@ -274,7 +275,7 @@ func TestSaveFieldTakesTheKeys(t *testing.T) {
 func TestProgramSavesThePlan(t *testing.T) {
 	files := newMemFiles()
 	files.files["taken.toml"] = "old"
-	tm := teatest.NewTestModel(t, NewApp(backoff.Defaults(), views.DefaultStyles(), inline(WithSeeds(10), WithFiles(files))...),
+	tm := teatest.NewTestModel(t, NewApp(backoff.Defaults(), pane.DefaultStyles(), inline(WithSeeds(10), WithFiles(files))...),
 		teatest.WithInitialTermSize(100, 30))
 	sendKeys(tm, "2", "s", "ctrl+u", "taken.toml", "enter")
 	waitFor(t, tm, "exists: overwrite? y/n")

@@ -6,8 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // scroller shows a window of content that is already cut to its width: a
@@ -21,12 +20,12 @@ type scroller struct {
 	lines  []string
 	keys   string // the keys the scroll hint names, such as "pgup/pgdn"
 	frame  string // drawn on change: the lines in sight and the hint
-	styles *views.Styles
+	styles *pane.Styles
 }
 
 // newScroller scrolls with keys, up and down a line or a page and to the
 // top or the bottom, and with the mouse's wheel.
-func newScroller(k scrollKeys, st *views.Styles) scroller {
+func newScroller(k scrollKeys, st *pane.Styles) scroller {
 	v := viewport.New(0, 0)
 	none := key.NewBinding(key.WithDisabled())
 	v.KeyMap = viewport.KeyMap{
@@ -116,7 +115,7 @@ func (s *scroller) draw() {
 	bottom := min(top+h, total)
 	s.frame = strings.Join(s.lines[top:bottom], "\n")
 	if total > h {
-		s.frame += "\n" + views.ScrollHint(top+1, bottom, total, s.vp.Width, s.keys, s.styles)
+		s.frame += "\n" + pane.ScrollHint(top+1, bottom, total, s.vp.Width, s.keys, s.styles)
 	}
 }
 
@@ -129,5 +128,5 @@ func headOver(head string, view scroller, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	return views.ClipHeight(head+"\n"+view.View(), height)
+	return pane.ClipHeight(head+"\n"+view.View(), height)
 }

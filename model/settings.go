@@ -13,7 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/plain"
 )
 
 // SettingsAppliedMsg gives every pane new settings from outside the form.
@@ -158,11 +159,11 @@ type SettingsPane struct {
 	frame    string       // drawn after every change to the open form
 	width    int
 	height   int
-	styles   *views.Styles
+	styles   *pane.Styles
 }
 
 // NewSettingsPane returns pane 5 showing plan p, the form closed.
-func NewSettingsPane(p Plan, st *views.Styles) SettingsPane {
+func NewSettingsPane(p Plan, st *pane.Styles) SettingsPane {
 	km := DefaultSettingsKeyMap()
 	return SettingsPane{KeyMap: km, plan: p, view: newScroller(km.scrollKeys, st), styles: st}
 }
@@ -190,15 +191,15 @@ func (m *SettingsPane) render() {
 		m.view.SetContent("", m.width, m.height, false)
 		return
 	}
-	out := views.SettingsSummary(m.plan.Settings, m.plan.Seeds, m.plan.SpreadDraws, m.width, m.styles)
+	out := pane.SettingsSummary(m.plan.Settings, m.plan.Seeds, m.plan.SpreadDraws, m.width, m.styles)
 	if m.note != "" {
-		out = m.styles.Note.Render(views.Wrap(m.note, min(m.width, views.ProseWidth))) + "\n\n" + out
+		out = m.styles.Note.Render(pane.Wrap(m.note, min(m.width, pane.ProseWidth))) + "\n\n" + out
 	}
-	m.view.SetContent(views.Fit(out, m.width, views.Height(out)), m.width, m.height, false)
+	m.view.SetContent(pane.Fit(out, m.width, pane.Height(out)), m.width, m.height, false)
 	st := m.styles
 	title := st.Title.Render("Change the settings") +
 		st.Muted.Render(": enter for the next field, and on the last of the third page to apply; shift+tab goes back; esc cancels. A time takes 1500, 1.5s or 1s500ms.")
-	m.title = views.Wrap(title, min(m.width, views.ProseWidth))
+	m.title = pane.Wrap(title, min(m.width, pane.ProseWidth))
 }
 
 // drawForm draws the open form under its title, the focused field's error
@@ -212,9 +213,9 @@ func (m *SettingsPane) drawForm() {
 	}
 	view := m.form.View()
 	if msg := m.fieldError(); msg != "" {
-		view = besideFocused(view, views.ErrorMark+" "+msg, m.width, m.styles)
+		view = besideFocused(view, pane.ErrorMark+" "+msg, m.width, m.styles)
 	}
-	m.frame = views.Fit(m.title+"\n\n"+view, m.width, m.height)
+	m.frame = pane.Fit(m.title+"\n\n"+view, m.width, m.height)
 }
 
 // fieldError is the error of the field the cursor is on: why enter did not
@@ -232,7 +233,7 @@ func (m *SettingsPane) fieldError() string {
 // besideFocused puts msg after the focused field's last line (the lines
 // the theme's thick border starts), or on a line of its own under it when
 // it does not fit beside.
-func besideFocused(view, msg string, w int, st *views.Styles) string {
+func besideFocused(view, msg string, w int, st *pane.Styles) string {
 	lines := strings.Split(view, "\n")
 	last := -1
 	for i, l := range lines {
@@ -241,7 +242,7 @@ func besideFocused(view, msg string, w int, st *views.Styles) string {
 		}
 	}
 	if last < 0 {
-		return view + "\n" + st.Error.Render(views.Wrap(msg, w))
+		return view + "\n" + st.Error.Render(pane.Wrap(msg, w))
 	}
 	l := lines[last]
 	used := ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " "))
@@ -249,7 +250,7 @@ func besideFocused(view, msg string, w int, st *views.Styles) string {
 		lines[last] = ansi.Truncate(l, used, "") + "  " + st.Error.Render(msg)
 		return strings.Join(lines, "\n")
 	}
-	under := st.Error.Render(views.Wrap(msg, max(w-4, 1)))
+	under := st.Error.Render(pane.Wrap(msg, max(w-4, 1)))
 	under = "┃   " + strings.ReplaceAll(under, "\n", "\n┃   ")
 	return strings.Join(append(lines[:last+1], append([]string{under}, lines[last+1:]...)...), "\n")
 }
@@ -290,7 +291,7 @@ const formPageLines = 13
 // formHeight leaves room above the form for the title and below it for
 // an error.
 func (m SettingsPane) formHeight() int {
-	return max(min(m.height-3-views.Height(m.title), formPageLines), 1)
+	return max(min(m.height-3-pane.Height(m.title), formPageLines), 1)
 }
 
 // open builds a fresh form bound to a fresh draft of the plan.
@@ -348,7 +349,7 @@ func (m *SettingsPane) build() {
 	pages[2] = []huh.Field{
 		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset also sets the first wait, longest wait and attempts)").
 			Inline(true).Options(presets...).Value(&m.draft.preset),
-		byName[views.FieldName(backoff.Multiplier)], byName["jitter"], byName[views.FieldName(backoff.MaxElapsed)],
+		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)],
 		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
 			Inline(true).Options(draws()...).Value(&m.draft.draws),
 		byName["the spread's seeds"],
@@ -497,7 +498,7 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		return m, nil
 	}
 	if isKey && key.Matches(k, m.KeyMap.Cancel) {
-		m.close(views.Cancelled + " The settings are as they were.")
+		m.close(plain.Cancelled + " The settings are as they were.")
 		return m, nil
 	}
 	if m.fieldFull(msg) {
@@ -533,7 +534,7 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		old := m.plan
 		m.plan = p
 		note := "Applied; nothing changed."
-		if changes := views.PlanChanges(old.Settings, p.Settings); changes != "" {
+		if changes := pane.PlanChanges(old.Settings, p.Settings); changes != "" {
 			note = "Applied: " + changes + "."
 		} else if p != old {
 			note = "Applied: the spread's seeds or draws changed."

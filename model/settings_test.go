@@ -12,7 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // formFields is how many fields the settings form has: its text fields and
@@ -139,7 +139,7 @@ func TestStaleFormMessagesDoNotMoveAFreshForm(t *testing.T) {
 	if !m.SettingsPane().Editing() {
 		t.Fatal("the fresh form closed")
 	}
-	if got, want := m.SettingsPane().form.GetFocusedField().GetKey(), views.FieldName(backoff.FirstWait); got != want {
+	if got, want := m.SettingsPane().form.GetFocusedField().GetKey(), pane.FieldName(backoff.FirstWait); got != want {
 		t.Errorf("the fresh form's field: got %q, want %q", got, want)
 	}
 	// And the form that completes is the fresh one, with what was typed in
@@ -154,7 +154,7 @@ func TestStaleFormMessagesDoNotMoveAFreshForm(t *testing.T) {
 // The summary under a closed form is drawn from the settings it applied,
 // before the root has passed them back.
 func TestSettingsSummaryShowsTheAppliedSettings(t *testing.T) {
-	p := NewSettingsPane(DefaultPlan(backoff.Defaults()), views.DefaultStyles())
+	p := NewSettingsPane(DefaultPlan(backoff.Defaults()), pane.DefaultStyles())
 	p.SetSize(100, 30)
 	msgs := press("enter", "backspace", "backspace", "backspace", "backspace", "100")
 	for range formFields {
@@ -170,11 +170,11 @@ func TestSettingsSummaryShowsTheAppliedSettings(t *testing.T) {
 	}
 	var row string
 	for _, l := range strings.Split(p.View(), "\n") {
-		if strings.HasPrefix(l, views.FieldName(backoff.FirstWait)) {
+		if strings.HasPrefix(l, pane.FieldName(backoff.FirstWait)) {
 			row = strings.Join(strings.Fields(l), " ")
 		}
 	}
-	if want := views.FieldName(backoff.FirstWait) + " 100 ms "; !strings.HasPrefix(row, want) {
+	if want := pane.FieldName(backoff.FirstWait) + " 100 ms "; !strings.HasPrefix(row, want) {
 		t.Errorf("summary row: got %q, want it to start %q", row, want)
 	}
 }
@@ -189,7 +189,7 @@ func TestSettingsFormDrawnLive(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		p := m.SettingsPane()
-		if want := views.Fit(p.title+"\n\n"+p.form.View(), p.width, p.height); p.View() != want {
+		if want := pane.Fit(p.title+"\n\n"+p.form.View(), p.width, p.height); p.View() != want {
 			t.Fatalf("%s: the pane shows\n%s\nwant what the form draws now\n%s", when, p.View(), want)
 		}
 	}
@@ -230,7 +230,7 @@ func TestJobsLineDrawnLive(t *testing.T) {
 	for _, key := range press("4", "enter", "alpha:0 br", "backspace", "left", "x", "enter", "enter", "esc") {
 		m = send(t, m, key)
 		j := m.JobsPane()
-		if want := views.Fit(j.input.View(), j.width, 1); j.line != want {
+		if want := pane.Fit(j.input.View(), j.width, 1); j.line != want {
 			t.Fatalf("the jobs line shows %q, want %q", j.line, want)
 		}
 	}

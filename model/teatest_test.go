@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // The teatest runs drive the whole program, commands and all, as a person
@@ -27,7 +27,7 @@ func startProgram(t *testing.T, opts ...Option) *teatest.TestModel {
 	if opts == nil {
 		opts = inline()
 	}
-	return teatest.NewTestModel(t, NewApp(backoff.Defaults(), views.DefaultStyles(), opts...), teatest.WithInitialTermSize(100, 30))
+	return teatest.NewTestModel(t, NewApp(backoff.Defaults(), pane.DefaultStyles(), opts...), teatest.WithInitialTermSize(100, 30))
 }
 
 // sendKeys sends each key of press(names...) in turn.
@@ -56,7 +56,7 @@ func formTitles() []string {
 	var out []string
 	for _, t := range formTexts() {
 		switch t.name {
-		case views.FieldName(backoff.Multiplier):
+		case pane.FieldName(backoff.Multiplier):
 			out = append(out, "your own policy starts from")
 		case "the spread's seeds":
 			out = append(out, "draws (")
@@ -125,7 +125,7 @@ func TestProgramAppliesSettings(t *testing.T) {
 	sendKeys(tm, "backspace", "backspace", "backspace", "99", "enter")
 	first100 := backoff.Defaults()
 	first100.FirstWait = 100
-	waitFor(t, tm, "> 99  "+views.ErrorMark+" "+rangeError(first100, backoff.LongestWait))
+	waitFor(t, tm, "> 99  "+pane.ErrorMark+" "+rangeError(first100, backoff.LongestWait))
 	sendKeys(tm, "backspace", "backspace", "16s", "enter")
 	waitFor(t, tm, "┃ attempts")
 	sendKeys(tm, "shift+tab")

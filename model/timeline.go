@@ -5,7 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/views"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // TimelineKeyMap is pane 3's keys.
@@ -41,9 +41,9 @@ func (k TimelineKeyMap) FullHelp() [][]key.Binding {
 type TimelinePane struct {
 	KeyMap TimelineKeyMap
 
-	b, a   views.RunData
+	b, a   pane.RunData
 	hasA   bool
-	data   views.TimelineData
+	data   pane.TimelineData
 	head   string // rendered on change: TimelineHead
 	view   scroller
 	frame  string // the head and the lines in sight, joined on change
@@ -51,11 +51,11 @@ type TimelinePane struct {
 	width  int
 	height int
 	window int // the lines the pane has without the full help: the rows' width follows it
-	styles *views.Styles
+	styles *pane.Styles
 }
 
 // NewTimelinePane returns pane 3 on exponential, with nothing to show yet.
-func NewTimelinePane(st *views.Styles) TimelinePane {
+func NewTimelinePane(st *pane.Styles) TimelinePane {
 	km := DefaultTimelineKeyMap()
 	m := TimelinePane{KeyMap: km, view: newScroller(km.scrollKeys, st), styles: st}
 	m.data.Chosen = int(backoff.Exponential)
@@ -64,7 +64,7 @@ func NewTimelinePane(st *views.Styles) TimelinePane {
 
 // SetRuns shows run b, and a beside it when not nil; stale says b is the
 // last run while the plan's is on its way.
-func (m *TimelinePane) SetRuns(b views.RunData, a *views.RunData, stale bool) {
+func (m *TimelinePane) SetRuns(b pane.RunData, a *pane.RunData, stale bool) {
 	m.b, m.hasA = b, a != nil
 	if a != nil {
 		m.a = *a
@@ -110,7 +110,7 @@ func (m TimelinePane) All() bool { return m.data.All }
 func (m TimelinePane) RowMs() int { return m.data.RowMs }
 
 // Rows are policy i's rows of the run shown.
-func (m TimelinePane) Rows(i int) []views.SlotRow {
+func (m TimelinePane) Rows(i int) []pane.SlotRow {
 	if i < 0 || i >= len(m.data.B.Rows) {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (m TimelinePane) Rows(i int) []views.SlotRow {
 // aggregate chooses the rows' width, so that the longest run shown fits in
 // a screenful or two, and sums each policy's series to it.
 func (m *TimelinePane) aggregate() {
-	runs := []views.RunData{m.b}
+	runs := []pane.RunData{m.b}
 	if m.hasA {
 		runs = append(runs, m.a)
 	}
@@ -136,7 +136,7 @@ func (m *TimelinePane) aggregate() {
 		}
 	}
 	room := max(m.window-6, 4) // the head takes about six lines
-	m.data.RowMs = views.TimelineRowMs(unit, (span+unit-1)/max(unit, 1), room)
+	m.data.RowMs = pane.TimelineRowMs(unit, (span+unit-1)/max(unit, 1), room)
 	m.data.B = timelineRun(m.b, m.data.RowMs)
 	m.data.A = nil
 	if m.hasA {
@@ -147,10 +147,10 @@ func (m *TimelinePane) aggregate() {
 }
 
 // timelineRun is run d's series summed to rows of rowMs.
-func timelineRun(d views.RunData, rowMs int) views.TimelineRun {
-	out := views.TimelineRun{Settings: d.Settings, Policies: d.Policies, Rows: make([][]views.SlotRow, len(d.Crowds))}
+func timelineRun(d pane.RunData, rowMs int) pane.TimelineRun {
+	out := pane.TimelineRun{Settings: d.Settings, Policies: d.Policies, Rows: make([][]pane.SlotRow, len(d.Crowds))}
 	for i, c := range d.Crowds {
-		out.Rows[i] = views.AggregateRows(c.Series, rowMs)
+		out.Rows[i] = pane.AggregateRows(c.Series, rowMs)
 		out.Truncated = out.Truncated || (c.Series != nil && c.Series.Truncated)
 	}
 	return out
@@ -171,9 +171,9 @@ func lcm(a, b int) int {
 
 func (m *TimelinePane) render() {
 	m.dirty = false
-	m.head = views.TimelineHead(m.data, m.width, m.styles)
-	room := max(m.height-views.Height(m.head), 0)
-	m.view.SetContent(views.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
+	m.head = pane.TimelineHead(m.data, m.width, m.styles)
+	room := max(m.height-pane.Height(m.head), 0)
+	m.view.SetContent(pane.TimelineBody(m.data, m.width, m.styles), m.width, room, false)
 	m.join()
 }
 
@@ -196,7 +196,7 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 	case key.Matches(k, m.KeyMap.Prev, m.KeyMap.Next) && m.data.All && !m.hasA:
 		// All of them stay as they are; only the head picks out another.
 		m.data.Chosen = stepPolicy(m.data.Chosen, n, key.Matches(k, m.KeyMap.Next))
-		m.head = views.TimelineHead(m.data, m.width, m.styles)
+		m.head = pane.TimelineHead(m.data, m.width, m.styles)
 		m.join()
 		return m, nil
 	case key.Matches(k, m.KeyMap.Prev):
@@ -222,9 +222,9 @@ func (m TimelinePane) mouse(mm tea.MouseMsg) (TimelinePane, tea.Cmd) {
 		i := -1
 		switch {
 		case mm.Y == 0 && (!m.data.All || m.hasA):
-			i = views.PolicyRowAt(views.PolicyNames(m.b.Policies), m.width, mm.X)
-		case m.data.All && mm.Y == views.Height(m.head)-1:
-			i = views.TimelineColumnAt(m.data, m.width, mm.X)
+			i = pane.PolicyRowAt(pane.PolicyNames(m.b.Policies), m.width, mm.X)
+		case m.data.All && mm.Y == pane.Height(m.head)-1:
+			i = pane.TimelineColumnAt(m.data, m.width, mm.X)
 		}
 		if i >= 0 && i != m.data.Chosen {
 			m.data.Chosen = i

@@ -1,0 +1,81 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// Flags are the command-line flags that make p from the defaults, only
+// those whose value differs, in the order the settings are listed; the note
+// has none. Times are whole milliseconds, policies are joined by commas with
+// a hyphen for each space.
+func Flags(p Plan) []string {
+	var out []string
+	flag := func(name, value string) { out = append(out, "--"+name, value) }
+	d := Default()
+	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients,
+		backoff.Outage, backoff.Seed, backoff.Slot} {
+		if v := p.Settings.Get(f); v != d.Settings.Get(f) {
+			flag(f.Flag(), strconv.Itoa(v))
+		}
+	}
+	s, ds := p.Settings, d.Settings
+	if s.Multiplier != ds.Multiplier {
+		flag("multiplier", backoff.FormatThousandths(s.Multiplier))
+	}
+	if s.Jitter != ds.Jitter {
+		flag("jitter", s.Jitter.String())
+	}
+	if s.MaxElapsed != ds.MaxElapsed {
+		flag("max-elapsed", strconv.Itoa(s.MaxElapsed))
+	}
+	if s.Draws != ds.Draws {
+		flag("draws", s.Draws.String())
+	}
+	if s.Capacity != ds.Capacity {
+		flag("capacity", strconv.Itoa(s.Capacity))
+	}
+	if s.Load != ds.Load {
+		flag("load", strconv.Itoa(s.Load))
+	}
+	if s.LoadUntil != ds.LoadUntil {
+		flag("load-until", strconv.Itoa(s.LoadUntil))
+	}
+	if s.Budget != ds.Budget {
+		flag("budget", s.Budget.String())
+	}
+	if s.Processes != ds.Processes {
+		flag("processes", strconv.Itoa(s.Processes))
+	}
+	if len(p.Policies) > 0 {
+		names := make([]string, len(p.Policies))
+		for i, n := range p.Policies {
+			names[i] = policyFlagName(n)
+		}
+		flag("policies", strings.Join(names, ","))
+	}
+	if p.Seeds != d.Seeds {
+		flag("seeds", strconv.Itoa(p.Seeds))
+	}
+	if p.SeedDraws != d.SeedDraws {
+		flag("seed-draws", p.SeedDraws.String())
+	}
+	return out
+}
+
+// CommandLine is the command line that runs p's crowd: "retry-planner
+// crowd" and its Flags (--policies and --seeds belong to the crowd, the
+// settings flags to every command). No value holds a space or a shell's
+// special character.
+func CommandLine(p Plan) string {
+	return strings.Join(append([]string{"retry-planner", "crowd"}, Flags(p)...), " ")
+}
+
+// policyFlagName is a policy's name as a flag writes it, and as
+// backoff.LookupPolicy reads it whatever its case and separators: "Full
+// jitter" and "full_jitter" are "full-jitter".
+func policyFlagName(name string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "-", "_", "-").Replace(strings.TrimSpace(name)))
+}

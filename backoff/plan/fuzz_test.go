@@ -1,0 +1,58 @@
+package plan
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// FuzzDecodePlan: no text makes Decode panic; what it refuses gets one
+// line naming the file and a line of the text; what it accepts is a valid
+// plan that Encode writes back to a file that reads as the same plan.
+//
+//	go test -fuzz FuzzDecodePlan -fuzztime 60s ./views
+func FuzzDecodePlan(f *testing.F) {
+	f.Add(Encode(Default()))
+	f.Add(Encode(richPlan()))
+	for _, name := range []string{"defaults.toml", "rich.toml"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", "plans", name)); err == nil {
+			f.Add(string(data))
+		}
+	}
+	for _, s := range []string{
+		"", "[crowd]\nclients = 0\n", "crowd.client = 3\n", "policies = [\"fixed\", \"Full_Jitter\"]\n",
+		"[policy]\nfirst_wait_ms = \"1.5s\"\nlongest_wait_ms = 20000\n", "[custom]\nmultiplier = 1.6\njitter = \"up:0.1\"\n",
+		"crowd = {clients = 1_000, seed = 0}\n", "[[spread]]\nseeds = 1\n", "note = \"\"\"\na\n\"\"\"\n", "[service]\nbudget = \"aws:500:5\"\nload_per_second = 10\nload_until_ms = 0\n",
+		"\xef\xbb\xbf[crowd]\r\nclients = 5\r\n", "a.b.c = 1\n[x.\"y,z\"]\n", "\"a\\u200bb\" = 1\n", "[crowd]\n\"x\\u202ey\" = 2\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := Decode("fuzz.toml", []byte(text))
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %T %v, want a *Error", err, err)
+			}
+			lines := strings.Count(text, "\n") + 1
+			if pe.File != "fuzz.toml" || pe.Line < 1 || pe.Line > lines || strings.ContainsAny(pe.Msg, "\n\r") {
+				t.Fatalf("got file %q, line %d of %d, message %q; want fuzz.toml, a line of the text and one line", pe.File, pe.Line, lines, pe.Msg)
+			}
+			if !utf8.ValidString(pe.Msg) || strings.ContainsFunc(pe.Msg, func(r rune) bool { return r != ' ' && !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) {
+				t.Fatalf("message %q: want text that shows as itself", pe.Msg)
+			}
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("Decode took a plan that Validate refuses: %v", err)
+		}
+		again, err := Decode("again.toml", []byte(Encode(p)))
+		if err != nil || !again.Equal(p) {
+			t.Fatalf("written and read again: got %+v, %v; want %+v", again, err, p)
+		}
+	})
+}

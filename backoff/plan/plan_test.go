@@ -1,0 +1,512 @@
+package plan
+
+import (
+	"errors"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	_ "github.com/charmbracelet/x/exp/golden" // registers -update
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// updatingGoldens reports whether the golden package's -update flag is set,
+// for the goldens kept under names of their own (testdata/plans,
+// testdata/pictures): go test ./backoff/plan -run 'Golden' -update.
+func updatingGoldens() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// richPlan sets every key away from its default.
+func richPlan() Plan {
+	s := backoff.Defaults()
+	s.FirstWait, s.LongestWait, s.Attempts, s.Clients, s.Outage, s.Seed, s.Slot = 250, 120000, 8, 20000, 30000, 42, 1000
+	s.Multiplier, s.Jitter, s.MaxElapsed, s.Draws = 1600, backoff.Jitter{Kind: backoff.JitterSpread, Factor: 200}, 300000, backoff.Independent
+	s.Capacity, s.Load, s.LoadUntil = 2000, 500, 120000
+	s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}, 20
+	return Plan{Settings: s, Policies: []string{"full jitter", "fixed", "custom", "grpc"}, Seeds: 200, SeedDraws: backoff.Reference,
+		Note: "Checkout after a 30 s outage: 20,000 clients, 2,000 a second.\nThe \"custom\" one is grpc's waits from 250 ms."}
+}
+
+// pick draws from [low, high], at an end of the range or next to one half
+// the time.
+func pick(r *rand.Rand, low, high int) int {
+	if high <= low {
+		return low
+	}
+	switch r.IntN(8) {
+	case 0:
+		return low
+	case 1:
+		return low + 1
+	case 2:
+		return high - 1
+	case 3:
+		return high
+	}
+	return low + r.IntN(high-low+1)
+}
+
+// spelled writes a policy's name as a person might: in another case, with -
+// or _ for its spaces and hyphens, with spaces around it.
+func spelled(r *rand.Rand, name string) string {
+	var b strings.Builder
+	for _, c := range name {
+		switch {
+		case (c == ' ' || c == '-') && r.IntN(2) == 0:
+			b.WriteByte("-_ "[r.IntN(3)])
+		case r.IntN(4) == 0:
+			b.WriteString(strings.ToUpper(string(c)))
+		default:
+			b.WriteRune(c)
+		}
+	}
+	if r.IntN(8) == 0 {
+		return " " + b.String() + "\t"
+	}
+	return b.String()
+}
+
+// noteRunes are the runes a random note is made of: plain text, the marks
+// TOML must escape, controls, format characters and runes beyond the BMP.
+var noteRunes = []rune("abc XYZ 0123,.:;#=[]{}'\"\\\n\t\r\x00\x01\x1f\x7f\u0085\u00a0é漢\u200b\u202e\ufeff😀")
+
+func randomPlan(r *rand.Rand) Plan {
+	s := backoff.Defaults()
+	s.FirstWait = pick(r, 1, backoff.MaxWait)
+	s.LongestWait = pick(r, s.FirstWait, backoff.MaxWait)
+	s.Attempts = pick(r, 2, backoff.MaxAttempts)
+	s.Clients = pick(r, 1, backoff.MaxClients)
+	s.Outage = pick(r, 0, backoff.MaxTime)
+	s.Seed = pick(r, 0, 999999)
+	s.Slot = pick(r, 1, backoff.MaxWait)
+	s.Multiplier = pick(r, 1000, 10000)
+	s.MaxElapsed = pick(r, 0, backoff.MaxTime)
+	s.Jitter = backoff.Jitter{Kind: backoff.JitterKind(r.IntN(6))}
+	if s.Jitter.Kind == backoff.JitterSpread || s.Jitter.Kind == backoff.JitterUp {
+		s.Jitter.Factor = pick(r, 1, 1000)
+	}
+	s.Draws = backoff.Draws(r.IntN(2))
+	s.Capacity = pick(r, 0, backoff.MaxCapacity)
+	s.Load = pick(r, 0, backoff.MaxLoad)
+	if r.IntN(3) > 0 {
+		s.LoadUntil = pick(r, 0, backoff.MaxTime)
+	}
+	for s.FreshRequests() > backoff.MaxFreshRequests {
+		s.Load /= 2
+	}
+	switch r.IntN(3) {
+	case 1:
+		s.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: pick(r, 1, backoff.MaxGRPCTokens), B: pick(r, 1, 1000)}
+	case 2:
+		s.Budget = backoff.Budget{Kind: backoff.BudgetAWS, A: pick(r, 1, backoff.MaxAWSTokens), B: pick(r, 1, backoff.MaxAWSTokens)}
+	}
+	s.Processes = pick(r, 1, backoff.MaxProcesses)
+	p := Plan{Settings: s, Seeds: pick(r, 0, backoff.MaxSeeds), SeedDraws: backoff.Draws(r.IntN(2))}
+	if r.IntN(4) > 0 {
+		names := backoff.Names()
+		r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		for _, n := range names[:1+r.IntN(len(names))] {
+			p.Policies = append(p.Policies, spelled(r, n))
+		}
+	}
+	if r.IntN(3) > 0 {
+		var b strings.Builder
+		for range r.IntN(60) {
+			b.WriteRune(noteRunes[r.IntN(len(noteRunes))])
+		}
+		p.Note = b.String()
+	}
+	return p
+}
+
+func TestPlanRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 1))
+	for i := range 3000 {
+		p := randomPlan(r)
+		if err := p.Validate(); err != nil {
+			t.Fatalf("plan %d: Validate: %v, want nil for %+v", i, err, p)
+		}
+		text := Encode(p)
+		got, err := Decode("random.toml", []byte(text))
+		if err != nil {
+			t.Fatalf("plan %d: got %v, want it read back; the file:\n%s", i, err, text)
+		}
+		if !got.Equal(p) {
+			t.Fatalf("plan %d: got %+v, want %+v; the file:\n%s", i, got, p, text)
+		}
+		if again := Encode(got); again != text {
+			t.Fatalf("plan %d: written again it differs:\n%s\nwant:\n%s", i, again, text)
+		}
+	}
+}
+
+// TestPlanTOMLIsTOML reads an encoded plan with the TOML package alone, to
+// check that the file is TOML for any tool and holds the values it shows.
+func TestPlanTOMLIsTOML(t *testing.T) {
+	var doc struct {
+		Policies []string
+		Policy   struct {
+			FirstWaitMs int `toml:"first_wait_ms"`
+		}
+		Custom struct {
+			Multiplier float64
+			Jitter     string
+		}
+		Service struct {
+			Budget      string
+			LoadUntilMs *int `toml:"load_until_ms"`
+		}
+	}
+	if _, err := toml.Decode(Encode(richPlan()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(doc.Policies, richPlan().Policies) || doc.Policy.FirstWaitMs != 250 || doc.Custom.Multiplier != 1.6 ||
+		doc.Custom.Jitter != "spread:0.2" || doc.Service.Budget != "grpc:10:0.1" || doc.Service.LoadUntilMs == nil || *doc.Service.LoadUntilMs != 120000 {
+		t.Errorf("got %+v, want the rich plan's values", doc)
+	}
+	doc.Service.LoadUntilMs = nil
+	if _, err := toml.Decode(Encode(Default()), &doc); err != nil || doc.Service.LoadUntilMs != nil {
+		t.Errorf("the defaults: got %v and load_until_ms %v, want no error and the key left out", err, doc.Service.LoadUntilMs)
+	}
+}
+
+func TestPlanGolden(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		plan Plan
+	}{
+		{"defaults", Default()},
+		{"rich", richPlan()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("testdata", "plans", tt.name+".toml")
+			got := Encode(tt.plan)
+			if updatingGoldens() {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("Encode differs from %s (go test ./views -run Golden -update rewrites it); got:\n%s", path, got)
+			}
+			read, err := Decode(path, want)
+			if err != nil || !read.Equal(tt.plan) {
+				t.Errorf("reading %s: got %+v, %v; want %+v", path, read, err, tt.plan)
+			}
+		})
+	}
+}
+
+// An empty file, and one with only comments, are the defaults.
+func TestDecodePlanEmpty(t *testing.T) {
+	for _, text := range []string{"", "# nothing\n\n", "\xef\xbb\xbf", "[crowd]\n[policy]\n"} {
+		got, err := Decode("empty.toml", []byte(text))
+		if err != nil || !got.Equal(Default()) {
+			t.Errorf("%q: got %+v, %v; want the default plan", text, got, err)
+		}
+	}
+}
+
+// Keys may be written as TOML allows: dotted, in inline tables, with
+// durations for times and integers for the multiplier.
+func TestDecodePlanForms(t *testing.T) {
+	text := "policies = [\n  \"full-jitter\",\n  \"GRPC\",\n]\n" +
+		"policy.first_wait_ms = \"1.5s\"\n" +
+		"crowd = {clients = 1_000_000, outage_ms = \"2m\"}\n" +
+		"[custom]\nmultiplier = 3\njitter = \"Spread:0.25\"\n" +
+		"[service]\nbudget = \"AWS:500:5\"\nload_until_ms = 0\n"
+	got, err := Decode("forms.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.Policies = []string{"full-jitter", "GRPC"}
+	want.Settings.FirstWait, want.Settings.Clients, want.Settings.Outage = 1500, 1000000, 120000
+	want.Settings.Multiplier, want.Settings.Jitter = 3000, backoff.Jitter{Kind: backoff.JitterSpread, Factor: 250}
+	want.Settings.Budget, want.Settings.LoadUntil = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 0
+	if !got.Equal(want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestDecodePlanErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		// Text that is not TOML, with the parser's line.
+		{"bad TOML", "[crowd\nclients = 1\n", "plan.toml:1: not TOML: expected '.' or ']' to end table name, but got '\\n' instead"},
+		{"bad TOML later", "[crowd]\nclients = 1\nseed = = 2\n", "plan.toml:3: not TOML: expected value but found '=' instead"},
+		{"a key twice", "[crowd]\nclients = 1\nclients = 2\n", "plan.toml:3: not TOML: Key 'crowd.clients' has already been defined."},
+		{"not UTF-8", "note = \"\xff\"\n", "plan.toml:1: not TOML: invalid UTF-8 byte: 0xff"},
+		{"too long", "#" + strings.Repeat("x", MaxBytes) + "\n", "plan.toml:1: a plan of 1048578 bytes: want at most 1048576 (a plan is a page of settings)"},
+
+		// Keys a plan does not have.
+		{"unknown at the top", "policies = []\ncolour = \"red\"\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
+		{"unknown table", "# a plan\n[colour]\nx = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
+		{"unknown dotted table", "\ncolour.x = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
+		{"unknown in a table", "[crowd]\nclients = 5\nclient = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+		{"unknown dotted", "\n\ncrowd.client = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+		{"keys are case-sensitive", "[crowd]\nClients = 5\n", "plan.toml:2: crowd.Clients: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+		{"unknown in the same key's case", "[crowd]\nclients = 5\nCLIENTS = 6\n", "plan.toml:3: crowd.CLIENTS: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+		{"unknown sub-table", "[crowd]\n[crowd.extra]\nx = 1\n", "plan.toml:2: crowd.extra: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+		{"unknown in spread", "[spread]\nseed = 3\n", "plan.toml:2: spread.seed: not a key of [spread], which takes seeds and draws"},
+		{"a top-level key in a table", "[policy]\npolicies = [\"fixed\"]\n", "plan.toml:2: policy.policies: not a key of [policy], which takes first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms"},
+		{"the first problem in the file's order", "[crowd]\nclients = 0\nfoo = 1\n", "plan.toml:3: crowd.foo: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
+
+		// Values of the wrong type.
+		{"a string for a count", "[policy]\nattempts = \"6\"\n", `plan.toml:2: policy.attempts = "6": want a whole number from 2 to 100, not a string`},
+		{"a decimal for a count", "[policy]\nattempts = 6.0\n", "plan.toml:2: policy.attempts = 6: want a whole number from 2 to 100, not a decimal"},
+		{"a boolean for a count", "[crowd]\nclients = true\n", "plan.toml:2: crowd.clients = true: want a whole number from 1 to 1000000, not true or false"},
+		{"a list for a count", "[crowd]\nseed = [7]\n", "plan.toml:2: crowd.seed = [7]: want a whole number from 0 to 999999, not a list"},
+		{"a table for a count", "[crowd.clients]\nx = 1\n", "plan.toml:1: crowd.clients = {...}: want a whole number from 1 to 1000000, not a table"},
+		{"a decimal for a time", "[crowd]\noutage_ms = 1.5\n", `plan.toml:2: crowd.outage_ms = 1.5: want a time from 0 to 86400000 ms: whole milliseconds, or a duration string such as "1.5s", not a decimal`},
+		{"a date for a time", "[crowd]\noutage_ms = 1979-05-27\n", `plan.toml:2: crowd.outage_ms = 1979-05-27: want a time from 0 to 86400000 ms: whole milliseconds, or a duration string such as "1.5s", not a date or time`},
+		{"a string that is no time", "[crowd]\noutage_ms = \"10 s\"\n", `plan.toml:2: crowd.outage_ms = "10 s": want a time from 0 to 86400000 ms: whole milliseconds, or a duration string such as "1.5s"`},
+		{"a signed duration", "[policy]\nfirst_wait_ms = \"-1s\"\n", `plan.toml:2: policy.first_wait_ms = "-1s": want a time from 1 to 3600000 ms: whole milliseconds, or a duration string such as "1.5s"`},
+		{"a duration finer than ms", "[policy]\nfirst_wait_ms = \"1.5ms\"\n", `plan.toml:2: policy.first_wait_ms = "1.5ms": want a time from 1 to 3600000 ms: whole milliseconds, or a duration string such as "1.5s"`},
+		{"a string for the multiplier", "[custom]\nmultiplier = \"1.6\"\n", `plan.toml:2: custom.multiplier = "1.6": want a decimal from 1.0 to 10.0 with at most three decimals, not a string`},
+		{"a number for the jitter", "[custom]\njitter = 0.2\n", "plan.toml:2: custom.jitter = 0.2: want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1), not a decimal"},
+		{"a number for the budget", "[service]\nbudget = 10\n", "plan.toml:2: service.budget = 10: want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5), not a whole number"},
+		{"a boolean for the draws", "[crowd]\ndraws = true\n", `plan.toml:2: crowd.draws = true: want "reference" or "independent", not true or false`},
+		{"a string for the policies", "policies = \"fixed\"\n", `plan.toml:1: policies = "fixed": want a list of policy names, such as ["fixed", "full jitter"], not a string`},
+		{"a number among the policies", "policies = [\"fixed\", 3]\n", `plan.toml:1: policies = ["fixed", 3]: 3 is not a name: want the policies' names as strings, such as ["fixed", "full jitter"]`},
+		{"a number for the note", "note = 5\n", "plan.toml:1: note = 5: want a string of text, not a whole number"},
+		{"a decimal for the seeds", "[spread]\nseeds = 1e3\n", "plan.toml:2: spread.seeds = 1000: want a whole number from 0 (none) to 10000, not a decimal"},
+		{"a value for a table", "crowd = 5\n", "plan.toml:1: crowd = 5: want the table [crowd], not a whole number"},
+		// The parser keeps the position of an array of tables' last header.
+		{"an array of tables", "[[crowd]]\nclients = 5\n[[crowd]]\n", "plan.toml:3: crowd = [{...}]: want the table [crowd], not an array of tables"},
+
+		// Values out of range, each field.
+		{"first wait", "[policy]\nfirst_wait_ms = 0\n", "plan.toml:2: policy.first_wait_ms = 0: want a time from 1 to 3600000 ms"},
+		{"longest wait below the first", "[policy]\nfirst_wait_ms = 2000\nlongest_wait_ms = 1999\n", "plan.toml:3: policy.longest_wait_ms = 1999: want a time from 2000 ms (the first wait) to 3600000 ms"},
+		{"longest wait above an hour", "[policy]\nlongest_wait_ms = \"2h\"\n", "plan.toml:2: policy.longest_wait_ms = \"2h\" (7200000 ms): want a time from 1000 ms (the first wait) to 3600000 ms"},
+		{"first wait past the default longest", "[policy]\nfirst_wait_ms = 20000\n", "plan.toml:2: policy.first_wait_ms = 20000: more than the longest wait, 16000 ms by default: set policy.longest_wait_ms too"},
+		{"attempts too few", "[policy]\nattempts = 1\n", "plan.toml:2: policy.attempts = 1: want a whole number from 2 to 100"},
+		{"attempts too many", "[policy]\nattempts = 500\n", "plan.toml:2: policy.attempts = 500: want a whole number from 2 to 100"},
+		{"limit on total time", "[policy]\nmax_elapsed_ms = 86400001\n", "plan.toml:2: policy.max_elapsed_ms = 86400001: want a time from 0 to 86400000 ms"},
+		{"multiplier below 1", "[custom]\nmultiplier = 0.999\n", "plan.toml:2: custom.multiplier = 0.999: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"multiplier above 10", "[custom]\nmultiplier = 11\n", "plan.toml:2: custom.multiplier = 11: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"multiplier with four decimals", "[custom]\nmultiplier = 1.0005\n", "plan.toml:2: custom.multiplier = 1.0005: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"multiplier below 0", "[custom]\nmultiplier = -2.0\n", "plan.toml:2: custom.multiplier = -2: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"multiplier not a number", "[custom]\nmultiplier = nan\n", "plan.toml:2: custom.multiplier = nan: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"jitter's factor missing", "[custom]\njitter = \"spread\"\n", `plan.toml:2: custom.jitter = "spread": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
+		{"jitter's factor 0", "[custom]\njitter = \"up:0\"\n", `plan.toml:2: custom.jitter = "up:0": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
+		{"jitter's factor above 1", "[custom]\njitter = \"spread:1.5\"\n", `plan.toml:2: custom.jitter = "spread:1.5": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
+		{"no such jitter", "[custom]\njitter = \"wobbly\"\n", `plan.toml:2: custom.jitter = "wobbly": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
+		{"clients", "[crowd]\nclients = 1_000_001\n", "plan.toml:2: crowd.clients = 1000001: want a whole number from 1 to 1000000"},
+		{"no clients", "[crowd]\nclients = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
+		{"outage below 0", "[crowd]\noutage_ms = -1\n", "plan.toml:2: crowd.outage_ms = -1: want a time from 0 to 86400000 ms"},
+		{"outage past a day", "[crowd]\noutage_ms = \"25h\"\n", `plan.toml:2: crowd.outage_ms = "25h" (90000000 ms): want a time from 0 to 86400000 ms`},
+		{"seed", "[crowd]\nseed = 1000000\n", "plan.toml:2: crowd.seed = 1000000: want a whole number from 0 to 999999"},
+		{"slot", "[crowd]\nslot_ms = 0\n", "plan.toml:2: crowd.slot_ms = 0: want a time from 1 to 3600000 ms"},
+		{"an integer past int64", "[crowd]\nseed = 9223372036854775808\n", "plan.toml:2: not TOML: 9223372036854775808 is out of range for int64"},
+		{"no such draws", "[crowd]\ndraws = \"lcg\"\n", `plan.toml:2: crowd.draws = "lcg": want "reference" or "independent"`},
+		{"capacity", "[service]\ncapacity_per_second = 100000001\n", "plan.toml:2: service.capacity_per_second = 100000001: want a whole number from 0 to 100000000"},
+		{"load", "[service]\nload_per_second = 1000001\n", "plan.toml:2: service.load_per_second = 1000001: want a whole number from 0 to 1000000"},
+		{"too many fresh requests", "[service]\nload_per_second = 1000000\n", "plan.toml:2: service.load_per_second = 1000000: a load of 1000000 a second until 70000 ms is 70000000 fresh requests, more than 10000000"},
+		{"the load's end", "[service]\nload_until_ms = -1\n", "plan.toml:2: service.load_until_ms = -1: want a time from 0 to 86400000 ms"},
+		{"no such budget", "[service]\nbudget = \"grpc:10\"\n", `plan.toml:2: service.budget = "grpc:10": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
+		{"budget out of range", "[service]\nbudget = \"grpc:0:0.1\"\n", `plan.toml:2: service.budget = "grpc:0:0.1": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
+		{"no processes", "[service]\nprocesses = 0\n", "plan.toml:2: service.processes = 0: want a whole number from 1 to 100000"},
+		{"too many processes", "[service]\nprocesses = 100001\n", "plan.toml:2: service.processes = 100001: want a whole number from 1 to 100000"},
+		{"the load's end past a day", "[service]\nload_until_ms = 86400001\n", "plan.toml:2: service.load_until_ms = 86400001: want a time from 0 to 86400000 ms"},
+		{"capacity below 0", "[service]\ncapacity_per_second = -5\n", "plan.toml:2: service.capacity_per_second = -5: want a whole number from 0 to 100000000"},
+		{"multiplier infinite", "[custom]\nmultiplier = inf\n", "plan.toml:2: custom.multiplier = inf: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		{"seeds too many", "[spread]\nseeds = 10001\n", "plan.toml:2: spread.seeds = 10001: want a whole number from 0 (none) to 10000"},
+		{"seeds below 0", "[spread]\nseeds = -1\n", "plan.toml:2: spread.seeds = -1: want a whole number from 0 (none) to 10000"},
+		{"spread's draws", "[spread]\ndraws = \"\"\n", `plan.toml:2: spread.draws = "": want "reference" or "independent"`},
+
+		// Policies.
+		{"not a policy", "policies = [\"fixed\", \"fastest\"]\n", `plan.toml:1: policies = ["fixed", "fastest"]: "fastest" is not a policy: want fixed, exponential, full jitter, equal jitter or decorrelated; custom; or a preset: grpc, aws, cenkalti, retryablehttp, client-go, envoy or polly`},
+		{"an empty name", "policies = [\"\"]\n", `plan.toml:1: policies = [""]: "" is not a policy: want fixed, exponential, full jitter, equal jitter or decorrelated; custom; or a preset: grpc, aws, cenkalti, retryablehttp, client-go, envoy or polly`},
+		{"a policy twice", "policies = [\"full jitter\", \"fixed\", \"Full_Jitter\"]\n", `plan.toml:1: policies = ["full jitter", "fixed", "Full_Jitter"]: "full jitter" and "Full_Jitter" name the same policy: name each once`},
+
+		// Lines as the parser records them: a value's first line.
+		{"after a long note", "note = \"\"\"\nline one\nline two\n\"\"\"\n[policy]\nattempts = 1\n", "plan.toml:6: policy.attempts = 1: want a whole number from 2 to 100"},
+		{"a multi-line string's first line", "[custom]\njitter = \"\"\"\nfull\n\"\"\"\n", "plan.toml:2: custom.jitter = \"full\\n\": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)"},
+		{"a list over lines", "\npolicies = [\n  \"fixed\",\n  \"fastest\",\n]\n", `plan.toml:2: policies = ["fixed", "fastest"]: "fastest" is not a policy: want fixed, exponential, full jitter, equal jitter or decorrelated; custom; or a preset: grpc, aws, cenkalti, retryablehttp, client-go, envoy or polly`},
+		{"an inline table", "\ncrowd = {clients = 5, seed = -3}\n", "plan.toml:2: crowd.seed = -3: want a whole number from 0 to 999999"},
+		{"Windows line ends", "[crowd]\r\n\r\nclients = 0\r\n", "plan.toml:3: crowd.clients = 0: want a whole number from 1 to 1000000"},
+		{"a byte-order mark", "\xef\xbb\xbf[crowd]\nclients = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
+		{"a quoted key", "[crowd]\n\"clients\" = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
+		{"a key with a comma", "[crowd]\n\"a,b\" = 0\n", `plan.toml:1: crowd."a,b": not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws`},
+		{"a long string", "note = 1\n[crowd]\ndraws = \"" + strings.Repeat("x", 100) + "\"\n", "plan.toml:1: note = 1: want a string of text, not a whole number"},
+		{"a long string shown short", "[crowd]\ndraws = \"" + strings.Repeat("x", 100) + "\"\n", `plan.toml:2: crowd.draws = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...": want "reference" or "independent"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Decode("plan.toml", []byte(tt.text))
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %+v, %v; want a *Error", got, err)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("got  %s\nwant %s", err, tt.want)
+			}
+			if pe.File != "plan.toml" || strings.Contains(pe.Msg, "\n") {
+				t.Errorf("got file %q, message %q; want plan.toml and one line", pe.File, pe.Msg)
+			}
+			if !got.Equal(Plan{}) {
+				t.Errorf("got plan %+v with the error, want none", got)
+			}
+		})
+	}
+}
+
+// A key with a comma cannot be a struct tag, so its line comes from its
+// table's; every other key's line is its own.
+func TestPlanKeyLine(t *testing.T) {
+	text := "a = 1\n\"b c\" = 2\nd.e = 3\n[f]\n\"g.h\" = [\n1]\n[i.j]\nk = 4\n"
+	var raw map[string]any
+	md, err := toml.Decode(text, &raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"a": 1, `"b c"`: 2, "d.e": 3, "d": 3, "f": 4, `f."g.h"`: 5, "i": 7, "i.j": 7, "i.j.k": 8}
+	keys := append(md.Keys(), toml.Key{"d"}, toml.Key{"i"})
+	for _, k := range keys {
+		if got := planKeyLine(text, md.Keys(), k); got != want[k.String()] {
+			t.Errorf("%s: got line %d, want %d", k, got, want[k.String()])
+		}
+	}
+}
+
+// applyFlags applies flags as the command line would, from the defaults, to
+// check that Flags says everything a plan holds but its note.
+func applyFlags(t *testing.T, flags []string) Plan {
+	t.Helper()
+	p := Default()
+	fields := map[string]backoff.Field{"first-wait": backoff.FirstWait, "longest": backoff.LongestWait, "attempts": backoff.Attempts,
+		"clients": backoff.Clients, "outage": backoff.Outage, "seed": backoff.Seed, "slot": backoff.Slot, "max-elapsed": backoff.MaxElapsed,
+		"capacity": backoff.Capacity, "load": backoff.Load, "load-until": backoff.LoadUntil, "processes": backoff.Processes}
+	if len(flags)%2 != 0 {
+		t.Fatalf("flags %q: want names and values in pairs", flags)
+	}
+	for i := 0; i < len(flags); i += 2 {
+		name, value := strings.TrimPrefix(flags[i], "--"), flags[i+1]
+		var err error
+		switch name {
+		case "multiplier":
+			m, ok := backoff.ParseThousandths(value)
+			if !ok {
+				err = errors.New("not a decimal")
+			}
+			p.Settings.Multiplier = m
+		case "jitter":
+			p.Settings.Jitter, err = backoff.ParseJitter(value)
+		case "draws":
+			p.Settings.Draws, err = backoff.ParseDraws(value)
+		case "budget":
+			p.Settings.Budget, err = backoff.ParseBudget(value)
+		case "policies":
+			p.Policies = strings.Split(value, ",")
+		case "seeds":
+			p.Seeds, err = strconv.Atoi(value)
+		case "seed-draws":
+			p.SeedDraws, err = backoff.ParseDraws(value)
+		default:
+			f, ok := fields[name]
+			if !ok {
+				t.Fatalf("--%s: not a flag", name)
+			}
+			n, ok := backoff.ParseTime(value)
+			if !ok {
+				err = errors.New("not a number")
+			}
+			p.Settings.Set(f, n)
+		}
+		if err != nil {
+			t.Fatalf("--%s %q: %v", name, value, err)
+		}
+	}
+	return p
+}
+
+func TestPlanFlags(t *testing.T) {
+	if got := Flags(Default()); len(got) != 0 {
+		t.Errorf("the defaults: got %q, want no flags", got)
+	}
+	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
+		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --draws independent --capacity 2000 --load 500 --load-until 120000 " +
+		"--budget grpc:10:0.1 --processes 20 --policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
+	if got := CommandLine(richPlan()); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	r := rand.New(rand.NewPCG(10, 2))
+	for i := range 2000 {
+		p := randomPlan(r)
+		got := applyFlags(t, Flags(p))
+		want := p
+		want.Note = ""
+		for j, n := range want.Policies {
+			want.Policies[j] = policyFlagName(n)
+		}
+		if !got.Equal(want) {
+			t.Fatalf("plan %d: the flags %q give %+v, want %+v", i, Flags(p), got, want)
+		}
+		for _, f := range Flags(p) {
+			if f == "" || strings.ContainsAny(f, " \t\n'\"\\$`;&|<>()*?[]#~") {
+				t.Fatalf("plan %d: flag %q would need quoting in a shell", i, f)
+			}
+		}
+	}
+}
+
+func TestPlanValidate(t *testing.T) {
+	bad := func(change func(p *Plan)) Plan {
+		p := Default()
+		change(&p)
+		return p
+	}
+	tests := []struct {
+		plan Plan
+		want string
+	}{
+		{bad(func(p *Plan) { p.Settings.Attempts = 500 }), "policy.attempts = 500: want a whole number from 2 to 100"},
+		{bad(func(p *Plan) { p.Settings.FirstWait = 20000 }), "policy.longest_wait_ms = 16000: want a time from 20000 ms (the first wait) to 3600000 ms"},
+		{bad(func(p *Plan) { p.Seeds = -1 }), "spread.seeds = -1: want a whole number from 0 (none) to 10000"},
+		{bad(func(p *Plan) { p.Policies = []string{"fixed", "FIXED"} }), `policies: "fixed" and "FIXED" name the same policy: name each once`},
+		{bad(func(p *Plan) { p.SeedDraws = 7 }), `spread.draws: Draws(7): want "reference" or "independent"`},
+		{bad(func(p *Plan) { p.Note = "\xff" }), "note: not UTF-8 text"},
+		{bad(func(p *Plan) { p.Settings.Jitter.Factor = 3 }), "custom.jitter: kind none with factor 3: want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)"},
+	}
+	for _, tt := range tests {
+		if err := tt.plan.Validate(); err == nil || err.Error() != tt.want {
+			t.Errorf("got %v, want %s", err, tt.want)
+		}
+	}
+	if err := richPlan().Validate(); err != nil {
+		t.Errorf("the rich plan: got %v, want nil", err)
+	}
+}
+
+func TestPlanPolicyList(t *testing.T) {
+	five, err := Default().PolicyList()
+	if err != nil || len(five) != backoff.NumShapes || five[2].Name != "full jitter" {
+		t.Errorf("the defaults: got %v, %v; want the five", five, err)
+	}
+	list, err := richPlan().PolicyList()
+	var names []string
+	for _, p := range list {
+		names = append(names, p.Name)
+	}
+	if err != nil || !slices.Equal(names, []string{"full jitter", "fixed", "custom", "grpc"}) || list[2].Multiplier != 1600 {
+		t.Errorf("the rich plan: got %q, %v; want full jitter, fixed, custom (x1.6) and grpc", names, err)
+	}
+}

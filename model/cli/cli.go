@@ -1,0 +1,177 @@
+// Package cli is the command line: it reads the arguments into settings
+// and runs what they ask for, the full-screen program, --plain's line menu
+// or one report.
+package cli
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/model"
+)
+
+// options are what the command line asks for.
+type options struct {
+	plain    bool
+	settings backoff.Settings
+	rest     []string // a report command and its arguments, if any
+	report   report   // rest, read and checked
+	tui      tuiStart // for the full-screen program: what it starts with beside the settings
+}
+
+// usageError is a command line the program cannot run: one line on standard
+// error, exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// parseArgs reads the command line (see flags.go) with the process's
+// files: the flags before a command, then the command's stretch, then the
+// settings' ranges: the reference's with --plain, the wide ones otherwise.
+func parseArgs(args []string) (options, error) { return parseArgsIn(osFiles{}, args) }
+
+// parseArgsIn is parseArgs reading plans, and looking for files a report
+// would overwrite, in fsys.
+func parseArgsIn(fsys files, args []string) (options, error) {
+	opts := options{settings: backoff.Defaults()}
+	draft := newSettingsDraft(opts.settings, fsys)
+	global := flagSet{who: globalWho, valued: settingNames(), switches: []string{"plain", "help", "version"}}
+	uses, _, rest, err := global.scan(args, true)
+	if err != nil {
+		return opts, err
+	}
+	for _, u := range uses {
+		switch u.name {
+		case "help":
+			return opts, &helpRequest{}
+		case "version":
+			return opts, &versionRequest{}
+		case "plain":
+			opts.plain = true
+		}
+	}
+	if opts.plain {
+		draft.limits = backoff.PlainLimits
+	}
+	draft.tui = len(rest) == 0 && !opts.plain
+	for _, u := range uses {
+		if u.name != "plain" {
+			if err := draft.take(u); err != nil {
+				return opts, err
+			}
+		}
+	}
+	opts.rest = rest
+	var ra reportArgs
+	if len(rest) > 0 {
+		if opts.plain && !strings.EqualFold(rest[0], "help") {
+			return opts, usagef("--plain runs the menu and takes no command, got %q; drop one of them", rest[0])
+		}
+		if ra, err = readReport(rest, &draft, opts.plain); err != nil {
+			return opts, err
+		}
+	}
+	limits := backoff.WideLimits
+	if opts.plain {
+		limits = backoff.PlainLimits
+	}
+	if opts.settings, err = draft.check(limits); err != nil {
+		return opts, err
+	}
+	if len(rest) > 0 {
+		opts.report, err = ra.finish(opts.settings, &draft)
+		opts.settings = opts.report.settings
+	}
+	if draft.tui {
+		opts.tui = newTUIStart(&draft, opts.settings)
+	}
+	return opts, err
+}
+
+// Run is the whole program, minus the process: it returns the exit status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := parseArgs(args)
+	var help *helpRequest
+	var version *versionRequest
+	var uerr *usageError
+	switch {
+	case errors.As(err, &help):
+		_, err := io.WriteString(stdout, commandHelp(help.topic))
+		return writeStatus(err, "the help", stderr)
+	case errors.As(err, &version):
+		_, err := io.WriteString(stdout, versionLine(debug.ReadBuildInfo())+"\n")
+		return writeStatus(err, "the version", stderr)
+	case errors.As(err, &uerr):
+		fmt.Fprintf(stderr, "retry-planner: %s\n", uerr.msg)
+		return 2
+	}
+	switch {
+	case opts.plain:
+		return runPlain(opts.settings, stdin, stdout, stderr)
+	case len(opts.rest) > 0:
+		return runReport(opts.report, stdout, stderr)
+	default:
+		return runTUI(opts, stdin, stdout, stderr)
+	}
+}
+
+// versionLine is "retry-planner VERSION" from the build information: the
+// module's version ("(devel)" when built from a checkout), then the
+// revision it was built from and whether the checkout had changes, when the
+// build recorded them.
+func versionLine(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "retry-planner (unknown version: built without module information)"
+	}
+	line := "retry-planner " + cmp.Or(info.Main.Version, "(devel)")
+	var revision, modified string
+	for _, bs := range info.Settings {
+		switch bs.Key {
+		case "vcs.revision":
+			revision = bs.Value
+		case "vcs.modified":
+			modified = bs.Value
+		}
+	}
+	if revision != "" {
+		line += ", revision " + revision
+		if modified == "true" {
+			line += " (modified)"
+		}
+	}
+	return line
+}
+
+// runPlain runs the line menu. Answers are echoed after their prompts unless
+// a terminal already echoes them. The session stops at the first write that
+// fails.
+func runPlain(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
+	echo := !isTerminal(stdin)
+	return writeStatus(model.NewPlain(stdin, stdout, echo, s).Run(), "the screen", stderr)
+}
+
+// writeStatus is the exit status after writing what: 0 when it was written
+// or when the reader went away (a closed pipe, as with | head: it asked for
+// no more, so that is no failure); otherwise 1, with the error on standard
+// error.
+func writeStatus(err error, what string, stderr io.Writer) int {
+	if err == nil || errors.Is(err, syscall.EPIPE) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "retry-planner: writing %s: %v\n", what, err)
+	return 1
+}
+
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}

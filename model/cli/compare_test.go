@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// crowd --compare: plan A, from a file, beside the command line's B.
+
+// comparePlan is the goldens' plan A, under the repository's root (atRoot): four attempts, three policies, a
+// service with room for 300 a second.
+var comparePlan = filepath.Join("testdata", "plans", "compare-a.toml")
+
+func compareCases() []reportCase {
+	return []reportCase{
+		// B has six attempts; decorrelated only in B, grpc only in A.
+		{"compare/crowd", []string{"crowd", "--compare", comparePlan, "--policies", "exponential,full-jitter,decorrelated", "--clients", "500", "--capacity", "300"}},
+		// Over seeds: medians, B's ten seeds for A too.
+		// The README's: plan A with six attempts, for full jitter alone.
+		{"readme/compare", []string{"crowd", "--compare", comparePlan, "--plan", comparePlan, "--attempts", "6", "--policies", "full-jitter"}},
+		{"compare/seeds", []string{"crowd", "--compare", comparePlan, "--seeds", "10", "--policies", "exponential,full-jitter", "--clients", "500", "--capacity", "300", "--attempts", "6", "--jitter", "full"}},
+	}
+}
+
+func TestCompareGoldens(t *testing.T) {
+	atRoot(t)
+	for _, rc := range compareCases() {
+		for _, fe := range formatsAndExtensions() {
+			t.Run(rc.name+fe[1], func(t *testing.T) {
+				args := append(slices.Clone(rc.args), "--format", fe[0])
+				checkGolden(t, filepath.Join("testdata", "reports", rc.name+fe[1]), reportOf(t, args...))
+			})
+		}
+	}
+}
+
+// verdicts runs crowd --compare in JSON and returns each policy's figures:
+// name to {a, b, change, verdict} as CSV cells.
+func verdicts(t *testing.T, args ...string) map[string]map[string][4]string {
+	t.Helper()
+	doc := decodeOrdered(t, reportOf(t, append(args, "--format", "json")...))
+	out := map[string]map[string][4]string{}
+	for _, p := range get(t, doc, "policies").([]node) {
+		figures := map[string][4]string{}
+		for _, f := range get(t, p, "figures").([]node) {
+			figures[cell(t, get(t, f, "name"))] = [4]string{cell(t, get(t, f, "a")), cell(t, get(t, f, "b")), cell(t, get(t, f, "change")), cell(t, get(t, f, "verdict"))}
+		}
+		out[cell(t, get(t, p, "policy"))+" in "+cell(t, get(t, p, "in"))] = figures
+	}
+	return out
+}
+
+// Each figure's verdict follows its direction: fewer retries are better,
+// fewer through worse; an absent figure has none; CSV and text say the
+// same as JSON.
+func TestCompareVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	six := filepath.Join(dir, "six.toml")
+	reportOf(t, "crowd", "--policies", "full-jitter,fixed", "--save-plan", six)
+	fewer := verdicts(t, "crowd", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5")
+	jitter := fewer["full jitter in both"]
+	for _, tt := range []struct {
+		figure string
+		want   [4]string
+	}{
+		{"retries", [4]string{"962", "800", "-162", "better"}},
+		{"attempts", [4]string{"1162", "1000", "-162", "better"}},
+		{"through", [4]string{"164", "38", "-126", "worse"}},
+		{"served", [4]string{"164", "38", "-126", "worse"}},
+		{"gave_up", [4]string{"36", "162", "126", "worse"}},
+		{"clients", [4]string{"200", "200", "0", "same"}},
+		{"slot_capacity", [4]string{"", "", "", "n/a"}},
+	} {
+		if got := jitter[tt.figure]; got != tt.want {
+			t.Errorf("5 attempts against 6, full jitter's %s: got %q, want %q", tt.figure, got, tt.want)
+		}
+	}
+	if len(fewer) != 3 || fewer["fixed in a"]["retries"][3] != "only in a" || fewer["aws in b"]["retries"][3] != "only in b" || fewer["aws in b"]["retries"][0] != "" {
+		t.Errorf("policies in one side: got %v, want fixed only in a and aws only in b", fewer)
+	}
+	// The other way round, every verdict turns.
+	three := filepath.Join(dir, "five.toml")
+	reportOf(t, "crowd", "--policies", "full-jitter", "--attempts", "5", "--save-plan", three)
+	more := verdicts(t, "crowd", "--compare", three, "--policies", "full-jitter")["full jitter in both"]
+	for name, v := range jitter {
+		flip := map[string]string{"better": "worse", "worse": "better", "same": "same", "n/a": "n/a"}[v[3]]
+		if w := more[name]; w[3] != flip || w[0] != v[1] || w[1] != v[0] {
+			t.Errorf("%s: 6 against 5 %q, 5 against 6 %q; want the sides swapped and the verdict turned", name, w, v)
+		}
+	}
+	// No client through in B: its times are absent, their verdict n/a.
+	down := verdicts(t, "crowd", "--compare", six, "--policies", "full-jitter", "--outage", "1h")["full jitter in both"]
+	if got := down["all_through_by_ms"]; got != [4]string{"24563", "", "", "n/a"} {
+		t.Errorf("an outage of an hour, all through by: got %q, want A's and no B, no change, n/a", got)
+	}
+	if got := down["through"]; got[1] != "0" || got[3] != "worse" {
+		t.Errorf("an outage of an hour, through: got %q, want 0 and worse", got)
+	}
+	// The CSV is the JSON's figures, row by row; the text marks them.
+	args := []string{"crowd", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5"}
+	records := csvRecords(t, reportOf(t, append(slices.Clone(args), "--format", "csv")...))
+	if want := []string{"policy", "figure", "a", "b", "change", "verdict"}; !slices.Equal(records[0], want) {
+		t.Errorf("CSV header %q, want %q", records[0], want)
+	}
+	fields := len(backoff.FigureFields())
+	if len(records) != 1+3*fields {
+		t.Errorf("CSV has %d rows, want a header and %d for each of 3 policies", len(records), fields)
+	}
+	for _, r := range records[1:] {
+		in := map[string]string{"full jitter": "both", "fixed": "a", "aws": "b"}[r[0]]
+		v := fewer[r[0]+" in "+in][r[1]]
+		if want := []string{v[0], v[1], v[2], v[3]}; !slices.Equal(r[2:], want) {
+			t.Errorf("CSV row %q, want the JSON's %q", r, want)
+		}
+	}
+	text := reportOf(t, args...)
+	for _, want := range []string{
+		"A, the plan in " + six + ", against B, the command line's.",
+		"The settings that differ, A to B: --attempts 6 to 5.",
+		"  full jitter     retries                        962         800        -162   ▼ better\n",
+		"                  through                        164          38        -126   ▲ worse\n",
+		"                  clients                        200         200           0   =\n",
+		"                  slot capacity                    -           -\n",
+		"Only in A: fixed.\nOnly in B: aws.\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text does not say %q:\n%s", want, text)
+		}
+	}
+}
+
+// --compare's plan A runs as its file says, whatever B's flags: the same
+// file beside itself is the same in every figure.
+func TestCompareWithItself(t *testing.T) {
+	atRoot(t)
+	for _, extra := range [][]string{nil, {"--seeds", "3"}} {
+		args := append([]string{"crowd", "--compare", comparePlan, "--plan", comparePlan}, extra...)
+		for policy, figures := range verdicts(t, args...) {
+			for name, v := range figures {
+				if v[3] != "same" && !(v[3] == "n/a" && v[0] == "" && v[1] == "") {
+					t.Errorf("%q: %s's %s: got %q, want the same on both sides", args, policy, name, v)
+				}
+			}
+		}
+		if out := reportOf(t, args...); !strings.Contains(out, "The settings are the same.\n") {
+			t.Errorf("%q: the text does not say the settings are the same:\n%s", args, out)
+		}
+	}
+}

@@ -1,0 +1,604 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	vpicture "github.com/retryplanner/retry-planner/views/picture"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+)
+
+// The command line is read in two stretches. Before a command come --plain,
+// --help, --version and the settings flags; the first word that is not a
+// flag is the command, and everything after it belongs to the command: its
+// own flags, the settings flags again, and its words (the jobs). A flag is
+// written --name value or --name=value, with one dash or two; -- ends the
+// flags. The settings flags are applied in the order they are given (so
+// --preset fills the custom policy's settings and the flags after it
+// override them); their ranges are checked only once both stretches are
+// read, so "--longest 500 crowd --first-wait 100" is as good as its reverse.
+
+// flagSet is the flags one stretch of the command line takes.
+type flagSet struct {
+	who      string   // "before a command, retry-planner", or the command's name: for messages
+	own      []string // the stretch's own flags that take a value, without dashes
+	valued   []string // every flag that takes a value: own, then the settings flags
+	switches []string // flags that take none
+	plain    bool     // --plain was given: messages give the reference's ranges
+	formats  string   // what --format takes, for messages: formatList() unless told
+}
+
+// flagUse is one flag as given.
+type flagUse struct {
+	name  string // without dashes
+	value string // "" for a switch
+}
+
+// scan reads args against fs. With stopAtWord it stops at the first word
+// that is not a flag and returns it and all after it in rest; otherwise the
+// words are collected and the flags read on past them. After "--" every
+// argument is a word.
+func (fs flagSet) scan(args []string, stopAtWord bool) (uses []flagUse, words, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if stopAtWord {
+				return uses, words, args[i+1:], nil
+			}
+			return uses, append(words, args[i+1:]...), nil, nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if stopAtWord {
+				return uses, words, args[i:], nil
+			}
+			words = append(words, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "h" && slices.Contains(fs.switches, "help") {
+			name = "help"
+		}
+		switch {
+		case slices.Contains(fs.switches, name):
+			if hasValue {
+				return nil, nil, nil, usagef("--%s takes no value, got %q", name, a)
+			}
+			if name == "plain" {
+				fs.plain = true
+			}
+			uses = append(uses, flagUse{name: name})
+		case slices.Contains(fs.valued, name):
+			if !hasValue {
+				if i+1 == len(args) {
+					allowed := allowedValue(name, fs.limits())
+					if name == "format" && fs.formats != "" {
+						allowed = fs.formats
+					}
+					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowed)
+				}
+				i++
+				value = args[i]
+			}
+			uses = append(uses, flagUse{name: name, value: value})
+		default:
+			return nil, nil, nil, fs.unknown(a, name)
+		}
+	}
+	return uses, words, nil, nil
+}
+
+func (fs flagSet) limits() backoff.Limits {
+	if fs.plain {
+		return backoff.PlainLimits
+	}
+	return backoff.WideLimits
+}
+
+// unknown is the message for a flag the stretch does not take: where the
+// flag belongs, if anywhere, or the nearest name, and what the stretch
+// takes.
+func (fs flagSet) unknown(arg, name string) error {
+	takes := fs.who + " takes " + fs.list()
+	var owners []string
+	for _, c := range reportCommands() {
+		if slices.Contains(c.flags, name) || slices.Contains(c.switches, name) || name == "format" {
+			owners = append(owners, c.name)
+		}
+	}
+	switch {
+	case len(owners) > 0 && fs.who == globalWho:
+		return usagef("flag %q goes after a command, %s: %s", arg, orList(owners), takes)
+	case len(owners) > 0:
+		return usagef("flag %q is for %s, not %s: %s", arg, orList(owners), fs.who, takes)
+	}
+	if near := nearest(name, append(slices.Clone(fs.valued), fs.switches...)); near != "" {
+		return usagef("unknown flag %q (did you mean --%s?): %s", arg, near, takes)
+	}
+	return usagef("unknown flag %q: %s", arg, takes)
+}
+
+// globalWho is the stretch before a command, for messages.
+const globalWho = "before a command, retry-planner"
+
+// list is the stretch's flags for a message: its own, then the settings
+// flags as one item.
+func (fs flagSet) list() string {
+	var names []string
+	for _, n := range fs.own {
+		names = append(names, "--"+n)
+	}
+	for _, n := range fs.switches {
+		names = append(names, "--"+n)
+	}
+	names = append(names, "the settings flags (see retry-planner --help)")
+	return andList(names)
+}
+
+// andList is "a, b and c"; orList "a, b or c".
+func andList(items []string) string { return joinList(items, " and ") }
+func orList(items []string) string  { return joinList(items, " or ") }
+
+func joinList(items []string, last string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
+}
+
+// nearest is the name closest to typed, within two edits, or "".
+func nearest(typed string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if d := editDistance(typed, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes; long
+// words are not compared (a flag name is short).
+func editDistance(a, b string) int {
+	if len(a) > 40 || len(b) > 40 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// usagef is a *usageError with a formatted message.
+func usagef(format string, a ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, a...)}
+}
+
+// valueKind is how a settings flag's value is written.
+type valueKind int
+
+const (
+	countValue     valueKind = iota // a whole number (backoff.ParseCount)
+	timeValue                       // a time (backoff.ParseTime)
+	decimalValue                    // a decimal of at most three places (backoff.ParseThousandths)
+	jitterValue                     // backoff.ParseJitter
+	drawsValue                      // backoff.ParseDraws
+	budgetValue                     // backoff.ParseBudget
+	presetValue                     // a preset's name
+	planValue                       // a plan's file (plan.Decode)
+	seedDrawsValue                  // backoff.ParseDraws, for the spread over seeds
+)
+
+// settingFlag is a settings flag and the setting it sets.
+type settingFlag struct {
+	name  string
+	kind  valueKind
+	field backoff.Field // for numbers, times and decimals
+	plain bool          // --plain takes it: the reference's settings and the slot
+}
+
+// noField marks a settings flag that sets no whole-number field.
+const noField backoff.Field = -1
+
+// settingFlags are the settings flags in the order --help lists them: a
+// plan, the reference's six and the slot, the policy of one's own, the
+// draws, the service.
+func settingFlags() []settingFlag {
+	return []settingFlag{
+		{"plan", planValue, noField, false},
+		fieldFlag(backoff.FirstWait, timeValue, true),
+		fieldFlag(backoff.LongestWait, timeValue, true),
+		fieldFlag(backoff.Attempts, countValue, true),
+		fieldFlag(backoff.Clients, countValue, true),
+		fieldFlag(backoff.Outage, timeValue, true),
+		fieldFlag(backoff.Seed, countValue, true),
+		fieldFlag(backoff.Slot, timeValue, true),
+		{"preset", presetValue, noField, false},
+		fieldFlag(backoff.Multiplier, decimalValue, false),
+		{"jitter", jitterValue, noField, false},
+		fieldFlag(backoff.MaxElapsed, timeValue, false),
+		{"draws", drawsValue, noField, false},
+		{"seed-draws", seedDrawsValue, noField, false},
+		fieldFlag(backoff.Capacity, countValue, false),
+		fieldFlag(backoff.Load, countValue, false),
+		fieldFlag(backoff.LoadUntil, timeValue, false),
+		{"budget", budgetValue, noField, false},
+		fieldFlag(backoff.Processes, countValue, false),
+	}
+}
+
+// fieldFlag is the settings flag of a whole-number setting, named as every
+// face names it (views.FieldFlag).
+func fieldFlag(f backoff.Field, kind valueKind, plain bool) settingFlag {
+	return settingFlag{f.Flag(), kind, f, plain}
+}
+
+func settingNames() []string {
+	var names []string
+	for _, sf := range settingFlags() {
+		names = append(names, sf.name)
+	}
+	return names
+}
+
+func findSetting(name string) (settingFlag, bool) {
+	for _, sf := range settingFlags() {
+		if sf.name == name {
+			return sf, true
+		}
+	}
+	return settingFlag{}, false
+}
+
+// flagOf is the settings flag that sets field f.
+func flagOf(f backoff.Field) settingFlag {
+	for _, sf := range settingFlags() {
+		if sf.field == f {
+			return sf
+		}
+	}
+	return settingFlag{name: f.String(), field: f}
+}
+
+// settingsDraft gathers the settings flags from both stretches of the
+// command line, in order; the last of a repeated flag wins. Each value's
+// form is checked as it is read, its range once all are read. --plan sets
+// every setting, as if each were given at its place, and the plan's
+// policies and seeds for the report (see reportArgs.fromPlan).
+type settingsDraft struct {
+	limits   backoff.Limits // whose ranges a malformed value's message gives
+	settings backoff.Settings
+	shown    map[backoff.Field]string // how a field got its value, for messages: as typed, or from a preset or a plan
+	given    []string                 // the settings flags given since the last --plan, in order, each once
+	files    files                    // where --plan reads
+	// seedDraws are the spread's draws: --seed-draws, else the last
+	// --draws, else a plan's; independent unless told.
+	seedDraws      backoff.Draws
+	seedDrawsGiven bool   // --seed-draws was given since the last --plan: --draws leaves the spread's draws alone
+	slotFrom       string // where the slot came from: "", "--slot" or "--plan"
+	plan           *loadedPlan
+	// tui is set when the command line opens the full-screen program, which
+	// shows the five and one policy of one's own: a plan's first preset,
+	// when it names one and not custom, becomes that one (see sixthOf).
+	tui bool
+}
+
+// loadedPlan is the last --plan read.
+type loadedPlan struct {
+	file string
+	plan plan.Plan
+	// sixth is the preset the full-screen program made its own policy, or
+	// "": see sixthOf.
+	sixth string
+}
+
+func newSettingsDraft(s backoff.Settings, fsys files) settingsDraft {
+	return settingsDraft{limits: backoff.WideLimits, settings: s, shown: map[backoff.Field]string{}, files: fsys, seedDraws: backoff.Independent}
+}
+
+// take applies u, a settings flag, after checking its value's form.
+func (d *settingsDraft) take(u flagUse) error {
+	sf, ok := findSetting(u.name)
+	if !ok {
+		return usagef("--%s is not a setting", u.name)
+	}
+	bad := func(allowed string) error { return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowed) }
+	s := &d.settings
+	switch sf.kind {
+	case countValue, timeValue, decimalValue:
+		var v int
+		switch sf.kind {
+		case countValue:
+			v, ok = backoff.ParseCount(u.value)
+		case timeValue:
+			v, ok = backoff.ParseTime(u.value)
+		default:
+			v, ok = backoff.ParseThousandths(u.value)
+		}
+		if !ok {
+			return bad(allowedForm(sf, d.limits, *s))
+		}
+		s.Set(sf.field, v)
+		d.shown[sf.field] = u.value
+		if sf.field == backoff.Slot {
+			d.slotFrom = "--slot"
+		}
+	case jitterValue:
+		j, err := backoff.ParseJitter(u.value)
+		if err != nil {
+			return bad(backoff.JitterList)
+		}
+		s.Jitter = j
+	case drawsValue:
+		dr, err := backoff.ParseDraws(u.value)
+		if err != nil {
+			return bad("reference or independent")
+		}
+		s.Draws = dr
+		if !d.seedDrawsGiven {
+			d.seedDraws = dr
+		}
+	case seedDrawsValue:
+		dr, err := backoff.ParseDraws(u.value)
+		if err != nil {
+			return bad("reference or independent")
+		}
+		d.seedDraws, d.seedDrawsGiven = dr, true
+	case planValue:
+		if d.limits == backoff.PlainLimits {
+			return plainRefuses(sf.name)
+		}
+		p, err := loadPlan(d.files, "--plan", u.value)
+		if err != nil {
+			return err
+		}
+		d.takePlan(u.value, p)
+	case budgetValue:
+		b, err := backoff.ParseBudget(u.value)
+		if err != nil {
+			return bad(backoff.BudgetList)
+		}
+		s.Budget = b
+	case presetValue:
+		pr, ok := lookupPreset(u.value)
+		if !ok {
+			return bad(presetList())
+		}
+		*s = s.WithPreset(pr)
+		for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Multiplier, backoff.Attempts, backoff.MaxElapsed} {
+			v := s.Get(f)
+			if f == backoff.Multiplier {
+				d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatThousandths(v), pr.Name)
+			} else {
+				d.shown[f] = fmt.Sprintf("%d (from --preset %s)", v, pr.Name)
+			}
+		}
+	}
+	if !slices.Contains(d.given, sf.name) {
+		d.given = append(d.given, sf.name)
+	}
+	return nil
+}
+
+// takePlan sets every setting from the plan in file: what came before
+// gives way to it, as to any flag.
+//
+// The full-screen program shows the five and one policy of one's own: for
+// it, a plan that names a preset and not custom has its first preset as
+// that one, as --preset would set it right after --plan (sixthOf).
+func (d *settingsDraft) takePlan(file string, p plan.Plan) {
+	d.settings = p.Settings
+	d.seedDraws, d.seedDrawsGiven = p.SeedDraws, false
+	d.slotFrom = "--plan"
+	d.plan = &loadedPlan{file: file, plan: p}
+	if pr, ok := sixthOf(p); ok && d.tui {
+		d.settings = d.settings.WithPreset(pr)
+		d.plan.sixth = pr.Name
+	}
+	d.given = nil
+	for _, f := range backoff.Fields() {
+		v := d.settings.Get(f)
+		switch {
+		case f == backoff.Multiplier:
+			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatThousandths(v), shownFile(file))
+		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+			delete(d.shown, f)
+		default:
+			d.shown[f] = fmt.Sprintf("%d (from --plan %s)", v, shownFile(file))
+		}
+	}
+}
+
+// plainRefuses is --plain's message for a flag beyond the reference's.
+func plainRefuses(name string) error {
+	return usagef("--plain keeps the reference's settings and takes no --%s: drop it, or use a report or the full-screen program, which take it", name)
+}
+
+// lookupPreset finds a preset by its name in any case, with _ or a space
+// for its hyphen.
+func lookupPreset(name string) (backoff.Preset, bool) {
+	return backoff.FindPreset(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(name)))
+}
+
+func presetList() string { return "a preset: " + backoff.PresetNames() }
+
+// has reports whether a settings flag was given.
+func (d *settingsDraft) has(name string) bool { return slices.Contains(d.given, name) }
+
+// definesCustom reports whether the flags describe a policy of one's own:
+// a preset, a multiplier or a jitter.
+func (d *settingsDraft) definesCustom() bool {
+	return d.has("preset") || d.has("multiplier") || d.has("jitter")
+}
+
+// check returns the settings, or an error naming the first setting, in the
+// fields' order, whose value is out of its range under l. --plain (l is
+// PlainLimits) refuses every flag beyond the reference's.
+func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
+	s := d.settings
+	if l == backoff.PlainLimits {
+		for _, name := range d.given {
+			if sf, _ := findSetting(name); !sf.plain {
+				return s, plainRefuses(name)
+			}
+		}
+	}
+	for _, f := range backoff.Fields() {
+		v := s.Get(f)
+		if s.CheckIn(l, f, v) == nil {
+			continue
+		}
+		sf := flagOf(f)
+		if f == backoff.LongestWait && d.shown[f] == "" {
+			// The longest wait kept its default, below the first wait given.
+			low, high := s.RangeIn(l, f)
+			return s, usagef("--first-wait %s is longer than the longest wait, %d ms by default: give --longest too, from %d to %d ms",
+				d.shownValue(backoff.FirstWait), v, low, high)
+		}
+		return s, usagef("--%s %s: want %s", sf.name, d.shownValue(f), allowed(sf, l, s))
+	}
+	err := s.ValidateIn(l)
+	var load *backoff.TooMuchLoadError
+	switch {
+	case errors.As(err, &load):
+		return s, usagef("--load %d until %d ms is %d fresh requests, more than %d: lower --load or --load-until",
+			load.Load, load.Until, load.Requests, backoff.MaxFreshRequests)
+	case err != nil:
+		return s, usagef("%v", err)
+	}
+	return s, nil
+}
+
+// shownValue is field f's value for a message: as typed, with its ms when
+// a time was typed another way ("11s (11000 ms)"), or its default.
+func (d *settingsDraft) shownValue(f backoff.Field) string {
+	v := d.settings.Get(f)
+	typed, ok := d.shown[f]
+	switch {
+	case !ok:
+		return fmt.Sprintf("%d (the default)", v)
+	case strings.Contains(typed, " (from --"):
+		return typed
+	case f.IsTime() && typed != strconv.Itoa(v):
+		return fmt.Sprintf("%s (%d ms)", quoteOdd(typed), v)
+	}
+	return quoteOdd(typed)
+}
+
+// allowed is what a settings flag may be under l: "1 to 3600000 ms".
+func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
+	low, high := s.RangeIn(l, sf.field)
+	switch sf.field {
+	case backoff.LongestWait:
+		return fmt.Sprintf("%d ms (the first wait) to %d ms", low, high)
+	case backoff.MaxElapsed:
+		return fmt.Sprintf("0 (no limit) to %d ms", high)
+	case backoff.Multiplier:
+		return fmt.Sprintf("a decimal from %s to %s, at most three decimals (1.6)", backoff.FormatThousandths(low), backoff.FormatThousandths(high))
+	case backoff.Capacity:
+		return fmt.Sprintf("a whole number from 0 (no limit) to %d a second", high)
+	case backoff.Load:
+		return fmt.Sprintf("a whole number from 0 (none) to %d a second", high)
+	}
+	if sf.field.IsTime() {
+		return fmt.Sprintf("%d to %d ms", low, high)
+	}
+	return fmt.Sprintf("a whole number from %d to %d", low, high)
+}
+
+// allowedForm is what a flag's value may be, and how to write it: for a
+// value that is not even a number.
+func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
+	switch sf.kind {
+	case timeValue:
+		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
+	case jitterValue:
+		return backoff.JitterList
+	case drawsValue, seedDrawsValue:
+		return "reference or independent"
+	case budgetValue:
+		return backoff.BudgetList
+	case presetValue:
+		return presetList()
+	case planValue:
+		return "a plan's file (TOML; --save-plan writes one)"
+	}
+	return allowed(sf, l, s)
+}
+
+// allowedValue is what a flag's value may be, for "--x needs a value".
+func allowedValue(name string, l backoff.Limits) string {
+	if sf, ok := findSetting(name); ok {
+		return allowedForm(sf, l, backoff.Defaults())
+	}
+	switch name {
+	case "format":
+		return formatList()
+	case "policy":
+		return policyList()
+	case "policies":
+		return policiesList()
+	case "client":
+		return "a whole number from 1 to the clients"
+	case "seeds":
+		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
+	case "width", "height":
+		return fmt.Sprintf("a whole number from %d to %d (points for svg, pixels for png)", vpicture.MinPictureSide, vpicture.MaxPictureSide)
+	case "out":
+		return "a file to write the report to"
+	case "save-plan":
+		return "a file to write the plan to"
+	case "compare":
+		return "a plan's file to compare with (TOML; --save-plan writes one)"
+	}
+	return "a value"
+}
+
+// quoteOdd quotes a value for a message when it holds anything but letters,
+// digits and the marks of a number, so that "" and spaces show.
+func quoteOdd(v string) string {
+	if v == "" || strings.ContainsFunc(v, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || strings.ContainsRune("-+.:", r))
+	}) {
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+// policyKey is a policy's name as LookupPolicy reads it, for telling two
+// names of one policy apart: "Full-Jitter" and "full jitter" are one.
+func policyKey(name string) (string, error) {
+	p, err := backoff.LookupPolicy(backoff.Defaults(), name)
+	if err != nil {
+		return "", err
+	}
+	if strings.EqualFold(strings.TrimSpace(name), "custom") {
+		return "custom", nil
+	}
+	return p.Name, nil
+}
+
+func policyList() string {
+	return backoff.PolicyNames() + ", in any case, with - or _ for a space (full-jitter)"
+}
+
+func policiesList() string {
+	return "policies separated by commas (fixed,full-jitter,grpc), each once: " + backoff.PolicyNames()
+}

@@ -1,0 +1,745 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
+
+	vpicture "github.com/retryplanner/retry-planner/views/picture"
+	vreport "github.com/retryplanner/retry-planner/views/report"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/ledger"
+)
+
+// The report commands print one report and exit: for scripts, pipelines,
+// design documents and CI checks. Each is the same figures as a screen of
+// --plain, as text (byte for byte what --plain writes), CSV or JSON.
+
+// reportCommand is one report command and what it takes.
+type reportCommand struct {
+	name     string
+	flags    []string // its own flags, each with a value, --format aside
+	switches []string // its own flags that take no value, --help aside
+	slot     bool     // --slot applies
+	jobs     bool     // it takes jobs as words
+	pictures bool     // --format svg and png
+}
+
+// The flags every report takes: where it writes, and the plan it saves.
+var (
+	fileFlags    = []string{"out", "save-plan"}
+	pictureFlags = []string{"width", "height"}
+)
+
+func reportCommands() []reportCommand {
+	with := func(own ...[]string) []string { return slices.Concat(own...) }
+	force := []string{"force"}
+	return []reportCommand{
+		{name: "schedule", flags: with([]string{"policy", "client"}, fileFlags), switches: force},
+		{name: "crowd", flags: with([]string{"seeds", "policies", "compare"}, fileFlags, pictureFlags), switches: force, slot: true, pictures: true},
+		{name: "timeline", flags: with([]string{"policy", "policies"}, fileFlags, pictureFlags), switches: force, slot: true, pictures: true},
+		{name: "jobs", flags: with([]string{"policy"}, fileFlags), switches: force, jobs: true},
+	}
+}
+
+// findCommand finds a command by its name, in any case.
+func findCommand(name string) (reportCommand, bool) {
+	for _, c := range reportCommands() {
+		if strings.EqualFold(c.name, name) {
+			return c, true
+		}
+	}
+	return reportCommand{}, false
+}
+
+func commandList() string {
+	return "schedule, crowd, timeline or jobs"
+}
+
+func formatList() string {
+	return "text, csv or json, in any case"
+}
+
+// pictureFormatList is what --format takes where there are pictures.
+func pictureFormatList() string {
+	return "text, csv, json, svg or png, in any case"
+}
+
+// timelineSlot is the timeline's slot without --slot: the reference's
+// retries over time count per second.
+const timelineSlot = 1000
+
+// report is one report command, read and checked.
+type report struct {
+	command  string
+	format   string // text, csv, json, or for crowd and timeline svg or png
+	settings backoff.Settings
+	policies []backoff.Policy // schedule, timeline and jobs: one, unless the timeline shows several side by side
+	sideBy   bool             // timeline: several policies side by side (--policy all or --policies)
+	client   int              // schedule: which client
+	// seeds is how many seeds the crowd runs, 0 for the one seed's table;
+	// the other commands keep a plan's, for --save-plan.
+	seeds     int
+	seedDraws backoff.Draws // the spread's draws
+	slot      int           // timeline: ms per slot (the crowd's is the settings')
+	jobs      []ledger.Job  // jobs
+	note      string        // the last plan's note, kept in a plan saved
+
+	out      string // --out: the file the report goes to, "" for standard output
+	savePlan string // --save-plan: the file the plan it ran goes to
+	force    bool   // --force: out and savePlan may overwrite a file
+
+	width, height int // a picture's size; 0 takes the default
+
+	compare *compareSpec // crowd --compare: plan A
+}
+
+// compareSpec is plan A of crowd --compare, as it runs.
+type compareSpec struct {
+	file      string
+	settings  backoff.Settings
+	policies  []backoff.Policy
+	seeds     int
+	seedDraws backoff.Draws
+}
+
+// picture reports whether the report is a picture.
+func (r report) picture() bool {
+	return r.format == vpicture.FormatSVG || r.format == vpicture.FormatPNG
+}
+
+// reportArgs is a report command's stretch of the command line as read,
+// before the settings are known.
+type reportArgs struct {
+	cmd         reportCommand
+	report      report
+	policyNames []string // as typed, each checked; resolved once the settings are known
+	policyFlag  string   // the flag that named them: "policy", "policies" or "plan" (a plan's, in crowd)
+	all         bool     // timeline --policy all
+	clientSet   bool
+	client      string // as typed; checked against the clients once they are known
+	// planPolicies are the last plan's policies, which timeline --policy
+	// all runs; planFile is its file.
+	planPolicies []string
+	planFile     string
+	widthSet     string // --width and --height as given, for messages
+	heightSet    string
+	compareFile  string
+	compare      *plan.Plan
+}
+
+// helpRequest is a command line that asks for help: topic "" is the
+// program's, else a command's or "presets".
+type helpRequest struct{ topic string }
+
+func (h *helpRequest) Error() string { return "help requested" }
+
+// versionRequest is a command line that asks for the version.
+type versionRequest struct{}
+
+func (*versionRequest) Error() string { return "version requested" }
+
+// commandFlags is the flags a command's stretch takes.
+func commandFlags(cmd reportCommand, plain bool) flagSet {
+	own := append(slices.Clone(cmd.flags), "format")
+	fs := flagSet{who: cmd.name, own: own, valued: append(slices.Clone(own), settingNames()...),
+		switches: append([]string{"help"}, cmd.switches...), plain: plain}
+	if cmd.pictures {
+		fs.formats = pictureFormatList()
+	}
+	return fs
+}
+
+// readReport reads a report command and its arguments (args[0] is the
+// command), taking settings flags into draft.
+func readReport(args []string, draft *settingsDraft, plain bool) (reportArgs, error) {
+	if strings.EqualFold(args[0], "help") {
+		return reportArgs{}, readHelp(args[1:])
+	}
+	cmd, ok := findCommand(args[0])
+	if !ok {
+		return reportArgs{}, usagef("unknown command %s: want %s, or none for the full-screen program; see --help", strconv.Quote(args[0]), commandList())
+	}
+	fs := commandFlags(cmd, plain)
+	uses, words, _, err := fs.scan(args[1:], false)
+	if err != nil {
+		return reportArgs{}, err
+	}
+	for _, u := range uses {
+		if u.name == "help" {
+			return reportArgs{}, &helpRequest{topic: cmd.name}
+		}
+	}
+	ra := reportArgs{cmd: cmd, report: report{command: cmd.name, format: "text", client: 1}}
+	ra.fromPlan(draft.plan)
+	for _, u := range uses {
+		if err := ra.take(u, draft); err != nil {
+			return reportArgs{}, err
+		}
+	}
+	if cmd.jobs {
+		jobs, err := readJobs(words)
+		if err != nil {
+			return reportArgs{}, err
+		}
+		ra.report.jobs = jobs
+	} else if len(words) > 0 {
+		return reportArgs{}, usagef("%s takes no arguments but flags, got %s; it takes %s", cmd.name, strconv.Quote(words[0]), fs.list())
+	}
+	return ra, nil
+}
+
+// fromPlan takes the policies and seeds of a plan just read, where the
+// command uses them: crowd's policies (none: its default) and seeds, the
+// policies timeline --policy all runs; and its note, which a plan saved
+// keeps. The other commands keep its seeds too, for a plan they save.
+func (ra *reportArgs) fromPlan(lp *loadedPlan) {
+	if lp == nil {
+		return
+	}
+	switch ra.cmd.name {
+	case "crowd":
+		ra.policyNames, ra.policyFlag = lp.plan.Policies, "plan"
+	case "timeline":
+		ra.planPolicies = lp.plan.Policies
+	}
+	ra.planFile = lp.file
+	ra.report.seeds, ra.report.note = lp.plan.Seeds, lp.plan.Note
+}
+
+// take applies one flag of a report command's stretch.
+func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
+	switch u.name {
+	case "format":
+		f := strings.ToLower(u.value)
+		switch {
+		case f == "text" || f == "csv" || f == "json":
+		case (f == vpicture.FormatSVG || f == vpicture.FormatPNG) && ra.cmd.pictures:
+		case f == vpicture.FormatSVG || f == vpicture.FormatPNG:
+			return usagef("--format %s: %s writes %s; pictures are for crowd and timeline", f, ra.cmd.name, formatList())
+		case ra.cmd.pictures:
+			return usagef("--format %s: want %s", strconv.Quote(u.value), pictureFormatList())
+		default:
+			return usagef("--format %s: want %s", strconv.Quote(u.value), formatList())
+		}
+		ra.report.format = f
+	case "plan":
+		if err := draft.take(u); err != nil {
+			return err
+		}
+		ra.fromPlan(draft.plan)
+	case "compare":
+		p, err := loadPlan(draft.files, "--compare", u.value)
+		if err != nil {
+			return err
+		}
+		ra.compare, ra.compareFile = &p, u.value
+	case "out":
+		if u.value == "" {
+			return usagef("--out \"\": want a file to write the report to")
+		}
+		ra.report.out = u.value
+	case "save-plan":
+		if u.value == "" {
+			return usagef("--save-plan \"\": want a file to write the plan to")
+		}
+		ra.report.savePlan = u.value
+	case "force":
+		ra.report.force = true
+	case "width", "height":
+		n, ok := backoff.ParseCount(u.value)
+		if !ok || n < vpicture.MinPictureSide || n > vpicture.MaxPictureSide {
+			return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
+		}
+		if u.name == "width" {
+			ra.report.width, ra.widthSet = n, u.value
+		} else {
+			ra.report.height, ra.heightSet = n, u.value
+		}
+	case "policy":
+		if ra.cmd.name == "timeline" && strings.EqualFold(strings.TrimSpace(u.value), "all") {
+			ra.policyNames, ra.policyFlag, ra.all = nil, "policy", true
+			return nil
+		}
+		if _, err := policyKey(u.value); err != nil {
+			allowed := policyList()
+			if ra.cmd.name == "timeline" {
+				allowed += ", or all for the five side by side"
+			}
+			return usagef("--policy %s: want %s", strconv.Quote(u.value), allowed)
+		}
+		ra.policyNames, ra.policyFlag, ra.all = []string{u.value}, "policy", false
+	case "policies":
+		names, err := readPolicies(u.value)
+		if err != nil {
+			return err
+		}
+		ra.policyNames, ra.policyFlag, ra.all = names, "policies", false
+	case "client":
+		ra.client, ra.clientSet = u.value, true
+	case "seeds":
+		n, ok := backoff.ParseCount(u.value)
+		if !ok || n < 1 || n > backoff.MaxSeeds {
+			return usagef("--seeds %s: want %s", quoteOdd(u.value), allowedValue("seeds", backoff.WideLimits))
+		}
+		ra.report.seeds = n
+	default:
+		return draft.take(u)
+	}
+	return nil
+}
+
+// readPolicies reads --policies: names separated by commas, none empty,
+// none twice.
+func readPolicies(v string) ([]string, error) {
+	var names, keys []string
+	for item := range strings.SplitSeq(v, ",") {
+		if strings.TrimSpace(item) == "" {
+			return nil, usagef("--policies %s: a name is empty; want %s", strconv.Quote(v), policiesList())
+		}
+		key, err := policyKey(item)
+		if err != nil {
+			return nil, usagef("--policies %s: %s is no policy; want %s", strconv.Quote(v), strconv.Quote(item), policiesList())
+		}
+		if slices.Contains(keys, key) {
+			return nil, usagef("--policies %s: %s is listed twice; want each policy once", strconv.Quote(v), key)
+		}
+		names, keys = append(names, item), append(keys, key)
+	}
+	return names, nil
+}
+
+// finish checks what depends on the settings, now known, and returns the
+// report.
+func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, error) {
+	r := ra.report
+	if draft.slotFrom == "--slot" && !ra.cmd.slot {
+		return r, usagef("--slot: %s has no slots; --slot goes with crowd, timeline, --plain or the full-screen program", ra.cmd.name)
+	}
+	// One seed's figures are the reference's unless --draws says otherwise;
+	// a spread over seeds is of independent clients unless --seed-draws or
+	// --draws reference asks otherwise.
+	r.seedDraws = draft.seedDraws
+	r.settings = s
+	if err := ra.checkFiles(draft.files); err != nil {
+		return r, err
+	}
+	policies, err := ra.resolve(s, draft)
+	if err != nil {
+		return r, err
+	}
+	r.policies, r.sideBy = policies, ra.all || ra.policyFlag == "policies"
+	if ra.clientSet {
+		n, ok := backoff.ParseCount(ra.client)
+		if !ok || n < 1 || n > s.Clients {
+			return r, usagef("--client %s: want a whole number from 1 to %d (the clients)", quoteOdd(ra.client), s.Clients)
+		}
+		r.client = n
+	}
+	r.slot = s.Slot
+	if r.command == "timeline" && draft.slotFrom == "" {
+		r.slot = timelineSlot
+	}
+	if ra.compare != nil {
+		if r.picture() {
+			return r, usagef("--compare writes %s, not %s: drop --format %s", formatList(), r.format, r.format)
+		}
+		a, err := ra.compare.PolicyList()
+		if err != nil {
+			return r, usagef("--compare %s: %v", shownFile(ra.compareFile), err)
+		}
+		r.compare = &compareSpec{file: ra.compareFile, settings: ra.compare.Settings, policies: a,
+			seeds: ra.compare.Seeds, seedDraws: ra.compare.SeedDraws}
+	}
+	return r, nil
+}
+
+// checkFiles checks the flags that name files to write and the picture's
+// size: --force and --width or --height only where they apply, a file
+// that is there only with --force, and not one file for two things.
+func (ra *reportArgs) checkFiles(fsys files) error {
+	r := ra.report
+	switch {
+	case r.force && r.out == "" && r.savePlan == "":
+		return usagef("--force overwrites the file of --out or --save-plan: give one of them, or drop --force")
+	case (ra.widthSet != "" || ra.heightSet != "") && !r.picture():
+		flag, v := "--width", ra.widthSet
+		if v == "" {
+			flag, v = "--height", ra.heightSet
+		}
+		return usagef("%s %s: the size of a picture; give --format svg or png (%s takes them)", flag, quoteOdd(v), ra.cmd.name)
+	case r.out != "" && r.out == r.savePlan:
+		return usagef("--out and --save-plan both name %s: give each its own file", shownFile(r.out))
+	}
+	for _, f := range []struct{ flag, file string }{{"--out", r.out}, {"--save-plan", r.savePlan}} {
+		if f.file != "" && !r.force && fsys.exists(f.file) {
+			return existsError(f.flag, f.file)
+		}
+	}
+	return nil
+}
+
+// resolve returns the policies the report runs: those named, or each
+// command's default.
+func (ra *reportArgs) resolve(s backoff.Settings, draft *settingsDraft) ([]backoff.Policy, error) {
+	five := s.Five()
+	if draft.definesCustom() {
+		five = append(five, s.Custom())
+	}
+	switch {
+	case ra.all && len(ra.planPolicies) > 0:
+		return lookupPolicies(s, ra.planPolicies, "--plan "+shownFile(ra.planFile)+": policies")
+	case ra.all:
+		return five, nil
+	case len(ra.policyNames) == 0 && ra.cmd.name == "crowd":
+		return five, nil
+	case len(ra.policyNames) == 0 && ra.cmd.name == "jobs":
+		return []backoff.Policy{s.Policy(backoff.Exponential)}, nil
+	case len(ra.policyNames) == 0:
+		allowed := policyList()
+		if ra.cmd.name == "timeline" {
+			allowed += "; or --policy all, or --policies, for several side by side"
+			if len(ra.planPolicies) > 0 {
+				allowed += " (--policy all runs the plan's)"
+			}
+		}
+		return nil, usagef("%s needs --policy: %s", ra.cmd.name, allowed)
+	}
+	who := "--" + ra.policyFlag
+	if ra.policyFlag == "plan" {
+		who = "--plan " + shownFile(ra.planFile) + ": policies"
+	}
+	return lookupPolicies(s, ra.policyNames, who)
+}
+
+// lookupPolicies finds each policy named, by who (a flag, or a plan) for
+// messages, each once.
+func lookupPolicies(s backoff.Settings, names []string, who string) ([]backoff.Policy, error) {
+	var out []backoff.Policy
+	for _, name := range names {
+		p, err := backoff.LookupPolicy(s, name)
+		if err != nil {
+			return nil, usagef("%s %s: want %s", who, strconv.Quote(name), policyList())
+		}
+		for _, q := range out {
+			if q.Name == p.Name {
+				return nil, usagef("%s %s: custom has %s's settings, so %s is listed twice; want each policy once",
+					who, strconv.Quote(strings.Join(names, ",")), p.Name, p.Name)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// readJobs reads the jobs, as --plain does, from the words of the command
+// line: each word one or more jobs separated by spaces. A job's name must be
+// printable text: a report writes it on a line of its own, in CSV and in
+// JSON, which have no room for control characters or broken UTF-8, and it
+// must show what it holds: no format characters (ledger.CheckNames). Each
+// job has a name of its own (ledger.CheckUnique): the ledger tells jobs
+// apart by name.
+func readJobs(words []string) ([]ledger.Job, error) {
+	for _, w := range words {
+		if !utf8.ValidString(w) || strings.ContainsFunc(w, unicode.IsControl) {
+			return nil, usagef("jobs: %s: a job is printable text, name:failures or name:fatal", strconv.Quote(w))
+		}
+	}
+	jobs, err := ledger.Parse(strings.Join(words, " "))
+	if err == nil {
+		err = ledger.CheckNames(jobs)
+	}
+	if err == nil {
+		err = ledger.CheckUnique(jobs)
+	}
+	var ferr *ledger.FormatError
+	var many *ledger.TooManyJobsError
+	var nerr *ledger.NameError
+	switch {
+	case errors.As(err, &ferr):
+		return nil, usagef("jobs: %s: %s", quoteJob(ferr.Job), ferr.Rule())
+	case errors.As(err, &nerr):
+		return nil, usagef("%v", nerr)
+	case errors.As(err, &many):
+		return nil, usagef("jobs: %v", many)
+	case err != nil:
+		return nil, usagef("jobs: %v", err)
+	case len(jobs) == 0:
+		return nil, usagef("jobs needs at least one job, name:failures or name:fatal, such as: jobs alpha:0 bravo:2 charlie:9 delta:fatal")
+	}
+	return jobs, nil
+}
+
+// quoteJob writes a job as typed, quoted only if it holds a space, a
+// quote mark, a backslash or anything that does not show as itself, so that
+// alpha:1000 reads as typed.
+func quoteJob(word string) string {
+	if word == "" || strings.ContainsFunc(word, func(r rune) bool {
+		return r == ' ' || r == '"' || r == '\\' || !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r)
+	}) {
+		return strconv.Quote(word)
+	}
+	return word
+}
+
+// readHelp reads "help [COMMAND|presets]".
+func readHelp(words []string) error {
+	switch {
+	case len(words) == 0:
+		return &helpRequest{}
+	case len(words) > 1:
+		return usagef("help takes one topic at most, got %d words: want %s or presets", len(words), commandList())
+	case strings.EqualFold(words[0], "presets"):
+		return &helpRequest{topic: "presets"}
+	}
+	cmd, ok := findCommand(words[0])
+	if !ok {
+		return usagef("help on %s: want %s, or presets", strconv.Quote(words[0]), commandList())
+	}
+	return &helpRequest{topic: cmd.name}
+}
+
+// render writes the report to w: a pure function of the report. workers
+// only says how many goroutines the crowds may use; the output does not
+// depend on it. A timeline is written slot by slot, however many slots it
+// has; the other reports are short.
+func (r report) render(w io.Writer, workers int) error {
+	s := r.settings
+	write := func(text, csv, json func() string) error {
+		_, err := io.WriteString(w, r.pick(text, csv, json))
+		return err
+	}
+	writePicture := func(b []byte, err error) error {
+		if err != nil {
+			return &runError{err}
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	switch r.command {
+	case "schedule":
+		sc := backoff.ScheduleOf(r.policies[0], s, r.client)
+		return write(
+			func() string { return vreport.ScheduleReport(s, sc) },
+			func() string { return vreport.ScheduleCSV(sc) },
+			func() string { return vreport.ScheduleDoc(s, sc) })
+	case "crowd":
+		if r.compare != nil {
+			c, err := r.comparison(workers)
+			if err != nil {
+				return err
+			}
+			return write(
+				func() string { return vreport.CompareText(c) },
+				func() string { return vreport.CompareCSV(c) },
+				func() string { return vreport.CompareDoc(c) })
+		}
+		if r.seeds > 0 {
+			sp := s
+			sp.Draws = r.seedDraws
+			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers})
+			if err != nil {
+				return &runError{err}
+			}
+			if r.picture() {
+				return writePicture(vpicture.CrowdPicture(sp, nil, &sc, r.format, r.width, r.height))
+			}
+			return write(
+				func() string { return vreport.SeedsText(sp, sc) },
+				func() string { return vreport.SeedsCSV(sp, sc) },
+				func() string { return vreport.SeedsDoc(sp, sc) })
+		}
+		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{}, workers)
+		if err != nil {
+			return &runError{err}
+		}
+		if r.picture() {
+			return writePicture(vpicture.CrowdPicture(s, crowds, nil, r.format, r.width, r.height))
+		}
+		return write(
+			func() string { return vreport.CrowdReport(s, crowds) },
+			func() string { return vreport.CrowdReportCSV(s, crowds) },
+			func() string { return vreport.CrowdReportDoc(s, crowds) })
+	case "timeline":
+		one := s
+		one.Slot = r.slot
+		runs, err := backoff.RunAll(r.policies, one, backoff.Options{Series: true}, workers)
+		if err != nil {
+			return &runError{err}
+		}
+		if r.picture() {
+			return writePicture(vpicture.TimelinePicture(one, runs, r.format, r.width, r.height))
+		}
+		tl := vreport.Timeline{Settings: one, Runs: runs, SideBy: r.sideBy}
+		switch r.format {
+		case "csv":
+			return tl.WriteCSV(w)
+		case "json":
+			return tl.WriteJSON(w)
+		}
+		return tl.WriteText(w)
+	default:
+		rep := ledger.RunAllUnder(r.jobs, r.policies[0], s)
+		return write(
+			func() string { return vreport.JobsReport(s, r.policies[0], rep) },
+			func() string { return vreport.JobsCSV(rep) },
+			func() string { return vreport.JobsDoc(s, r.policies[0], rep) })
+	}
+}
+
+// comparison runs both sides of crowd --compare: A, the plan's crowd, and
+// B, the command line's. With seeds on either side both run over seeds,
+// each side over its own count (or the other's, if it has none) from its
+// own seed, with its spread's draws, and the medians are compared.
+func (r report) comparison(workers int) (vreport.Comparison, error) {
+	a, b := r.compare, r
+	aSeeds, bSeeds := a.seeds, b.seeds
+	if aSeeds == 0 {
+		aSeeds = bSeeds
+	}
+	if bSeeds == 0 {
+		bSeeds = aSeeds
+	}
+	side := func(file string, s backoff.Settings, policies []backoff.Policy, seeds int, seedDraws backoff.Draws) (vreport.CompareSide, error) {
+		cs := vreport.CompareSide{File: file, Settings: s}
+		if seeds == 0 {
+			results, err := backoff.RunAll(policies, s, backoff.Options{}, workers)
+			cs.Results = results
+			return cs, err
+		}
+		cs.Settings.Draws = seedDraws
+		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers})
+		cs.Spread = &sc
+		return cs, err
+	}
+	sa, err := side(a.file, a.settings, a.policies, aSeeds, a.seedDraws)
+	if err != nil {
+		return vreport.Comparison{}, &runError{err}
+	}
+	sb, err := side("", b.settings, b.policies, bSeeds, b.seedDraws)
+	if err != nil {
+		return vreport.Comparison{}, &runError{err}
+	}
+	return vreport.Comparison{A: sa, B: sb}, nil
+}
+
+// plan is the plan the report ran: its settings (the timeline's slot),
+// the policies it ran, the seeds and the spread's draws, and the note of
+// the plan it was given, if any.
+func (r report) savedPlan() plan.Plan {
+	p := plan.Plan{Settings: r.settings, Seeds: r.seeds, SeedDraws: r.seedDraws, Note: r.note}
+	if r.command == "timeline" {
+		p.Settings.Slot = r.slot
+	}
+	for _, pol := range r.policies {
+		p.Policies = append(p.Policies, pol.Name)
+	}
+	return p
+}
+
+// runError is a crowd that could not be run: a defect, since the settings
+// were checked.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+
+func (r report) pick(text, csv, json func() string) string {
+	switch r.format {
+	case "csv":
+		return csv()
+	case "json":
+		return json()
+	}
+	return text()
+}
+
+// runReport prints the report, to standard output or --out's file, then
+// writes the plan it ran to --save-plan's. Its failures are a file or a
+// stdout that cannot be written to (1), a file that appeared since the
+// command line was read or a PNG for a terminal (2), and a crowd that could
+// not be run (1). A file the report makes is removed if it fails; a file
+// it overwrites (--force) is replaced only once the new one is whole.
+func runReport(r report, stdout, stderr io.Writer) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "retry-planner: "+format+"\n", a...)
+		return code
+	}
+	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
+		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
+	}
+	var opened []*outFile
+	abort := func() {
+		for _, o := range opened {
+			o.abort()
+		}
+	}
+	open := func(flag, name string) (*outFile, int) {
+		o, err := createOut(name, r.force)
+		if err != nil {
+			abort()
+			if isExist(err) {
+				return nil, fail(2, "%s", existsError(flag, name).Error())
+			}
+			return nil, fail(1, "%s", writeFailure(name, err))
+		}
+		opened = append(opened, o)
+		return o, 0
+	}
+	w := stdout
+	var out, planOut *outFile
+	if r.out != "" {
+		var code int
+		if out, code = open("--out", r.out); out == nil {
+			return code
+		}
+		w = out
+	}
+	if r.savePlan != "" {
+		var code int
+		if planOut, code = open("--save-plan", r.savePlan); planOut == nil {
+			return code
+		}
+	}
+	err := r.render(w, runtime.GOMAXPROCS(0))
+	var run *runError
+	switch {
+	case errors.As(err, &run):
+		abort()
+		return fail(1, "the %s report: %v", r.command, run.err)
+	case err != nil && out != nil:
+		abort()
+		return fail(1, "%s", writeFailure(r.out, err))
+	case err != nil && !errors.Is(err, syscall.EPIPE):
+		abort()
+		return writeStatus(err, "the "+r.command+" report", stderr)
+	}
+	if out != nil {
+		if err := out.commit(); err != nil {
+			if planOut != nil {
+				planOut.abort()
+			}
+			return fail(1, "%s", writeFailure(r.out, err))
+		}
+	}
+	if planOut != nil {
+		_, err := io.WriteString(planOut, plan.Encode(r.savedPlan()))
+		if err == nil {
+			err = planOut.commit()
+		} else {
+			planOut.abort()
+		}
+		if err != nil {
+			return fail(1, "%s", writeFailure(r.savePlan, err))
+		}
+	}
+	return 0
+}

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/model"
+	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// notTerminal is the one line for a full-screen run without a terminal.
+const notTerminal = "retry-planner: the full-screen program needs a terminal on standard input and output; use --plain for scripts and pipes"
+
+// runTUI opens the full-screen program. Without a terminal on both standard
+// input and output it says to use --plain and returns 2. The terminal is
+// restored on every way out: bubbletea restores it after a quit, an error
+// or a panic in the model; runProgram after a signal; and a panic anywhere
+// else on this goroutine is caught here, the terminal put back as it was,
+// and reported.
+func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	in, inOK := stdin.(*os.File)
+	out, outOK := stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		fmt.Fprintln(stderr, notTerminal)
+		return 2
+	}
+	saved, err := term.GetState(int(in.Fd()))
+	if err != nil {
+		fmt.Fprintf(stderr, "retry-planner: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			restoreTerminal(int(in.Fd()), saved, out)
+			fmt.Fprintf(stderr, "retry-planner: panic: %v\n%s", r, debug.Stack())
+			status = 1
+		}
+	}()
+	// The program's signals are handled by runProgram, not bubbletea, which
+	// knows only SIGINT and SIGTERM and would end each its own way.
+	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), opts.tui.appOptions()...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
+}
+
+// tuiStart is what the full-screen program starts with beside the
+// settings: the spread over the last plan's seeds (DefaultSeeds without a
+// plan), drawn as the command line's spread is (--seed-draws, else the last
+// --draws, else the plan's); the plan's note, kept in the plans it saves;
+// and a notice of what it made of the plan's policies.
+type tuiStart struct {
+	seeds     int
+	seedDraws backoff.Draws
+	note      string
+	notice    string
+}
+
+func newTUIStart(d *settingsDraft, s backoff.Settings) tuiStart {
+	start := tuiStart{seeds: model.DefaultSeeds, seedDraws: d.seedDraws}
+	if lp := d.plan; lp != nil {
+		start.seeds, start.note, start.notice = lp.plan.Seeds, lp.plan.Note, sixthNotice(lp, s)
+	}
+	return start
+}
+
+// appOptions start the program so, saving plans to the disk.
+func (t tuiStart) appOptions() []model.Option {
+	return []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
+		model.WithNotice(t.notice), model.WithFiles(planFiles{})}
+}
+
+// sixthOf is the preset a plan's policies make the full-screen program's
+// own policy, the sixth beside the five: the first preset they name,
+// unless they name custom, the plan's own, which is the sixth then.
+func sixthOf(p plan.Plan) (backoff.Preset, bool) {
+	for _, name := range p.Policies {
+		if key, _ := policyKey(name); key == "custom" {
+			return backoff.Preset{}, false
+		}
+	}
+	for _, name := range p.Policies {
+		if pr, ok := lookupPreset(name); ok {
+			return pr, true
+		}
+	}
+	return backoff.Preset{}, false
+}
+
+// sixthNotice says what the full-screen program made of the policies of
+// the plan it was started with, when that is not what the plan says: which
+// preset became its own policy (and whether that changed the waits the five
+// share), and which presets it leaves out; "" when it shows every policy
+// the plan names as the plan has it.
+func sixthNotice(lp *loadedPlan, s backoff.Settings) string {
+	shown := s.Custom().Name
+	var left []string
+	for _, name := range lp.plan.Policies {
+		key, _ := policyKey(name)
+		if _, ok := lookupPreset(name); ok && key != shown {
+			left = append(left, key)
+		}
+	}
+	var parts []string
+	if lp.sixth != "" && lp.sixth == shown {
+		part := fmt.Sprintf("%s is your own policy here, the sixth, as with --preset %s", lp.sixth, lp.sixth)
+		if ps, pr := lp.plan.Settings, s.Custom(); ps.FirstWait != pr.FirstWait || ps.LongestWait != pr.LongestWait ||
+			ps.Attempts != pr.Attempts || ps.MaxElapsed != pr.MaxElapsed {
+			part += ", which sets the first wait, longest wait, attempts and limit the five share too"
+		}
+		parts = append(parts, part+".")
+	}
+	if len(left) > 0 {
+		verb := "is"
+		if len(left) > 1 {
+			verb = "are"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s left out: the program shows the five and one policy of your own (retry-planner --plan %s crowd runs every policy the plan names).",
+			andList(left), verb, words.ShellWord(lp.file)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return shownFile(lp.file) + ": " + strings.Join(parts, " ")
+}
+
+// runProgram runs p and turns how it ended into an exit status, once
+// restore has put the terminal back where bubbletea may not have: 0 after
+// a quit (q, ctrl+c); 1 after an error or a panic, said on stderr; after a
+// signal that ends the program, 128 plus its number, as a shell reports a
+// process the signal ended (SIGHUP 129, SIGINT 130, SIGTERM 143), with
+// nothing said: the signal was asked for. Those signals are a person's
+// interrupt (SIGINT; ctrl+c itself is a key in raw mode), a hangup when the
+// terminal or the ssh session goes away (SIGHUP), and kill's default
+// (SIGTERM).
+func runProgram(p *tea.Program, stderr io.Writer, restore func()) int {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	got := make(chan syscall.Signal, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-signals:
+			got <- s.(syscall.Signal)
+			// Quit, not Kill: a quit waits for bubbletea's input loop to end
+			// before it closes the input, where a kill races it. A program
+			// that does not quit within a second is killed.
+			p.Quit()
+			select {
+			case <-done:
+			case <-time.After(time.Second):
+				p.Kill()
+			}
+		case <-done:
+		}
+	}()
+	_, err := p.Run()
+	select {
+	case s := <-got:
+		restore()
+		return 128 + int(s)
+	default:
+	}
+	if err != nil {
+		restore()
+		fmt.Fprintf(stderr, "retry-planner: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// restoreTerminal leaves the alternate screen, shows the cursor and puts
+// the terminal's modes back as they were before the program. Doing it twice
+// does no harm.
+func restoreTerminal(fd int, saved *term.State, out io.Writer) {
+	fmt.Fprint(out, "\x1b[?1049l\x1b[?25h")
+	_ = term.Restore(fd, saved)
+}
+
+// chooseStyles settles the colours before the program starts: whether the
+// background is dark is asked of the terminal now, not in the middle of the
+// program's input. With NO_COLOR the styles have no colour, but bold and
+// reverse video still work where the terminal has them.
+func chooseStyles(out *os.File) *pane.Styles {
+	lipgloss.HasDarkBackground()
+	if os.Getenv("NO_COLOR") == "" {
+		return pane.DefaultStyles()
+	}
+	if termenv.NewOutput(out).ColorProfile() != termenv.Ascii {
+		lipgloss.SetColorProfile(termenv.ANSI)
+	}
+	return pane.NoColorStyles()
+}

@@ -1,0 +1,180 @@
+package pane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// The marks of a change from plan A to plan B.
+const (
+	BetterMark = "✓"
+	WorseMark  = "✗"
+	SameMark   = "="
+)
+
+// compareFields are the figures A and B are held against, by JSON name:
+// the crowd's, then the service's when either plan has one.
+func compareFields(a, b RunData) []backoff.FigureField {
+	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
+	if a.Settings.HasService() || b.Settings.HasService() {
+		names = append(names, "served", "rejected")
+		if a.Settings.Budget.Kind != backoff.BudgetNone || b.Settings.Budget.Kind != backoff.BudgetNone {
+			names = append(names, "throttled")
+		}
+	}
+	out := make([]backoff.FigureField, 0, len(names))
+	for _, n := range names {
+		if f, ok := backoff.FindField(n); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Change is B's value of a figure against A's: how much it moved and
+// whether that is better (+1), worse (-1) or neither (0), by the figure's
+// FigureField.Better. A figure that does not exist (-1: no client got
+// through) ranks after every value.
+func Change(f backoff.FigureField, a, b int) (text string, better int) {
+	absentA, absentB := f.Optional && a < 0, f.Optional && b < 0
+	switch {
+	case absentA && absentB, a == b:
+		return SameMark, 0
+	case absentB:
+		return "none now", -1
+	case absentA:
+		return "some now", 1
+	}
+	d := b - a
+	sign := "+"
+	if d < 0 {
+		sign, d = "−", -d
+	}
+	text = sign + words.Count(d)
+	if f.Time {
+		text = sign + words.Human(d)
+	}
+	switch {
+	case f.Better == backoff.Lower && b < a, f.Better == backoff.Higher && b > a:
+		better = 1
+	case f.Better != backoff.Neither:
+		better = -1
+	}
+	return text, better
+}
+
+func paneFigureValue(f backoff.FigureField, v int) string {
+	if f.Time {
+		return words.Human(v)
+	}
+	return words.Count(v)
+}
+
+// CompareView is pane 2 while a pinned plan A differs from the plan B now:
+// for each policy, each figure of both and the change, marked better or
+// worse by character and colour; under each, the medians over seeds once
+// both spreads have landed.
+func CompareView(a, b RunData, w int, st *Styles) string {
+	changes := PlanChanges(a.Settings, b.Settings)
+	if changes == "" {
+		changes = "the spread's seeds or draws"
+	}
+	intro := "A is the pinned plan, B the plan now; B differs in " + changes + "."
+	legend := fmt.Sprintf("%s B is better than A, %s worse: fewer retries, a lower peak, an earlier time, fewer who gave up and a lower p99 are better. x swaps A and B; P drops A.",
+		BetterMark, WorseMark)
+	lines := []string{st.Title.Render(prose("Plans A and B, side by side", w)), st.Text.Render(prose(intro, w)), st.Muted.Render(prose(legend, w)), ""}
+	fields := compareFields(a, b)
+	n := min(len(a.Crowds), len(b.Crowds))
+	var blocks []string
+	bw := 0
+	for i := range n {
+		bl := compareBlock(a, b, i, fields, w, st)
+		blocks = append(blocks, bl)
+		bw = max(bw, Width(bl))
+	}
+	perRow := max(min((w+2)/(bw+2), 3), 1)
+	for i := 0; i < len(blocks); i += perRow {
+		row := blocks[i:min(i+perRow, len(blocks))]
+		spaced := []string{}
+		for j, bl := range row {
+			if j > 0 {
+				spaced = append(spaced, "  ")
+			}
+			spaced = append(spaced, lipgloss.NewStyle().Width(bw).Render(bl))
+		}
+		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, spaced...), "")
+	}
+	return Fit(strings.TrimRight(strings.Join(lines, "\n"), "\n"), w, 1<<20)
+}
+
+// compareBlock is policy i of both plans as a table: figure, A, B, the
+// change; once both spreads have landed, the medians over seeds and their
+// change beside them.
+func compareBlock(a, b RunData, i int, fields []backoff.FigureField, w int, st *Styles) string {
+	fa, fb := a.Crowds[i].Figures, b.Crowds[i].Figures
+	spA, okA := a.policySpread(i)
+	spB, okB := b.policySpread(i)
+	medians := okA && okB
+	name := b.Crowds[i].Policy.Name
+	if an := a.Crowds[i].Policy.Name; an != name {
+		name = an + " → " + name
+	}
+	var rows [][]string
+	var kinds [][2]int // the change's and the median change's: 1 better, -1 worse, 0 neither
+	for _, f := range fields {
+		va, vb := f.Get(fa), f.Get(fb)
+		text, better := Change(f, va, vb)
+		row := []string{f.Label, paneFigureValue(f, va), paneFigureValue(f, vb), changeCell(text, better)}
+		kind := [2]int{better, 0}
+		if medians {
+			ma, mb := spA.Spread(f.Name).Median, spB.Spread(f.Name).Median
+			text, better := Change(f, ma, mb)
+			row = append(row, paneFigureValue(f, ma), paneFigureValue(f, mb), changeCell(text, better))
+			kind[1] = better
+		}
+		rows, kinds = append(rows, row), append(kinds, kind)
+	}
+	heads := []string{name, "A", "B", "change"}
+	right := []bool{false, true, true, true}
+	if medians {
+		heads = append(heads, "median A", "median B", "change")
+		right = append(right, true, true, true)
+	}
+	return readTable(heads, rows, right, w, st, func(row, col int) lipgloss.Style {
+		if row < 0 || row >= len(kinds) {
+			return st.Cell
+		}
+		k := 0
+		switch col {
+		case 3:
+			k = kinds[row][0]
+		case 6:
+			k = kinds[row][1]
+		case 4, 5:
+			return st.Muted
+		}
+		switch k {
+		case 1:
+			return st.Best
+		case -1:
+			return st.Worst
+		}
+		return st.Cell
+	})
+}
+
+// changeCell is a change and its mark: "−114 ✓".
+func changeCell(text string, better int) string {
+	switch better {
+	case 1:
+		return text + " " + BetterMark
+	case -1:
+		return text + " " + WorseMark
+	}
+	return text + "  "
+}

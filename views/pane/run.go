@@ -1,0 +1,111 @@
+package pane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// RunData is one run of the crowds as panes 2 and 3 show it: the settings
+// and policies it ran, what it gave, and its spread over seeds.
+type RunData struct {
+	Settings backoff.Settings
+	Policies []backoff.Policy
+	Crowds   []backoff.Result // nil until they land
+	Err      error            // why the crowds did not run
+	// The spread over seeds: Seeds asked for (0 for none), drawn with
+	// SpreadDraws; Spread nil until it lands.
+	Seeds       int
+	SpreadDraws backoff.Draws
+	Spread      *backoff.SeedsCrowd
+	SpreadErr   error
+}
+
+// Landed reports whether the crowds have landed.
+func (d RunData) Landed() bool { return d.Crowds != nil || d.Err != nil }
+
+// policySpread is policy i's spread, if it has landed.
+func (d RunData) policySpread(i int) (backoff.PolicySpread, bool) {
+	if d.Spread == nil || i < 0 || i >= len(d.Spread.Policies) {
+		return backoff.PolicySpread{}, false
+	}
+	return d.Spread.Policies[i], true
+}
+
+// DrawsName is how a face names the draws: "reference draws".
+func DrawsName(d backoff.Draws) string { return d.String() + " draws" }
+
+// SeedAndDraws is the head line's "seed 7, reference draws".
+func SeedAndDraws(s backoff.Settings) string {
+	return fmt.Sprintf("seed %d, %s", s.Seed, DrawsName(s.Draws))
+}
+
+// Computing says what a run of the crowds computes: "a crowd of 1,000,000
+// clients under 6 policies".
+func Computing(s backoff.Settings, policies int) string {
+	who := words.Count(s.Clients) + " clients"
+	if s.Clients == 1 {
+		who = "1 client"
+	}
+	if n := s.FreshRequests(); n > 0 {
+		who += " and " + words.Count(n) + " fresh requests"
+	}
+	return fmt.Sprintf("a crowd of %s under %d policies", who, policies)
+}
+
+// SpreadComputing says what a spread computes: "the spread over 100 seeds
+// (independent draws)".
+func SpreadComputing(seeds int, d backoff.Draws) string {
+	return fmt.Sprintf("the spread over %s seeds (%s)", words.Count(seeds), DrawsName(d))
+}
+
+// PlanChanges lists the settings in which b differs from a, as "first
+// wait 1 s → 100 ms"; "" when none do.
+func PlanChanges(a, b backoff.Settings) string {
+	var out []string
+	for _, f := range backoff.Fields() {
+		va, vb := a.Get(f), b.Get(f)
+		if va == vb {
+			continue
+		}
+		show := func(v int) string {
+			switch {
+			case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+				return "a minute after the outage"
+			case f == backoff.Multiplier:
+				return "x" + backoff.FormatThousandths(v)
+			case f.IsTime():
+				return words.Human(v)
+			}
+			return words.Count(v)
+		}
+		out = append(out, fmt.Sprintf("%s %s → %s", fieldName(f), show(va), show(vb)))
+	}
+	if a.Jitter != b.Jitter {
+		out = append(out, fmt.Sprintf("jitter %s → %s", a.Jitter, b.Jitter))
+	}
+	if a.Draws != b.Draws {
+		out = append(out, fmt.Sprintf("draws %s → %s", a.Draws, b.Draws))
+	}
+	if a.Budget != b.Budget {
+		out = append(out, fmt.Sprintf("budget %s → %s", a.Budget, b.Budget))
+	}
+	return strings.Join(out, ", ")
+}
+
+// fieldName is a setting's name without its unit, as the full-screen
+// program writes it beside a value in human units: "first wait".
+func fieldName(f backoff.Field) string {
+	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
+		"limit on total time", "capacity a second", "load a second", "load until", "processes"}[f]
+}
+
+// FieldName is fieldName for any field, "" for one that is not.
+func FieldName(f backoff.Field) string {
+	if f < 0 || int(f) >= len(backoff.Fields()) {
+		return ""
+	}
+	return fieldName(f)
+}

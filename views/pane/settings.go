@@ -1,0 +1,90 @@
+package pane
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// SettingsValue writes setting f's value as the form takes it back and a
+// person reads it: times in human units, the load's end as the default's
+// words, the multiplier as "x2".
+func SettingsValue(s backoff.Settings, f backoff.Field) string {
+	v := s.Get(f)
+	switch {
+	case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+		return "outage + 1 min (" + words.Human(s.LoadEnd()) + ")"
+	case f == backoff.MaxElapsed && v == 0:
+		return "none"
+	case f == backoff.Capacity && v == 0:
+		return "no limit"
+	case f == backoff.Multiplier:
+		return "x" + backoff.FormatThousandths(v)
+	case f.IsTime():
+		return words.Human(v)
+	}
+	return words.Count(v)
+}
+
+// SettingsSummary is pane 5 while its form is closed: every setting, in the
+// form's three groups, and how to change them.
+func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 {
+		return ""
+	}
+	row := func(f backoff.Field) []string { return []string{fieldName(f), SettingsValue(s, f)} }
+	crowd := [][]string{}
+	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
+		crowd = append(crowd, row(f))
+	}
+	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes)}
+	custom := s.Custom()
+	own := [][]string{{"the policy of one's own", custom.Name}, row(backoff.Multiplier), {"jitter", s.Jitter.String()}, row(backoff.MaxElapsed),
+		{"draws", s.Draws.String()}, {"the spread's seeds", spreadSeeds(seeds)}, {"the spread's draws", spreadDraws.String()}}
+	table := func(title string, rows [][]string) string {
+		return st.Title.Render(cut(title, w)) + "\n" + readTable([]string{"setting", "value"}, rows, []bool{false, true}, w, st, nil)
+	}
+	hint := "Press enter to change them: the crowd on the form's first page, the service on its second, your own policy, the draws and the spread on its third. " +
+		"Each field takes what the flags take: 1500, 1.5s or 1s500ms for a time."
+	parts := []string{table("The crowd", crowd), table("The service", service), table("Your own policy and the draws", own)}
+	// Side by side as far as the width allows, each row of tables under the
+	// last.
+	out := strings.Join(flow(parts, w), "\n\n") + "\n\n" + st.Muted.Render(prose(hint, w))
+	return Fit(out, w, Height(out))
+}
+
+func spreadSeeds(n int) string {
+	if n <= 0 {
+		return "none"
+	}
+	return words.Count(n)
+}
+
+// ErrorMark begins an error beside the field it is about.
+const ErrorMark = "✗"
+
+// flow lays blocks side by side, four cells apart, as far as width w
+// holds, and the rest in rows under them.
+func flow(blocks []string, w int) []string {
+	var rows []string
+	row := ""
+	for _, b := range blocks {
+		switch {
+		case row == "":
+			row = b
+		case Width(row)+4+Width(b) <= w:
+			row = lipgloss.JoinHorizontal(lipgloss.Top, row, "    ", b)
+		default:
+			rows, row = append(rows, row), b
+		}
+	}
+	return append(rows, row)
+}
+
+// Flow is flow for the model's full help: blocks side by side as far as
+// w holds, joined into rows.
+func Flow(blocks []string, w int) string { return strings.Join(flow(blocks, w), "\n") }

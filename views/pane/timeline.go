@@ -1,0 +1,403 @@
+package pane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// partialBlocks is the ramp of a bar's last cell, in eighths of a cell:
+// a bar of n eighths is n/8 full blocks and partialBlocks[n%8].
+var partialBlocks = [8]string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+
+const fullBlock = "█"
+
+// BackMark is put between a row's time and its bar when the service is back
+// in that row.
+const BackMark = "▶"
+
+// Bar is n against most drawn in at most width cells, to an eighth of a
+// cell, and the cells it takes; any n above 0 shows at least an eighth.
+func Bar(n, most, width int) (bar string, cells int) {
+	if n <= 0 || most <= 0 || width <= 0 {
+		return "", 0
+	}
+	eighths := int(int64(min(n, most)) * int64(width) * 8 / int64(most))
+	eighths = max(eighths, 1)
+	return strings.Repeat(fullBlock, eighths/8) + partialBlocks[eighths%8], (eighths + 7) / 8
+}
+
+// SlotRow is one row of pane 3: the attempts of the slots it covers, by
+// what the service did, and the retries among them.
+type SlotRow struct {
+	Served, Rejected, Down, Retries int
+}
+
+// Attempts is the row's attempts.
+func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down }
+
+// AggregateRows sums a series into rows of rowMs, which must be a multiple
+// of the series' slot: row j covers [j*rowMs, (j+1)*rowMs).
+func AggregateRows(se *backoff.Series, rowMs int) []SlotRow {
+	if se == nil || se.Slot <= 0 || rowMs < se.Slot {
+		return nil
+	}
+	k := rowMs / se.Slot
+	n := se.Len()
+	out := make([]SlotRow, (n+k-1)/k)
+	for i := range n {
+		r := &out[i/k]
+		r.Served += se.Served[i]
+		r.Rejected += se.Rejected[i]
+		r.Down += se.FailedWhileDown[i]
+		r.Retries += se.Retries[i]
+	}
+	return out
+}
+
+// niceSteps are the multiples of a slot a row may take.
+var niceSteps = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000, 2000000, 5000000}
+
+// TimelineRowMs is how wide pane 3's rows are: the first of unit x 1, 2,
+// 5, 10, 20, ... whose rows for slots slots of unit ms (the longest
+// series) fit in two screens of room lines.
+func TimelineRowMs(unit, slots, room int) int {
+	unit = max(unit, 1)
+	fit := max(2*room, 1)
+	for _, k := range niceSteps {
+		if (slots+k-1)/k <= fit {
+			return unit * k
+		}
+	}
+	return unit * niceSteps[len(niceSteps)-1]
+}
+
+// TimelineRun is one run's rows for pane 3.
+type TimelineRun struct {
+	Settings  backoff.Settings
+	Policies  []backoff.Policy
+	Rows      [][]SlotRow // per policy, rows of the data's RowMs
+	Truncated bool        // a series stopped at its most slots
+}
+
+// TimelineData is what pane 3 shows.
+type TimelineData struct {
+	B      TimelineRun
+	A      *TimelineRun // the pinned plan, when it differs
+	Chosen int
+	All    bool
+	RowMs  int
+	Stale  bool
+}
+
+// rowCount is how many rows the pane draws: the longest of the runs shown,
+// and at least the row the service is back in.
+func (d TimelineData) rowCount() int {
+	n := 0
+	for _, r := range d.runs() {
+		for _, rows := range r.Rows {
+			n = max(n, len(rows))
+		}
+		if d.RowMs > 0 {
+			n = max(n, r.Settings.Outage/d.RowMs+1)
+		}
+	}
+	return n
+}
+
+func (d TimelineData) runs() []TimelineRun {
+	if d.A != nil {
+		return []TimelineRun{*d.A, d.B}
+	}
+	return []TimelineRun{d.B}
+}
+
+// barColumn is one bar of a row: whose rows, and the settings for its capacity.
+type barColumn struct {
+	name string
+	rows []SlotRow
+	s    backoff.Settings
+}
+
+// columns are the bars of each row: the chosen policy; all of them; or the
+// chosen policy of A and of B.
+func (d TimelineData) columns() []barColumn {
+	pick := func(r TimelineRun, i int) barColumn {
+		if i < 0 || i >= len(r.Rows) {
+			return barColumn{s: r.Settings}
+		}
+		return barColumn{name: r.Policies[i].Name, rows: r.Rows[i], s: r.Settings}
+	}
+	switch {
+	case d.A != nil:
+		a, b := pick(*d.A, d.Chosen), pick(d.B, d.Chosen)
+		a.name, b.name = "A: "+a.name, "B: "+b.name
+		return []barColumn{a, b}
+	case d.All:
+		cols := make([]barColumn, len(d.B.Rows))
+		for i := range cols {
+			cols[i] = pick(d.B, i)
+		}
+		return cols
+	}
+	return []barColumn{pick(d.B, d.Chosen)}
+}
+
+// rowCapacity is the attempts a row of rowMs serves under s's capacity; -1
+// without one.
+func rowCapacity(s backoff.Settings, j, rowMs int) int {
+	return s.SlotCapacity(j, rowMs)
+}
+
+// scale is the most any bar shown reaches, its capacity included.
+func (d TimelineData) scale(cols []barColumn) int {
+	most := 1
+	for _, c := range cols {
+		for _, r := range c.rows {
+			most = max(most, r.Attempts())
+		}
+		if c.s.Capacity > 0 && d.RowMs > 0 {
+			most = max(most, ceilDiv(c.s.Capacity*d.RowMs, 1000))
+		}
+	}
+	return most
+}
+
+// TimelineHead is the fixed top of pane 3: the policies, what each row
+// counts, the busiest row once the service is back, and the legend.
+func TimelineHead(d TimelineData, w int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 || len(d.B.Policies) == 0 {
+		return ""
+	}
+	s := d.B.Settings
+	each := "each " + words.Human(d.RowMs)
+	if d.RowMs == 1000 {
+		each = "each second"
+	}
+	if d.RowMs != s.Slot {
+		each += fmt.Sprintf(" (%s slots of %s)", words.Count(d.RowMs/max(s.Slot, 1)), words.Human(s.Slot))
+	}
+	cols := d.columns()
+	var title string
+	switch {
+	case d.A != nil:
+		title = fmt.Sprintf("A and B of %s: attempts in %s", d.B.Policies[min(d.Chosen, len(d.B.Policies)-1)].Name, each)
+	case d.All:
+		title = fmt.Sprintf("All %d on one scale: attempts in %s", len(d.B.Policies), each)
+	default:
+		title = fmt.Sprintf("%s: attempts in %s", cols[0].name, each)
+	}
+	var lines []string
+	if !d.All || d.A != nil {
+		lines = append(lines, PolicyRow(PolicyNames(d.B.Policies), d.Chosen, w, st))
+	}
+	lines = append(lines, st.Title.Render(cut(title, w)))
+	if d.Stale {
+		lines = append(lines, st.Note.Render(cut("Recomputing for the new settings; these are the last settings' attempts.", w)))
+	}
+	if len(cols) == 1 {
+		lines = append(lines, st.Muted.Render(prose(busiestAfterBack(cols[0], d.RowMs), w)))
+	}
+	if d.A != nil {
+		if changes := PlanChanges(d.A.Settings, d.B.Settings); changes != "" {
+			lines = append(lines, st.Text.Render(prose("B differs from A in "+changes+".", w)))
+		}
+	}
+	legend := fmt.Sprintf("%s served  %s rejected  %s failed while down", ServedGlyph, RejectedGlyph, DownGlyph)
+	if s.Capacity > 0 {
+		legend += "  " + CapacityMark + " capacity"
+	}
+	legend += "  " + BackMark + " back at " + words.Human(s.Outage)
+	lines = append(lines, st.Muted.Render(prose(legend, w)))
+	if len(cols) > 1 {
+		lines = append(lines, columnNames(d, cols, w, st))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// busiestAfterBack is the row with the most attempts at or after the
+// service is back, and that as a rate.
+func busiestAfterBack(c barColumn, rowMs int) string {
+	if rowMs <= 0 {
+		return ""
+	}
+	from := c.s.Outage / rowMs
+	best, at := -1, -1
+	for j := from; j < len(c.rows); j++ {
+		if n := c.rows[j].Attempts(); n > best {
+			best, at = n, j
+		}
+	}
+	if at < 0 {
+		return "No attempts once the service is back."
+	}
+	busiest, bat := 0, 0
+	for j, r := range c.rows {
+		if n := r.Attempts(); n > busiest {
+			busiest, bat = n, j
+		}
+	}
+	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s).",
+		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), words.Count(best), words.Human(at*rowMs), words.Rate(best, rowMs))
+}
+
+// geometry is the widths of pane 3's rows.
+type geometry struct {
+	label, count, column, bar int
+	rate                      bool
+}
+
+func (d TimelineData) geometry(cols []barColumn, w int) geometry {
+	rows := d.rowCount()
+	g := geometry{label: len(words.Human(max(rows-1, 0) * d.RowMs)), count: len(words.Count(d.scale(cols)))}
+	rest := max(w-g.label-3, 0) // the label, then " ▶ "
+	g.column = rest / max(len(cols), 1)
+	if len(cols) == 1 {
+		// A row of a second counts its rate a second already.
+		g.rate = d.RowMs != 1000
+		g.bar = max(rest-g.count-1, 0) // bar, " ", count
+		if g.rate {
+			g.bar = max(g.bar-len(words.Rate(d.scale(cols), d.RowMs))-3, 0) // " · ", rate
+		}
+	} else {
+		g.bar = max(g.column-g.count-2, 0) // bar, space, count, space
+	}
+	return g
+}
+
+func columnNames(d TimelineData, cols []barColumn, w int, st *Styles) string {
+	g := d.geometry(cols, w)
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", g.label+3))
+	for i, c := range cols {
+		name := " " + c.name
+		style := st.Muted
+		if d.A == nil && i == d.Chosen {
+			name, style = "["+c.name+"]", st.PolicySelected
+		}
+		name = cut(name, max(g.column-1, 0))
+		b.WriteString(style.Render(name) + strings.Repeat(" ", max(g.column-ansi.StringWidth(name), 0)))
+	}
+	return Fit(b.String(), w, 1)
+}
+
+// TimelineColumnAt is the column of the all-policies view under x, or -1.
+func TimelineColumnAt(d TimelineData, w, x int) int {
+	cols := d.columns()
+	if len(cols) < 2 || d.A != nil {
+		return -1
+	}
+	g := d.geometry(cols, w)
+	x -= g.label + 3
+	if x < 0 || g.column <= 0 {
+		return -1
+	}
+	if i := x / g.column; i < len(cols) {
+		return i
+	}
+	return -1
+}
+
+// TimelineBody is pane 3's rows at width w, for a viewport to scroll: every
+// row of the time axis, empty ones included, its start, the back mark, then
+// each column's stacked bar (served, rejected, failed while down) with the
+// row's capacity drawn across it, and its count; with one column also the
+// count as a rate a second.
+func TimelineBody(d TimelineData, w int, st *Styles) string {
+	w = max(w, 0)
+	if w == 0 || d.RowMs <= 0 || len(d.B.Policies) == 0 {
+		return ""
+	}
+	cols := d.columns()
+	g := d.geometry(cols, w)
+	most := d.scale(cols)
+	// Each style is worked out once; a row then only joins strings.
+	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
+	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
+	mark := back.paint(BackMark)
+	backRow := d.B.Settings.Outage / d.RowMs
+	var b strings.Builder
+	for j := range d.rowCount() {
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		label, gutter := muted, " "
+		if j == backRow {
+			label, gutter = back, mark
+		}
+		b.WriteString(label.paint(padLeft(words.Human(j*d.RowMs), g.label)))
+		b.WriteString(" " + gutter + " ")
+		for i, c := range cols {
+			var r SlotRow
+			if j < len(c.rows) {
+				r = c.rows[j]
+			}
+			capLn := -1
+			if c.s.Capacity > 0 && (j+1)*d.RowMs > c.s.Outage {
+				capLn = capLine(rowCapacity(c.s, j, d.RowMs), most, g.bar)
+			}
+			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},
+				most, g.bar, capLn, line)
+			digits := words.Count(r.Attempts())
+			if r.Attempts() == 0 {
+				digits = ""
+			}
+			if len(cols) == 1 {
+				switch {
+				case digits == "":
+					b.WriteString(strings.TrimRight(bar, " "))
+				case g.rate:
+					b.WriteString(bar + " " + num.paint(digits) + muted.paint(" · "+words.Rate(r.Attempts(), d.RowMs)))
+				default:
+					b.WriteString(bar + " " + num.paint(digits))
+				}
+				continue
+			}
+			b.WriteString(bar + " " + num.paint(digits))
+			if i < len(cols)-1 {
+				b.WriteString(strings.Repeat(" ", max(g.column-cells-1-len(digits), 0)))
+			}
+		}
+	}
+	out := b.String()
+	if note := truncatedNote(d); note != "" {
+		out += "\n" + st.Note.Render(prose(note, w))
+	}
+	// The geometry keeps every row within w unless w is too narrow for even
+	// an empty bar and its count.
+	if g.bar == 0 || Width(out) > w {
+		out = Fit(out, w, Height(out))
+	}
+	return out
+}
+
+func truncatedNote(d TimelineData) string {
+	for _, r := range d.runs() {
+		if r.Truncated {
+			return fmt.Sprintf("The count stops after %s slots: the crowd runs longer than the program counts it.", words.Count(backoff.MaxSeriesSlots))
+		}
+	}
+	return ""
+}
+
+// paint is a style worked out once as the codes before and after the text,
+// for views that style hundreds of short strings.
+type paint struct{ pre, post string }
+
+func newPaint(s lipgloss.Style) paint {
+	pre, post, _ := strings.Cut(s.Render("x"), "x")
+	return paint{pre, post}
+}
+
+func (p paint) paint(text string) string {
+	if text == "" {
+		return ""
+	}
+	return p.pre + text + p.post
+}

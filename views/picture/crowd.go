@@ -1,0 +1,296 @@
+package picture
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// CrowdPictureHeight is the crowd picture's default height in points for
+// rows of its panels.
+func CrowdPictureHeight(rows int) int { return pictureHeader + 12 + max(rows, 1)*CrowdPanelHeight }
+
+// policyColors tell the policies apart in the crowd picture, in the
+// legend's order: Okabe and Ito's colours for those who see colours
+// differently, then Paul Tol's and greys of three lightnesses. They repeat
+// past 13, as many as there are policies to name.
+var policyColors = []color.RGBA{
+	{0x00, 0x72, 0xb2, 0xff}, {0xe6, 0x9f, 0x00, 0xff}, {0x00, 0x9e, 0x73, 0xff}, {0xcc, 0x79, 0xa7, 0xff},
+	{0x56, 0xb4, 0xe9, 0xff}, {0xd5, 0x5e, 0x00, 0xff}, {0x55, 0x55, 0x55, 0xff}, {0x33, 0x22, 0x88, 0xff},
+	{0x99, 0x99, 0x33, 0xff}, {0xdd, 0xcc, 0x77, 0xff}, {0x88, 0x22, 0x55, 0xff}, {0x11, 0x11, 0x11, 0xff},
+	{0xb3, 0xb3, 0xb3, 0xff},
+}
+
+// crowdFigure is one panel of the crowd picture: a figure, by its JSON
+// name, in the unit its title gives.
+type crowdFigure struct {
+	title, name string
+	// unit turns the figure's value into the panel's unit; clients is the
+	// crowd's, for a share.
+	unit   func(v, clients int, s backoff.Settings) float64
+	format func(v float64) string
+}
+
+// crowdFigures are the figures the crowd picture draws, in order: the load
+// the retries make, how the clients ended, and how long it took. Throttled
+// needs a budget and out of time a limit on total time: without, they are
+// left out unless a policy has some (a preset's limit). Without a capacity
+// nothing is rejected and every policy is stable from the outage's end, so
+// that panel is left out too.
+func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure {
+	share := func(v, clients int, _ backoff.Settings) float64 { return 100 * float64(v) / float64(max(clients, 1)) }
+	seconds := func(v, _ int, _ backoff.Settings) float64 { return float64(v) / 1000 }
+	perSecond := func(v, _ int, s backoff.Settings) float64 { return float64(v) * 1000 / float64(s.Slot) }
+	wholeText := func(v float64) string { return groupThousands(strconv.FormatFloat(math.Round(v), 'f', 0, 64)) }
+	figs := []crowdFigure{
+		{title: "retries per client", name: "retries", unit: func(v, clients int, _ backoff.Settings) float64 {
+			return float64(v) / float64(max(clients, 1))
+		}, format: func(v float64) string { return significant(v) }},
+		{title: "busiest slot, retries a second", name: "most_in_a_slot", unit: perSecond, format: wholeText},
+		{title: "peak after back, attempts a second", name: "peak_after_back", unit: perSecond, format: wholeText},
+		{title: "gave up, % of clients", name: "gave_up", unit: share, format: percentText},
+		{title: "throttled, % of clients", name: "throttled", unit: share, format: percentText},
+		{title: "out of time, % of clients", name: "out_of_time", unit: share, format: percentText},
+		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant},
+		{title: "all through by, seconds", name: "all_through_by_ms", unit: seconds, format: significant},
+		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, format: significant},
+	}
+	var out []crowdFigure
+	for _, f := range figs {
+		if f.name == "throttled" && s.Budget.Kind == backoff.BudgetNone && !has(f.name) ||
+			f.name == "out_of_time" && s.MaxElapsed == 0 && !has(f.name) ||
+			f.name == "stable_from_ms" && s.Capacity == 0 {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// crowdBar is one policy's bar in one panel: its value and the spread's
+// median and 95th percentile, each absent when ok is false.
+type crowdBar struct {
+	value, median, p95   float64
+	hasValue, hasWhisker bool
+}
+
+// CrowdPicture draws the crowd's figures as bars, one panel for each figure
+// in its own unit (retries per client; the busiest slot's retries and the
+// peak of attempts after the service is back, a second; the shares of
+// clients that gave up, were throttled or ran out of time; and in seconds
+// when it was stable, when all got through and the 99th percentile of
+// latency), one bar per policy in the legend's colours, left to
+// right in its order. The bars are the results' figures (one seed's); with a
+// spread, each bar has a whisker from the median to the 95th percentile over
+// its seeds, and with no results the bars are the medians. A figure no client
+// reached (all through by, latency, when none got through) has no bar and
+// says "none". format, width and height are as for TimelinePicture; the
+// defaults are DefaultPictureWidth by CrowdPictureHeight of the panels' rows.
+func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.SeedsCrowd, format string, width, height int) ([]byte, error) {
+	var names []string
+	switch {
+	case len(results) > 0:
+		for _, r := range results {
+			names = append(names, r.Policy.String())
+		}
+	case spread != nil && len(spread.Policies) > 0:
+		for _, ps := range spread.Policies {
+			names = append(names, ps.Policy.String())
+		}
+	default:
+		return nil, errors.New("crowd picture: no policies to draw")
+	}
+	if spread != nil && len(results) > 0 {
+		if len(spread.Policies) != len(results) {
+			return nil, fmt.Errorf("crowd picture: %d policies, but the spread has %d", len(results), len(spread.Policies))
+		}
+		for i, ps := range spread.Policies {
+			if ps.Policy.String() != names[i] {
+				return nil, fmt.Errorf("crowd picture: policy %d is %s, but the spread's is %s", i+1, names[i], ps.Policy)
+			}
+		}
+	}
+	has := func(name string) bool {
+		field, _ := backoff.FindField(name)
+		for _, r := range results {
+			if field.Get(r.Figures) > 0 {
+				return true
+			}
+		}
+		if spread != nil {
+			for _, ps := range spread.Policies {
+				if ps.Spread(name).Worst > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	figs := crowdFigures(s, has)
+	const cols = 2
+	rows := (len(figs) + cols - 1) / cols
+	w, h, dpi, err := pictureSize(format, width, height, CrowdPictureHeight(rows))
+	if err != nil {
+		return nil, err
+	}
+
+	c, dc := pictureCanvas(format, w, h, dpi)
+	var legend []legendEntry
+	for i, n := range names {
+		legend = append(legend, legendEntry{label: n, fill: policyColors[i%len(policyColors)]})
+	}
+	if spread != nil {
+		legend = append(legend, legendEntry{label: "median to p95 over the seeds", line: whiskerStyle, marker: true})
+	}
+	head := fmt.Sprintf("The crowd: %s clients, the service back at %s", countText(s.Clients), secondsText(s.Outage))
+	area := drawHeader(dc, pictureTitle(head, names, w-24), crowdSubtitle(s, results, spread), legend)
+
+	plots := make([][]*plot.Plot, rows)
+	for r := range plots {
+		plots[r] = make([]*plot.Plot, cols)
+	}
+	for i, f := range figs {
+		bars := make([]crowdBar, len(names))
+		for j := range names {
+			bars[j] = crowdBarOf(f, s, results, spread, j)
+		}
+		p := newPicturePlot()
+		p.Title.Text = fitText(p.Title.TextStyle, f.title, w/cols-30)
+		p.X.Min, p.X.Max = 0, float64(len(names))
+		p.X.Tick.Marker = plot.ConstantTicks{}
+		top := 0.0
+		for _, b := range bars {
+			if b.hasValue {
+				top = max(top, b.value)
+			}
+			if b.hasWhisker {
+				top = max(top, b.p95, b.median)
+			}
+		}
+		p.Y.Min, p.Y.Max = 0, max(top*1.18, 1e-9)
+		if top == 0 {
+			p.Y.Max = 1
+		}
+		p.Y.Tick.Marker = niceTicks{most: 4}
+		p.Add(gridLines{}, policyBars{bars: bars, format: f.format})
+		plots[i/cols][i%cols] = p
+	}
+	// An odd panel out leaves its tile empty: Align skips a nil plot.
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 24, PadY: 12, PadLeft: 6, PadRight: 14, PadBottom: 6}
+	canvases := plot.Align(plots, tiles, area)
+	for r := range plots {
+		for col, p := range plots[r] {
+			if p != nil {
+				p.Draw(canvases[r][col])
+			}
+		}
+	}
+	return pictureBytes(format, c)
+}
+
+// crowdBarOf is policy j's bar in figure f's panel.
+func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spread *backoff.SeedsCrowd, j int) crowdBar {
+	field, _ := backoff.FindField(f.name)
+	clientsField, _ := backoff.FindField("clients")
+	present := func(v int) bool { return !field.Optional || v >= 0 }
+	var b crowdBar
+	if spread != nil {
+		ps := spread.Policies[j]
+		clients := ps.Spread("clients").Median
+		sp := ps.Spread(f.name)
+		if present(sp.Median) && present(sp.P95) {
+			b.median, b.p95, b.hasWhisker = f.unit(sp.Median, clients, s), f.unit(sp.P95, clients, s), true
+		}
+		if len(results) == 0 && present(sp.Median) {
+			b.value, b.hasValue = f.unit(sp.Median, clients, s), true
+		}
+	}
+	if len(results) > 0 {
+		fig := results[j].Figures
+		if v := field.Get(fig); present(v) {
+			b.value, b.hasValue = f.unit(v, clientsField.Get(fig), s), true
+		}
+	}
+	return b
+}
+
+func crowdSubtitle(s backoff.Settings, results []backoff.Result, spread *backoff.SeedsCrowd) []string {
+	parts := append(serviceText(s), "slots of "+secondsText(s.Slot))
+	switch {
+	case spread == nil:
+	case len(results) == 0:
+		parts = append(parts, fmt.Sprintf("bars: the median over %s seeds from %d", countText(spread.Count), spread.First))
+	default:
+		parts = append(parts, fmt.Sprintf("bars: seed %d", s.Seed), fmt.Sprintf("whiskers: %s seeds from %d", countText(spread.Count), spread.First))
+	}
+	return parts
+}
+
+var whiskerStyle = draw.LineStyle{Color: inkColor, Width: 1}
+
+// policyBars draws a panel's bars, one for each policy, each with its value
+// above it (or "none") and its whisker when it has one.
+type policyBars struct {
+	bars   []crowdBar
+	format func(float64) string
+}
+
+func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	ls := pictureFont(7.5, false)
+	ls.XAlign, ls.YAlign = draw.XCenter, draw.YBottom
+	for i, b := range pb.bars {
+		x0, x1 := trX(float64(i)+0.12), trX(float64(i)+0.88)
+		mid := (x0 + x1) / 2
+		labelAt := trY(0)
+		if b.hasValue {
+			labelAt = trY(b.value)
+			if b.value > 0 {
+				c.FillPolygon(policyColors[i%len(policyColors)], []vg.Point{{X: x0, Y: trY(0)}, {X: x1, Y: trY(0)}, {X: x1, Y: labelAt}, {X: x0, Y: labelAt}})
+			}
+		}
+		if b.hasWhisker {
+			lo, hi := trY(b.median), trY(b.p95)
+			cap := (x1 - x0) / 4
+			c.StrokeLine2(whiskerStyle, mid, lo, mid, hi)
+			c.StrokeLine2(whiskerStyle, mid-cap, lo, mid+cap, lo)
+			c.StrokeLine2(whiskerStyle, mid-cap, hi, mid+cap, hi)
+			labelAt = max(labelAt, hi, lo)
+		}
+		label := "none"
+		if b.hasValue {
+			label = pb.format(b.value)
+		}
+		c.FillText(ls, vg.Point{X: mid, Y: labelAt + 2}, label)
+	}
+}
+
+// significant writes v with three significant digits at most: 4.81, 24.6,
+// 250, 1,250.
+func significant(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	decimals := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	if hasFrac {
+		return groupThousands(whole) + "." + frac
+	}
+	return groupThousands(whole)
+}
+
+// percentText is a share in percent: "18%", "0.5%".
+func percentText(v float64) string { return significant(v) + "%" }

@@ -1,0 +1,500 @@
+package picture
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	_ "github.com/charmbracelet/x/exp/golden" // registers -update
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// serviceSettings are the pictures' case with a service: 20,000 clients,
+// a 30 s outage, 2,000 a second served, 500 fresh a second, 1 s slots.
+func serviceSettings() backoff.Settings {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Load, s.Slot = 20000, 30000, 2000, 500, 1000
+	return s
+}
+
+func policiesNamed(t *testing.T, s backoff.Settings, names ...string) []backoff.Policy {
+	t.Helper()
+	var out []backoff.Policy
+	for _, n := range names {
+		p, err := backoff.LookupPolicy(s, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func runSeries(t *testing.T, s backoff.Settings, ps []backoff.Policy) []backoff.Result {
+	t.Helper()
+	rs, err := backoff.RunAll(ps, s, backoff.Options{Series: true}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// timelineCase is a timeline picture's input.
+type timelineCase struct {
+	name    string
+	s       backoff.Settings
+	results []backoff.Result
+}
+
+func timelineCases(t *testing.T) []timelineCase {
+	t.Helper()
+	d := backoff.Defaults()
+	svc := serviceSettings()
+	return []timelineCase{
+		{"timeline-defaults", d, runSeries(t, d, d.Five())},
+		{"timeline-service", svc, runSeries(t, svc, policiesNamed(t, svc, "full jitter", "fixed"))},
+	}
+}
+
+// svgPath is a <path> of an SVG: its fill colour, if it is filled.
+type svgPath struct{ fill string }
+
+// parseSVG parses an SVG as XML, all of it, and returns its paths and the
+// text of its <text> elements.
+func parseSVG(t *testing.T, svg []byte) (paths []svgPath, texts []string) {
+	t.Helper()
+	fill := regexp.MustCompile(`(?:^|;)fill:(#[0-9A-Fa-f]{6})`)
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	inText := false
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not XML: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			inText = e.Name.Local == "text"
+			if e.Name.Local == "path" {
+				var p svgPath
+				for _, a := range e.Attr {
+					if m := fill.FindStringSubmatch(a.Value); a.Name.Local == "style" && m != nil {
+						p.fill = strings.ToUpper(m[1])
+					}
+				}
+				paths = append(paths, p)
+			}
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(e))
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	return paths, texts
+}
+
+func hexColor(c interface{ RGBA() (r, g, b, a uint32) }) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
+}
+
+// The SVG holds one filled rectangle for each part of each bar that is not
+// empty (served, rejected, failed while down: one bar per non-empty slot and
+// policy), and one swatch of each in the legend: counted by colour.
+func TestTimelinePictureBars(t *testing.T) {
+	for _, tc := range timelineCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			svg, err := TimelinePicture(tc.s, tc.results, FormatSVG, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths, texts := parseSVG(t, svg)
+			want := map[string]int{hexColor(servedColor): 1, hexColor(rejectedColor): 1, hexColor(downColor): 1}
+			bars := 0
+			for _, r := range tc.results {
+				se := r.Series
+				if se.Len() > MaxTimelineBars {
+					t.Fatalf("%s: %d slots: want a case of at most %d, one bar a slot", r.Policy, se.Len(), MaxTimelineBars)
+				}
+				for i := range se.Len() {
+					if se.Attempts(i) > 0 {
+						bars++
+					}
+					for c, n := range map[string]int{hexColor(servedColor): se.Served[i], hexColor(rejectedColor): se.Rejected[i], hexColor(downColor): se.FailedWhileDown[i]} {
+						if n > 0 {
+							want[c]++
+						}
+					}
+				}
+			}
+			got := map[string]int{}
+			for _, p := range paths {
+				got[p.fill]++
+			}
+			for c, n := range want {
+				if got[c] != n {
+					t.Errorf("paths filled %s: got %d, want %d", c, got[c], n)
+				}
+			}
+			if bars == 0 || got[hexColor(servedColor)] == 1 {
+				t.Errorf("got %d bars and %d served parts: want a case with some of each", bars, got[hexColor(servedColor)])
+			}
+			all := strings.Join(texts, "\n")
+			for _, r := range tc.results {
+				if !strings.Contains(all, r.Policy.String()+": "+r.Policy.Describe()) {
+					t.Errorf("no panel titled %s: %s", r.Policy, r.Policy.Describe())
+				}
+			}
+			for _, w := range []string{"requests a second", "seconds since the outage began", "back at " + secondsText(tc.s.Outage), "seed 7"} {
+				if !strings.Contains(all, w) {
+					t.Errorf("no text %q in the SVG", w)
+				}
+			}
+		})
+	}
+}
+
+// Past MaxTimelineBars slots, neighbouring slots make one bar: there are
+// no more bars than that, each counts its slots, and the subtitle says so.
+func TestTimelinePictureMergesSlots(t *testing.T) {
+	s := backoff.Defaults()
+	s.Slot = 10 // 26 s in 10 ms slots: 2,600 slots, 6 to a bar
+	rs := runSeries(t, s, policiesNamed(t, s, "full jitter"))
+	svg, err := TimelinePicture(s, rs, FormatSVG, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, texts := parseSVG(t, svg)
+	se := rs[0].Series
+	per := (se.Len() + MaxTimelineBars - 1) / MaxTimelineBars
+	want := 1 // the legend's swatch
+	for b := 0; b*per < se.Len(); b++ {
+		down := 0
+		for i := b * per; i < min((b+1)*per, se.Len()); i++ {
+			down += se.FailedWhileDown[i]
+		}
+		if down > 0 {
+			want++
+		}
+	}
+	got := 0
+	for _, p := range paths {
+		if p.fill == hexColor(downColor) {
+			got++
+		}
+	}
+	if per < 2 || got != want || got > MaxTimelineBars+1 {
+		t.Errorf("%d slots, %d to a bar: got %d parts failed while down, want %d", se.Len(), per, got, want)
+	}
+	if all := strings.Join(texts, " "); !strings.Contains(all, fmt.Sprintf("bars of %d ms (%d slots of 10 ms)", per*10, per)) {
+		t.Errorf("the subtitle does not say the bars hold %d slots: %s", per, all)
+	}
+}
+
+func TestPicturePNGSize(t *testing.T) {
+	tc := timelineCases(t)[1]
+	d := backoff.Defaults()
+	crowd := runSeries(t, d, d.Five())
+	for _, tt := range []struct {
+		name         string
+		draw         func(w, h int) ([]byte, error)
+		w, h         int
+		wantW, wantH int
+	}{
+		{"timeline, asked", func(w, h int) ([]byte, error) { return TimelinePicture(tc.s, tc.results, FormatPNG, w, h) }, 1000, 700, 1000, 700},
+		{"timeline, default", func(w, h int) ([]byte, error) { return TimelinePicture(tc.s, tc.results, FormatPNG, w, h) }, 0, 0,
+			2 * DefaultPictureWidth, 2 * TimelinePictureHeight(2)},
+		{"timeline, narrow", func(w, h int) ([]byte, error) { return TimelinePicture(tc.s, tc.results, FormatPNG, w, h) }, 333, 201, 333, 201},
+		{"crowd, asked", func(w, h int) ([]byte, error) { return CrowdPicture(d, crowd, nil, FormatPNG, w, h) }, 1234, 987, 1234, 987},
+		{"crowd, width only", func(w, h int) ([]byte, error) { return CrowdPicture(d, crowd, nil, FormatPNG, w, h) }, 800, 0, 800, CrowdPictureHeight(3)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := tt.draw(tt.w, tt.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := img.Bounds().Size(); got.X != tt.wantW || got.Y != tt.wantH {
+				t.Errorf("got %d x %d, want %d x %d", got.X, got.Y, tt.wantW, tt.wantH)
+			}
+		})
+	}
+}
+
+// crowdCase is a crowd picture's input.
+type crowdCase struct {
+	name    string
+	s       backoff.Settings
+	results []backoff.Result
+	spread  *backoff.SeedsCrowd
+}
+
+func crowdCases(t *testing.T) []crowdCase {
+	t.Helper()
+	d := backoff.Defaults()
+	seeds := d
+	seeds.Draws = backoff.Independent // the spread's draws unless one chooses the reference's
+	sp, err := backoff.RunSeeds(d.Five(), seeds, 200, backoff.SeedOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := serviceSettings()
+	two := policiesNamed(t, svc, "full jitter", "fixed")
+	svcSeeds := svc
+	svcSeeds.Draws = backoff.Independent
+	svcSpread, err := backoff.RunSeeds(two, svcSeeds, 20, backoff.SeedOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []crowdCase{
+		{"crowd-defaults", d, runSeries(t, d, d.Five()), nil},
+		{"crowd-seeds", d, runSeries(t, d, d.Five()), &sp},
+		{"crowd-service", svc, runSeries(t, svc, two), &svcSpread},
+	}
+}
+
+func TestCrowdPicture(t *testing.T) {
+	for _, tc := range crowdCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			svg, err := CrowdPicture(tc.s, tc.results, tc.spread, FormatSVG, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths, texts := parseSVG(t, svg)
+			figs := crowdFigures(tc.s, func(string) bool { return false })
+			all := strings.Join(texts, "\n")
+			wantBars := 0
+			for _, f := range figs {
+				if !strings.Contains(all, f.title) {
+					t.Errorf("no panel titled %q", f.title)
+				}
+				field, _ := backoff.FindField(f.name)
+				for _, r := range tc.results {
+					if v := field.Get(r.Figures); v > 0 {
+						wantBars++
+					}
+				}
+			}
+			got := 0
+			for _, p := range paths {
+				for _, c := range policyColors[:len(tc.results)] {
+					if p.fill == hexColor(c) {
+						got++
+					}
+				}
+			}
+			if got != wantBars+len(tc.results) {
+				t.Errorf("got %d bars and swatches, want %d bars and %d swatches", got, wantBars, len(tc.results))
+			}
+			if tc.spread != nil && !strings.Contains(all, "median to p95 over the seeds") {
+				t.Errorf("no whiskers in the legend")
+			}
+		})
+	}
+}
+
+func TestCrowdPictureFigures(t *testing.T) {
+	d := backoff.Defaults()
+	var names []string
+	for _, f := range crowdFigures(d, func(string) bool { return false }) {
+		names = append(names, f.name)
+	}
+	if got, want := strings.Join(names, " "), "retries most_in_a_slot peak_after_back gave_up all_through_by_ms latency_p99_ms"; got != want {
+		t.Errorf("the defaults: got %s, want %s", got, want)
+	}
+	s := serviceSettings()
+	s.Budget, s.MaxElapsed = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 60000
+	if got := len(crowdFigures(s, func(string) bool { return false })); got != 9 {
+		t.Errorf("with capacity, a budget and a limit: got %d figures, want all 9", got)
+	}
+}
+
+// pictureGolden checks a picture's SVG against the SHA-256 kept in
+// testdata/pictures and keeps its PNG beside it for a person to look at;
+// -update rewrites both.
+func pictureGolden(t *testing.T, name string, svg, pngBytes []byte) {
+	t.Helper()
+	dir := filepath.Join("testdata", "pictures")
+	sum := sha256.Sum256(svg)
+	got := hex.EncodeToString(sum[:]) + "\n"
+	if updatingGoldens() {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for file, b := range map[string][]byte{name + ".sha256": []byte(got), name + ".png": pngBytes} {
+			if err := os.WriteFile(filepath.Join(dir, file), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want, err := os.ReadFile(filepath.Join(dir, name+".sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: the SVG's SHA-256 is %s, want %s (go test ./views -run Golden -update rewrites it and its PNG: look at the PNG)",
+			name, strings.TrimSpace(got), strings.TrimSpace(string(want)))
+	}
+	if _, err := os.Stat(filepath.Join(dir, name+".png")); err != nil {
+		t.Errorf("%s: no PNG kept beside its hash: %v", name, err)
+	}
+}
+
+func TestPictureGolden(t *testing.T) {
+	draw := func(t *testing.T, f func(format string) ([]byte, error)) (svg, pngBytes []byte) {
+		t.Helper()
+		svg, err := f(FormatSVG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pngBytes, err = f(FormatPNG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The same input gives the same bytes.
+		again, _ := f(FormatSVG)
+		againPNG, _ := f(FormatPNG)
+		if !bytes.Equal(svg, again) || !bytes.Equal(pngBytes, againPNG) {
+			t.Errorf("drawn twice, the pictures differ")
+		}
+		return svg, pngBytes
+	}
+	for _, tc := range timelineCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			svg, p := draw(t, func(format string) ([]byte, error) { return TimelinePicture(tc.s, tc.results, format, 0, 0) })
+			pictureGolden(t, tc.name, svg, p)
+		})
+	}
+	for _, tc := range crowdCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			svg, p := draw(t, func(format string) ([]byte, error) { return CrowdPicture(tc.s, tc.results, tc.spread, format, 0, 0) })
+			pictureGolden(t, tc.name, svg, p)
+		})
+	}
+}
+
+func TestPictureErrors(t *testing.T) {
+	d := backoff.Defaults()
+	rs := runSeries(t, d, d.Five())
+	plain, err := backoff.RunAll(d.Five(), d, backoff.Options{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := d
+	other.Slot = 1000
+	sp, err := backoff.RunSeeds(d.Five()[:2], d, 3, backoff.SeedOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		draw func() ([]byte, error)
+		want string
+	}{
+		{"a format", func() ([]byte, error) { return TimelinePicture(d, rs, "jpeg", 0, 0) }, `picture format "jpeg": want svg or png`},
+		{"no results", func() ([]byte, error) { return TimelinePicture(d, nil, FormatSVG, 0, 0) }, "timeline picture: no policies to draw"},
+		{"no series", func() ([]byte, error) { return TimelinePicture(d, plain, FormatSVG, 0, 0) },
+			"timeline picture: fixed has no series: run it with backoff.Options{Series: true}"},
+		{"another slot", func() ([]byte, error) { return TimelinePicture(other, rs, FormatSVG, 0, 0) },
+			"timeline picture: fixed was counted per 100 ms, the settings per 1000 ms"},
+		{"too narrow", func() ([]byte, error) { return TimelinePicture(d, rs, FormatPNG, 199, 0) }, "picture of 199 x 232: want each side from 200 to 8000"},
+		{"too tall", func() ([]byte, error) { return CrowdPicture(d, rs, nil, FormatSVG, 800, 8001) }, "picture of 800 x 8001: want each side from 200 to 8000"},
+		{"no crowd", func() ([]byte, error) { return CrowdPicture(d, nil, nil, FormatSVG, 0, 0) }, "crowd picture: no policies to draw"},
+		{"a spread of other policies", func() ([]byte, error) { return CrowdPicture(d, rs, &sp, FormatSVG, 0, 0) },
+			"crowd picture: 5 policies, but the spread has 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := tt.draw()
+			if err == nil || err.Error() != tt.want || b != nil {
+				t.Errorf("got %d bytes, %v; want %s", len(b), err, tt.want)
+			}
+		})
+	}
+}
+
+func TestPictureNumbers(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{tickLabel(20000, 10000), "20,000"},
+		{tickLabel(0.5, 0.5), "0.5"},
+		{tickLabel(0.30000000000000004, 0.1), "0.3"},
+		{tickLabel(1234567, 1), "1,234,567"},
+		{tickLabel(-0.0000001, 0.5), "0.0"},
+		{significant(4.8125), "4.81"},
+		{significant(24.563), "24.6"},
+		{significant(250), "250"},
+		{significant(12500.4), "12,500"},
+		{significant(0.004), "0.004"},
+		{percentText(18), "18%"},
+		{secondsText(10000), "10 s"},
+		{secondsText(1500), "1.5 s"},
+		{secondsText(250), "250 ms"},
+		{secondsText(0), "0 s"},
+		{secondsText(90000000), "90,000 s"},
+		{countText(20000), "20,000"},
+		{countText(7), "7"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	var labels []string
+	for _, tk := range (niceTicks{most: 4}).Ticks(0, 2464) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 1,000 2,000" {
+		t.Errorf("ticks from 0 to 2464: got %s, want 0 1,000 2,000", got)
+	}
+	if got := (niceTicks{most: 4}).Ticks(1, 1); got != nil {
+		t.Errorf("ticks of an empty range: got %v, want none", got)
+	}
+}
+
+// Every size in range draws, for one policy and for all thirteen: titles
+// and legends that do not fit are cut or wrapped, never a panic.
+func TestPictureSizes(t *testing.T) {
+	s := backoff.Defaults()
+	s.Outage = 0
+	all := policiesNamed(t, s, backoff.Names()...)
+	for _, ps := range [][]backoff.Policy{all[:1], all} {
+		rs := runSeries(t, s, ps)
+		for _, wh := range [][2]int{{MinPictureSide, MinPictureSide}, {333, 0}, {MinPictureSide, MaxPictureSide}} {
+			for _, f := range []string{FormatSVG, FormatPNG} {
+				if _, err := TimelinePicture(s, rs, f, wh[0], wh[1]); err != nil {
+					t.Errorf("timeline of %d policies at %d x %d %s: %v", len(ps), wh[0], wh[1], f, err)
+				}
+				if _, err := CrowdPicture(s, rs, nil, f, wh[0], wh[1]); err != nil {
+					t.Errorf("crowd of %d policies at %d x %d %s: %v", len(ps), wh[0], wh[1], f, err)
+				}
+			}
+		}
+	}
+}
+
+// updatingGoldens reports whether the golden package's -update flag is set,
+// for the pictures' goldens, kept under names of their own in
+// testdata/pictures: go test ./views/picture -run Golden -update.
+func updatingGoldens() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}

@@ -1,0 +1,46 @@
+package words
+
+import "testing"
+
+func TestHuman(t *testing.T) {
+	tests := []struct {
+		ms   int
+		want string
+	}{
+		{-1, "-"}, {0, "0 ms"}, {600, "600 ms"}, {999, "999 ms"}, {1000, "1 s"}, {1049, "1 s"}, {1050, "1.1 s"},
+		{24563, "24.6 s"}, {24550, "24.6 s"}, {10000, "10 s"}, {59949, "59.9 s"}, {59950, "1 min"}, {60000, "1 min"},
+		{125400, "2 min 5 s"}, {600000, "10 min"}, {3599499, "59 min 59 s"}, {3599500, "1 h"}, {3900000, "1 h 5 min"},
+		{86400000, "24 h"},
+	}
+	for _, tt := range tests {
+		if got := Human(tt.ms); got != tt.want {
+			t.Errorf("Human(%d): got %q, want %q", tt.ms, got, tt.want)
+		}
+	}
+}
+
+func TestCountRateEach(t *testing.T) {
+	counts := map[int]string{0: "0", 999: "999", 1000: "1,000", 1000000: "1,000,000", -1234: "-1,234"}
+	for n, want := range counts {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d): got %q, want %q", n, got, want)
+		}
+	}
+	rates := []struct {
+		n, slot int
+		want    string
+	}{
+		{28, 100, "280/s"}, {200, 1000, "200/s"}, {1, 400, "2.5/s"}, {0, 100, "0/s"}, {3, 1000, "3/s"}, {5000, 100, "50,000/s"}, {1, 0, "-"},
+	}
+	for _, tt := range rates {
+		if got := Rate(tt.n, tt.slot); got != tt.want {
+			t.Errorf("Rate(%d, %d): got %q, want %q", tt.n, tt.slot, got, tt.want)
+		}
+	}
+	if got := Each(962, 200); got != "4.8" {
+		t.Errorf("Each(962, 200): got %q, want 4.8", got)
+	}
+	if got := Each(1000, 200); got != "5" {
+		t.Errorf("Each(1000, 200): got %q, want 5", got)
+	}
+}
