@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"golang.org/x/term"
@@ -34,82 +33,15 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// parseArgs reads the command line (see flags.go) with the process's
-// files: the flags before a command, then the command's stretch, then the
-// settings' ranges: the reference's with --plain, the wide ones otherwise.
-func parseArgs(args []string) (options, error) { return parseArgsIn(osFiles{}, args) }
-
-// parseArgsIn is parseArgs reading plans, and looking for files a report
-// would overwrite, in fsys.
-func parseArgsIn(fsys files, args []string) (options, error) {
-	opts := options{settings: backoff.Defaults()}
-	draft := newSettingsDraft(opts.settings, fsys)
-	global := flagSet{who: globalWho, valued: settingNames(), switches: []string{"plain", "help", "version"}}
-	uses, _, rest, err := global.scan(args, true)
-	if err != nil {
-		return opts, err
-	}
-	for _, u := range uses {
-		switch u.name {
-		case "help":
-			return opts, &helpRequest{}
-		case "version":
-			return opts, &versionRequest{}
-		case "plain":
-			opts.plain = true
-		}
-	}
-	if opts.plain {
-		draft.limits = backoff.PlainLimits
-	}
-	draft.tui = len(rest) == 0 && !opts.plain
-	for _, u := range uses {
-		if u.name != "plain" {
-			if err := draft.take(u); err != nil {
-				return opts, err
-			}
-		}
-	}
-	opts.rest = rest
-	var ra reportArgs
-	if len(rest) > 0 {
-		if opts.plain && !strings.EqualFold(rest[0], "help") {
-			return opts, usagef("--plain runs the menu and takes no command, got %q; drop one of them", rest[0])
-		}
-		if ra, err = readReport(rest, &draft, opts.plain); err != nil {
-			return opts, err
-		}
-	}
-	limits := backoff.WideLimits
-	if opts.plain {
-		limits = backoff.PlainLimits
-	}
-	if opts.settings, err = draft.check(limits); err != nil {
-		return opts, err
-	}
-	if len(rest) > 0 {
-		opts.report, err = ra.finish(opts.settings, &draft)
-		opts.settings = opts.report.settings
-	}
-	if draft.tui {
-		opts.tui = newTUIStart(&draft, opts.settings)
-	}
-	return opts, err
-}
-
 // Run is the whole program, minus the process: it returns the exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args)
-	var help *helpRequest
-	var version *versionRequest
+	var text *textRequest
 	var uerr *usageError
 	switch {
-	case errors.As(err, &help):
-		_, err := io.WriteString(stdout, commandHelp(help.topic))
+	case errors.As(err, &text):
+		_, err := io.WriteString(stdout, text.text)
 		return writeStatus(err, "the help", stderr)
-	case errors.As(err, &version):
-		_, err := io.WriteString(stdout, versionLine(debug.ReadBuildInfo())+"\n")
-		return writeStatus(err, "the version", stderr)
 	case errors.As(err, &uerr):
 		fmt.Fprintf(stderr, "retry-planner: %s\n", uerr.msg)
 		return 2
@@ -128,6 +60,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // module's version ("(devel)" when built from a checkout), then the
 // revision it was built from and whether the checkout had changes, when the
 // build recorded them.
+// readBuildInfo is the binary's build information, for versionLine.
+func readBuildInfo() (*debug.BuildInfo, bool) { return debug.ReadBuildInfo() }
+
 func versionLine(info *debug.BuildInfo, ok bool) string {
 	if !ok || info == nil {
 		return "retry-planner (unknown version: built without module information)"

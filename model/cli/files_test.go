@@ -104,7 +104,7 @@ func TestFileFlagErrors(t *testing.T) {
 		{[]string{"crowd", "--out", ""}, []string{`--out "": want a file`}},
 		{[]string{"crowd", "--save-plan", ""}, []string{`--save-plan "": want a file`}},
 		{[]string{"crowd", "--out"}, []string{"--out needs a value"}},
-		{[]string{"--out", "x", "crowd"}, []string{`"--out" goes after a command`}},
+		{[]string{"--out", "x"}, []string{`"--out" goes after a command`}},
 		{[]string{"crowd", "--out", "."}, []string{"--out .: the file exists; add --force"}},
 	} {
 		checkUsageError(t, tt.args, tt.want...)

@@ -8,147 +8,15 @@ import (
 	"strings"
 
 	vpicture "github.com/retryplanner/retry-planner/views/picture"
+	"github.com/retryplanner/retry-planner/views/words"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
 )
 
-// The command line is read in two stretches. Before a command come --plain,
-// --help, --version and the settings flags; the first word that is not a
-// flag is the command, and everything after it belongs to the command: its
-// own flags, the settings flags again, and its words (the jobs). A flag is
-// written --name value or --name=value, with one dash or two; -- ends the
-// flags. The settings flags are applied in the order they are given (so
-// --preset fills the custom policy's settings and the flags after it
-// override them); their ranges are checked only once both stretches are
-// read, so "--longest 500 crowd --first-wait 100" is as good as its reverse.
-
-// flagSet is the flags one stretch of the command line takes.
-type flagSet struct {
-	who      string   // "before a command, retry-planner", or the command's name: for messages
-	own      []string // the stretch's own flags that take a value, without dashes
-	valued   []string // every flag that takes a value: own, then the settings flags
-	switches []string // flags that take none
-	plain    bool     // --plain was given: messages give the reference's ranges
-	formats  string   // what --format takes, for messages: formatList() unless told
-}
-
-// flagUse is one flag as given.
-type flagUse struct {
-	name  string // without dashes
-	value string // "" for a switch
-}
-
-// scan reads args against fs. With stopAtWord it stops at the first word
-// that is not a flag and returns it and all after it in rest; otherwise the
-// words are collected and the flags read on past them. After "--" every
-// argument is a word.
-func (fs flagSet) scan(args []string, stopAtWord bool) (uses []flagUse, words, rest []string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			if stopAtWord {
-				return uses, words, args[i+1:], nil
-			}
-			return uses, append(words, args[i+1:]...), nil, nil
-		}
-		if len(a) < 2 || a[0] != '-' {
-			if stopAtWord {
-				return uses, words, args[i:], nil
-			}
-			words = append(words, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if name == "h" && slices.Contains(fs.switches, "help") {
-			name = "help"
-		}
-		switch {
-		case slices.Contains(fs.switches, name):
-			if hasValue {
-				return nil, nil, nil, usagef("--%s takes no value, got %q", name, a)
-			}
-			if name == "plain" {
-				fs.plain = true
-			}
-			uses = append(uses, flagUse{name: name})
-		case slices.Contains(fs.valued, name):
-			if !hasValue {
-				if i+1 == len(args) {
-					allowed := allowedValue(name, fs.limits())
-					if name == "format" && fs.formats != "" {
-						allowed = fs.formats
-					}
-					return nil, nil, nil, usagef("--%s needs a value: %s", name, allowed)
-				}
-				i++
-				value = args[i]
-			}
-			uses = append(uses, flagUse{name: name, value: value})
-		default:
-			return nil, nil, nil, fs.unknown(a, name)
-		}
-	}
-	return uses, words, nil, nil
-}
-
-func (fs flagSet) limits() backoff.Limits {
-	if fs.plain {
-		return backoff.PlainLimits
-	}
-	return backoff.WideLimits
-}
-
-// unknown is the message for a flag the stretch does not take: where the
-// flag belongs, if anywhere, or the nearest name, and what the stretch
-// takes.
-func (fs flagSet) unknown(arg, name string) error {
-	takes := fs.who + " takes " + fs.list()
-	var owners []string
-	for _, c := range reportCommands() {
-		if slices.Contains(c.flags, name) || slices.Contains(c.switches, name) || name == "format" {
-			owners = append(owners, c.name)
-		}
-	}
-	switch {
-	case len(owners) > 0 && fs.who == globalWho:
-		return usagef("flag %q goes after a command, %s: %s", arg, orList(owners), takes)
-	case len(owners) > 0:
-		return usagef("flag %q is for %s, not %s: %s", arg, orList(owners), fs.who, takes)
-	}
-	if near := nearest(name, append(slices.Clone(fs.valued), fs.switches...)); near != "" {
-		return usagef("unknown flag %q (did you mean --%s?): %s", arg, near, takes)
-	}
-	return usagef("unknown flag %q: %s", arg, takes)
-}
-
-// globalWho is the stretch before a command, for messages.
-const globalWho = "before a command, retry-planner"
-
-// list is the stretch's flags for a message: its own, then the settings
-// flags as one item.
-func (fs flagSet) list() string {
-	var names []string
-	for _, n := range fs.own {
-		names = append(names, "--"+n)
-	}
-	for _, n := range fs.switches {
-		names = append(names, "--"+n)
-	}
-	names = append(names, "the settings flags (see retry-planner --help)")
-	return andList(names)
-}
-
 // andList is "a, b and c"; orList "a, b or c".
-func andList(items []string) string { return joinList(items, " and ") }
-func orList(items []string) string  { return joinList(items, " or ") }
-
-func joinList(items []string, last string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
-}
+func andList(items []string) string { return words.And(items) }
+func orList(items []string) string  { return words.Or(items) }
 
 // nearest is the name closest to typed, within two edits, or "".
 func nearest(typed string, names []string) string {

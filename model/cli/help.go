@@ -4,200 +4,301 @@ import (
 	"fmt"
 	"strings"
 
-	vpicture "github.com/retryplanner/retry-planner/views/picture"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/picture"
 	"github.com/retryplanner/retry-planner/views/words"
 )
 
-// usage is the program's --help.
-func usage() string {
-	return `Retry Planner: how long clients wait between retries, and what a crowd of them
-does to a service that comes back after an outage.
+// helpWidth is the width every line of help fits: a terminal's 80 columns.
+const helpWidth = 80
 
-Usage:
-  retry-planner [SETTINGS]                  the full-screen program (a terminal)
-  retry-planner --plain [SETTINGS]          the original program's line menu
-  retry-planner COMMAND [FLAGS] [SETTINGS]  one report, then exit
-  retry-planner help [COMMAND|presets]      this text, a command's, or the presets'
-  retry-planner --version                   the version, from the build
+// usageTemplate is cobra's usage with the flags wrapped to helpWidth, the
+// settings in a section of their own, and the help topics listed.
+const usageTemplate = `Usage:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} COMMAND [FLAGS]{{end}}{{if gt (len .Aliases) 0}}
 
-Commands:
-  schedule --policy P [--client N]    one client's retries: attempt, wait, at,
-                                      the band it is drawn from, the outcome
-  crowd [--policies L] [--seeds N]    the crowd table of the policies (the five,
-                                      and custom if defined), or the median,
-                                      p95 and worst over N seeds
-  crowd --compare FILE                the plan in FILE (A) against this one (B),
-                                      figure by figure, marked better or worse
-  timeline --policy P|all [--slot T]  a crowd's retries and attempts per slot
-                                      (1 s unless told); all: side by side
-  jobs [--policy P] NAME:FAILURES ... jobs through a retry loop, and the ledger
+Aliases:
+  {{.NameAndAliases}}{{end}}{{if .HasExample}}
 
-Policies, for --policy and --policies (a list with commas): fixed, exponential,
-full jitter, equal jitter, decorrelated; custom, the settings' own (--preset,
---multiplier, --jitter); or a preset by its name (below). Names and --format
-take any case, and - or _ for a space (full-jitter).
-
-Every command takes --format text|csv|json (text unless told). Text starts
-with what --plain writes for the same figures and adds lines after it (the
-schedule's lines go on with each retry's band and outcome); CSV has one
-header row; JSON is one document. Times are whole milliseconds; an empty CSV
-field or a JSON null is a figure that does not exist (no client got through).
-Run COMMAND --help for its columns.
-
-Every command also takes:
-  --out FILE        write the report to FILE instead of standard output
-  --save-plan FILE  write the plan the report ran to FILE: every setting, the
-                    policies it ran, the seeds and the spread's draws, in TOML
-                    with a comment on every key; load it with --plan
-  --force           let --out and --save-plan overwrite a file; without it a
-                    file that is there is refused (exit 2) and nothing written
-` + pictureHelp() + `
-Settings, before or after the command, in every mode [default]:
-` + settingsHelp() + `
-A number N is digits and nothing else (no sign, no spaces, at most 10). A time
-T is whole milliseconds (1000) or a duration in whole ms (1s, 250ms, 1m30s), no
-sign. Write a flag --name value or --name=value; no value is empty; -- ends the
-flags. Flags are applied in order: --preset, then what follows it, wins.
-
-Presets (retry-planner help presets for each one's waits and formula):
-` + presetsShort() + `
 Examples:
-  retry-planner schedule --policy full-jitter --client 2
-  retry-planner crowd --clients 1000 --outage 1m --format csv
-  retry-planner crowd --policies exponential,grpc,aws --capacity 500 --load 100
-  retry-planner crowd --seeds 1000 --format json
-  retry-planner crowd --seeds 1000 --seed-draws reference
-  retry-planner timeline --policy all --slot 500ms --format csv
-  retry-planner jobs --policy grpc alpha:0 bravo:2 charlie:9 delta:fatal
-  retry-planner crowd --clients 1000 --capacity 500 --save-plan storm.toml
-  retry-planner --plan storm.toml crowd --attempts 8
-  retry-planner crowd --compare storm.toml --plan storm.toml --attempts 8
-  retry-planner crowd --format csv --out crowd.csv --force
-  retry-planner timeline --policy all --format svg --out timeline.svg
-  retry-planner crowd --seeds 100 --format png --width 1200 --out crowd.png
-  retry-planner --plain --first-wait 100 < answers.txt
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
 
-Scripts should use the reports: a bad command line or value exits 2 with one
-line on standard error and nothing on standard output. --plain is the original
-program's screen, byte for byte: it answers a bad answer as the original does
-and asks again, and exits 0 at the end of its input.
+Commands:{{range .Commands}}{{if .IsAvailableCommand}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
-Exit status: 0 when done (q or ctrl+c in the full-screen program, the end of
---plain's input); 1 when the screen, a report or its file cannot be written;
-2 for a command line the program cannot run (a plan that does not decode, a
-file to write that is there without --force), said in one line on standard
-error;
-128 plus the signal for a signal that ends the program (SIGHUP 129, SIGINT
-130, SIGTERM 143): the full-screen program puts the terminal back first.
+Flags:
+{{if .HasParent}}{{(.LocalFlags.FlagUsagesWrapped 80) | trimTrailingWhitespaces}}{{else}}{{(.LocalNonPersistentFlags.FlagUsagesWrapped 80) | trimTrailingWhitespaces}}{{end}}{{end}}{{if not .HasParent}}
+
+Settings, before or after the command, in every mode:
+{{(.PersistentFlags.FlagUsagesWrapped 80) | trimTrailingWhitespaces}}{{else if index .Annotations "settings"}}
+
+Settings: every settings flag, before or after the command; see
+retry-planner help settings.{{end}}{{if .HasHelpSubCommands}}
+
+Help topics (retry-planner help TOPIC):{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}
 `
+
+// helpTemplate is the text before the usage: the command's description.
+const helpTemplate = `{{with (or .Long .Short)}}{{. | trimTrailingWhitespaces}}
+
+{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}`
+
+// flagHelp is one of a command's own flags.
+type flagHelp struct {
+	name, typ, usage string
+	toggle           bool
 }
 
-// pictureHelp is what the pictures are, and their sizes.
-func pictureHelp() string {
-	return fmt.Sprintf(`crowd and timeline also take --format svg|png, a picture for a design
-document (the timeline's retries over time, a panel per policy; the crowd's
-figures as bars, with --seeds the median and a whisker to the 95th
-percentile), and its size, --width N and --height N: %[1]d to %[2]d, points
-for svg, pixels for png [%[3]d points wide, as tall as its panels need; a png
-twice as many pixels]. A png is not written to a terminal: use --out or
-redirect.
-`, vpicture.MinPictureSide, vpicture.MaxPictureSide, vpicture.DefaultPictureWidth)
+// commandFlagHelp is command c's own flags, in the order its help lists
+// them: the flags of its table (reportCommands), then --format and the
+// files.
+func commandFlagHelp(c reportCommand) []flagHelp {
+	usage := map[string]flagHelp{
+		"policy":    {typ: "P", usage: "one of the five, custom, or a preset (retry-planner help presets)"},
+		"policies":  {typ: "L", usage: "policies separated by commas, each once: " + backoff.PolicyNames()},
+		"client":    {typ: "N", usage: "which client: 1 to --clients (default 1)"},
+		"seeds":     {typ: "N", usage: fmt.Sprintf("run seeds S to S+N-1 (S is --seed) and give each figure's median, p95 and worst: 1 to %d", backoff.MaxSeeds)},
+		"compare":   {typ: "FILE", usage: "a plan (A) to set beside this crowd (B), figure by figure"},
+		"width":     {typ: "N", usage: fmt.Sprintf("a picture's width: %d to %d, points for svg, pixels for png (default %d points)", picture.MinPictureSide, picture.MaxPictureSide, picture.DefaultPictureWidth)},
+		"height":    {typ: "N", usage: fmt.Sprintf("a picture's height: %d to %d (default: as tall as its panels need)", picture.MinPictureSide, picture.MaxPictureSide)},
+		"out":       {typ: "FILE", usage: "write the report to FILE, not standard output"},
+		"save-plan": {typ: "FILE", usage: "write the plan the report ran to FILE (TOML), for --plan"},
+		"force":     {toggle: true, usage: "let --out and --save-plan overwrite a file that is there"},
+	}
+	switch c.name {
+	case "timeline":
+		usage["policy"] = flagHelp{typ: "P", usage: "one of the five, custom, a preset, or all (side by side)"}
+		usage["policies"] = flagHelp{typ: "L", usage: "policies separated by commas, side by side on one time axis"}
+	case "jobs":
+		usage["policy"] = flagHelp{typ: "P", usage: "the policy the jobs wait by (default exponential)"}
+	}
+	var out []flagHelp
+	for _, name := range c.flags {
+		f := usage[name]
+		f.name = name
+		out = append(out, f)
+	}
+	formats := "text, csv or json (default text)"
+	if c.pictures {
+		formats = "text, csv, json, or svg or png for a picture (default text)"
+	}
+	out = append(out, flagHelp{name: "format", typ: "F", usage: formats})
+	for _, name := range c.switches {
+		f := usage[name]
+		f.name = name
+		out = append(out, f)
+	}
+	return out
 }
 
-// settingsHelp is the settings flags, each with its range (the wide one;
-// --plain's where it differs) and its default.
-func settingsHelp() string {
-	return fmt.Sprintf(`  --plan FILE      every setting from a plan (a TOML file, as --save-plan or
-                   the full-screen program's s key writes it), and for crowd
-                   its policies and seeds (timeline --policy all runs its
-                   policies; the full-screen program takes its seeds, and its
-                   first preset as its own policy unless it names custom):
-                   flags after it override it, flags before it give way to
-                   it; not with --plain. A plan that does not decode is
-                   refused, naming its file, line and rule (plan.toml:7: ...)
-  --first-wait T   the wait before the first retry: 1 to %[1]d ms [1000]
-  --longest T      no base wait is longer: the first wait to %[1]d ms [16000]
-  --attempts N     tries per client, the first included: 2 to %[2]d [6]
-  --clients N      how many clients fail together: 1 to %[3]d [200]
-  --outage T       the service is down before this: 0 to %[4]d ms [10000]
-  --seed N         seeds every client's draws: 0 to 999999 [7]
-  --slot T         the crowd counts per slot this wide: 1 to %[1]d ms
-                   [100; timeline 1000 unless --slot or a plan sets it]; not
-                   for schedule or jobs
-  With --plain these keep the original program's ranges: first wait 1 to
-  10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000,
-  outage 0 to 600000 ms, slot 1 to 600000 ms. --plain takes none of the
-  settings below: it refuses them.
-  The policy of one's own, custom:
-  --preset NAME    sets the first wait, longest wait, multiplier, jitter,
-                   attempts and limit to a preset's (any case)
-  --multiplier X   each base wait is the one before times X, up to the longest:
-                   1 to 10, at most three decimals (1.6) [2]
-  --jitter J       none; full (0 to d); equal (d/2 to d); decorrelated (first to
-                   3 x the previous wait); spread:F (d - Fd to d + Fd); up:F (d
-                   to d + Fd); F from 0.001 to 1, d the base wait [none]
-  --max-elapsed T  a client of the five or custom stops when its next attempt
-                   would come more than T after its first: 0 (no limit) to
-                   %[4]d ms [0]
-  The draws:
-  --draws D        reference (the original program's generator: a draw never
-                   lands more than 65535 ms above its band's low end, and
-                   clients' draws fall on a lattice) or independent (math/rand/v2
-                   PCG, a generator per client) [reference]; without
-                   --seed-draws, the spread's draws too
-  --seed-draws D   the draws of the crowd over many seeds (crowd --seeds, the
-                   full-screen program's spread): reference or independent
-                   [independent, or --draws's]
-  The service, once it is back (crowd and timeline):
-  --capacity N     requests it serves a second: 0 (no limit) to %[5]d [0]
-  --load N         fresh requests a second: 0 (none) to %[6]d [0], at most
-                   %[7]d in all
-  --load-until T   when the fresh load stops: 0 to %[4]d ms [the outage + 60 s]
-  --budget B       %[8]s [none]
-  --processes N    the clients are spread over N processes, each with its own
-                   budget: 1 to %[9]d [1]`,
-		backoff.MaxWait, backoff.MaxAttempts, backoff.MaxClients, backoff.MaxTime, backoff.MaxCapacity, backoff.MaxLoad,
-		backoff.MaxFreshRequests, budgetHelp(), backoff.MaxProcesses)
+// settingsFlags are the settings flags, with their help: their range (the
+// wide one; help settings gives --plain's) and default.
+func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
+	add := func(name, typ, usage string) { p.addFlag(fs, name, typ, usage) }
+	add("plan", "FILE", "every setting, the policies and the seeds from a plan (TOML, as --save-plan writes it); the flags override it wherever they stand")
+	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1 to %d ms (default 1s)", backoff.MaxWait))
+	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %d ms (default 16s)", backoff.MaxWait))
+	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6)", backoff.MaxAttempts))
+	add("clients", "N", fmt.Sprintf("how many clients fail together at 0 ms: 1 to %d (default 200)", backoff.MaxClients))
+	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
+	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
+	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
+	add("preset", "NAME", "your own policy (custom) takes a preset's waits: "+backoff.PresetNames())
+	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2)")
+	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
+	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0)", backoff.MaxTime))
+	add("draws", "D", "reference (the original program's generator) or independent (a PCG per client) (default reference)")
+	add("seed-draws", "D", "the draws of the spread over seeds: reference or independent (default independent, or --draws's)")
+	add("capacity", "N", fmt.Sprintf("requests a second the service serves once back: 0 (no limit) to %d (default 0)", backoff.MaxCapacity))
+	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))
+	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %d ms (default the outage + 60 s)", backoff.MaxTime))
+	add("budget", "B", "retries a process allows: none, grpc:MAX:RATIO (gRPC's retryThrottling) or aws:QUOTA:COST (the AWS SDKs' retry quota) (default none)")
+	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d (default 1)", backoff.MaxProcesses))
 }
 
-func budgetHelp() string {
-	return `none; grpc:MAX:RATIO (gRPC's retryThrottling: MAX
-                   1 to 1000 tokens, RATIO 0.001 to 1); aws:QUOTA:COST (the AWS
-                   SDKs' retry quota, 1 to 1000000 tokens each; standard mode
-                   is aws:500:5)`
+// commandHelp is a report command's words in its help.
+type commandHelp struct{ use, short, long, example string }
+
+// commandHelps are the report commands' helps, by name.
+var commandHelps = map[string]commandHelp{
+	"schedule": {
+		use:   "schedule --policy P [--client N] [FLAGS]",
+		short: "one client's retries: when each happens, its band and outcome",
+		long: `One client's retries under policy P: each retry's attempt number, the wait
+before it, when it happens (in ms after the first attempt at 0 ms), the band
+its wait is drawn from, and its outcome against a service that is down
+until the outage's end: down, through, not needed (after one got through) or
+past the limit (--max-elapsed). Then how the client ends. Each client draws
+its own waits, from the seed and its number. Every policy's formula:
+retry-planner help presets; the columns: retry-planner help formats.`,
+		example: `  retry-planner schedule --policy decorrelated --client 3 --attempts 8
+  retry-planner schedule --policy grpc --client 3 --format csv`,
+	},
+	"crowd": {
+		use:   "crowd [--policies L] [--seeds N] [--compare FILE] [FLAGS]",
+		short: "what a crowd of clients does to the service, policy by policy",
+		long: `The crowd: every client fails at 0 ms and retries on its own schedule; a
+retry at or after the outage's end gets through while the service has room
+(--capacity). For each policy: the retries, the busiest slot, when the last
+client got through, how many never did; with a capacity, a load or a budget,
+what the service did once back.
+
+--seeds N runs seeds S to S+N-1 and gives each figure's median, 95th
+percentile and worst over them, with independent draws unless
+--seed-draws reference. --compare FILE sets the crowd of a plan (A) beside
+this one (B), figure by figure, with the change and whether it is better.`,
+		example: `  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
+  retry-planner crowd --policies exponential,grpc,aws --seeds 100 --format json
+  retry-planner crowd --policies full-jitter --save-plan before.toml
+  retry-planner crowd --compare before.toml --plan before.toml --attempts 8
+  retry-planner crowd --seeds 100 --format svg --out crowd.svg`,
+	},
+	"timeline": {
+		use:   "timeline --policy P|all [--policies L] [FLAGS]",
+		short: "a crowd's retries and attempts, slot by slot",
+		long: `The crowd's retries over time under policy P: how many fall in each slot,
+as a row of # for every slot that has any. With a capacity, a load or a
+budget, every slot's attempts by outcome (served, rejected, failed while
+down) and its capacity too. --policy all, or --policies, puts several
+policies side by side on one time axis. The slot is 1 s unless --slot or a
+plan sets it.`,
+		example: `  retry-planner timeline --policy full-jitter --slot 100ms --clients 1000
+  retry-planner timeline --policy all --format png --out timeline.png`,
+	},
+	"jobs": {
+		use:   "jobs [--policy P] NAME:FAILURES ... [FLAGS]",
+		short: "jobs through a retry loop, and the ledger of every attempt",
+		long: `Runs up to 8 jobs through a retry loop, waiting as policy P does (job i
+waits as the crowd's client i), and prints how each ended and the ledger of
+every attempt. A job is name:N for one that fails its first N attempts (0 to
+999), or name:fatal for one no retry can cure. Each job has a name of its
+own, of printable text with no invisible or direction-changing character.
+Put -- before the jobs if a name starts with a dash.`,
+		example: `  retry-planner jobs alpha:0 bravo:2 charlie:9 delta:fatal --attempts 4
+  retry-planner jobs --policy grpc alpha:0 bravo:2 --format json`,
+	},
 }
 
-// presetsShort is each preset in one line, its library and source file,
-// and where our model differs from the library.
-func presetsShort() string {
-	var b strings.Builder
-	for _, pr := range backoff.Presets() {
-		fmt.Fprintf(&b, "  %-14s %s (%s)\n", pr.Name, pr.Library, pr.Source)
-		if pr.Differs != "" {
-			fmt.Fprintf(&b, "  %-14s differs: %s\n", "", pr.Differs)
+// newHelpCommand is "help [COMMAND|TOPIC]": a command's help or a topic,
+// and one line naming what there is for anything else.
+func newHelpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND|TOPIC]",
+		Short: "help on a command or a topic",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("help takes one command or topic, got %d words: want %s", len(args), helpList(root))
+			}
+			target := root
+			if len(args) == 1 {
+				target = nil
+				for _, c := range root.Commands() {
+					if strings.EqualFold(c.Name(), args[0]) && c != cmd {
+						target = c
+					}
+				}
+				if target == nil {
+					return usagef("help on %q: want %s", args[0], helpList(root))
+				}
+			}
+			target.InitDefaultHelpFlag()
+			return target.Help()
+		},
+	}
+}
+
+// helpList is every command and topic help can give, for a message.
+func helpList(root *cobra.Command) string {
+	var commands, topics []string
+	for _, c := range root.Commands() {
+		switch {
+		case c.IsAdditionalHelpTopicCommand():
+			topics = append(topics, c.Name())
+		case c.Name() != "help" && !c.Hidden:
+			commands = append(commands, c.Name())
 		}
 	}
+	return "a command (" + orList(commands) + ") or a topic (" + orList(topics) + ")"
+}
+
+// topics are the reference material help gives beyond the commands, each
+// a help topic command of the root.
+func addTopics(root *cobra.Command) {
+	for _, t := range []struct{ name, short, long string }{
+		{"settings", "every settings flag, its range and default", settingsTopic()},
+		{"model", "the exact model: draws, policies, the service, budgets, figures", modelTopic},
+		{"presets", "the libraries' policies: their waits, sources and differences", presetsTopic()},
+		{"plans", "plans in files: what a plan holds, and how flags meet it", plansTopic},
+		{"formats", "the reports' text, CSV columns and JSON documents", formatsTopic},
+		{"plain", "--plain: the original program's line menu", plainTopic},
+	} {
+		root.AddCommand(&cobra.Command{Use: t.name, Short: t.short, Long: t.long})
+	}
+}
+
+// settingsTopic is "help settings".
+func settingsTopic() string {
+	var b strings.Builder
+	b.WriteString(`Settings: the flags every mode takes (the full-screen program, --plain and
+every command), before or after the command, written --name value or
+--name=value. --plan sets them all from a file; the flags override it
+wherever they stand. A later flag overrides an earlier one of the same name.
+
+`)
+	fs := pflag.NewFlagSet("settings", pflag.ContinueOnError)
+	fs.SortFlags = false
+	(&parse{}).addSettingsFlags(fs)
+	b.WriteString(fs.FlagUsagesWrapped(helpWidth))
+	b.WriteString(`
+A number N is digits and nothing else (no sign, no spaces, at most 10). A
+time T is whole milliseconds (1000) or a duration of whole ms (1s, 250ms,
+1m30s), no sign.
+
+--plain keeps the original program's settings and ranges: first wait 1 to
+10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000, outage
+0 to 600000 ms, slot 1 to 600000 ms; it refuses every other setting.
+
+--preset, --multiplier, --jitter: your own policy, custom, which the crowd
+adds after the five. A preset sets its first wait, longest wait, multiplier,
+jitter, attempts and limit; the flags after it override them.
+
+A budget's tokens are shared by the clients of one process (--processes
+spreads the clients over processes, each with its own bucket). A total
+outage empties a bucket: every failure takes a token, so the clients that
+fail during it stop retrying once half the tokens are gone. Typical values:
+gRPC's example grpc:10:0.1, the AWS SDKs' standard aws:500:5.
+`)
 	return b.String()
 }
 
-// presetsHelp is "help presets": each preset's waits, formula, library,
-// source and where our model differs.
-func presetsHelp() string {
+// presetsTopic is "help presets": each preset's waits, formula, library,
+// source and where our model differs from it.
+func presetsTopic() string {
 	var b strings.Builder
-	b.WriteString(`Presets: policies with the defaults of libraries people run, as our model says
-them. Use one with --policy NAME or --policies a,NAME, or make it the custom
+	b.WriteString(`Presets: policies with the defaults of libraries people run, as the model says
+them. Use one with --policy NAME or --policies a,NAME, or make it your own
 policy with --preset NAME (later flags override its settings).
 
+The five: each wait before retry n, with d = min(longest, first x 2^(n-1)):
 `)
+	s := backoff.Defaults()
+	for _, p := range s.Five() {
+		b.WriteString(wrapHanging(fmt.Sprintf("  %-13s ", p.Name), strings.Repeat(" ", 16), words.Formula(p)))
+	}
+	b.WriteString("\n")
 	for _, pr := range backoff.Presets() {
-		fmt.Fprintf(&b, "%s: %s\n", pr.Name, pr.Library)
-		fmt.Fprintf(&b, "  %s\n", pr.Policy.Describe())
-		fmt.Fprintf(&b, "  %s\n", words.Formula(pr.Policy))
-		fmt.Fprintf(&b, "  source: %s\n", pr.Source)
+		b.WriteString(wrapHanging(pr.Name+": ", "  ", pr.Library))
+		b.WriteString(wrapHanging("  ", "    ", pr.Policy.Describe()))
+		b.WriteString(wrapHanging("  ", "    ", words.Formula(pr.Policy)))
+		b.WriteString(wrapHanging("  ", "    ", "source: "+pr.Source))
 		if pr.Differs != "" {
-			fmt.Fprintf(&b, "  differs: %s\n", pr.Differs)
+			b.WriteString(wrapHanging("  ", "    ", "differs: "+pr.Differs))
 		}
 		b.WriteString("\n")
 	}
@@ -205,203 +306,35 @@ policy with --preset NAME (later flags override its settings).
 	return b.String()
 }
 
-// formulas is each of the five's wait and each preset's, one line each.
-func formulas() string {
+// wrapHanging is text wrapped at spaces to helpWidth: its first line
+// after first, the others after rest.
+func wrapHanging(first, rest, text string) string {
 	var b strings.Builder
-	s := backoff.Defaults()
-	for _, p := range s.Five() {
-		fmt.Fprintf(&b, "  %-14s %s\n", p.Name, words.Formula(p))
+	line := first
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+			line += w
+		case len(line)+1+len(w) > helpWidth:
+			b.WriteString(line + "\n")
+			line = rest + w
+		default:
+			line += " " + w
+		}
 	}
-	for _, pr := range backoff.Presets() {
-		fmt.Fprintf(&b, "  %-14s %s\n", pr.Name, words.Formula(pr.Policy))
-	}
+	b.WriteString(line + "\n")
 	return b.String()
 }
 
-// filesHelp is the flags every report takes for files; ran is what of
-// the command's a saved plan holds besides the settings.
-func filesHelp(ran string) string {
-	return `  --out FILE    write the report to FILE, not standard output
-  --save-plan FILE  write the plan it ran to FILE, for --plan: the settings
-                and ` + ran + `
-  --force       let --out and --save-plan overwrite a file [refused]
-`
-}
-
-// commandHelp is each command's --help.
-func commandHelp(name string) string {
-	switch name {
-	case "presets":
-		return presetsHelp()
-	case "schedule":
-		return `Usage: retry-planner schedule --policy P [--client N] [--format F] [FILES] [SETTINGS]
-
-One client's retries under policy P: each retry's attempt number, the wait
-before it, when it happens (in ms after the first attempt at 0 ms), the band
-its wait is drawn from (the lowest and highest the policy can draw), and its
-outcome against a service that is down until the outage's end: down,
-through, not needed (after one got through) or past the limit (--max-elapsed).
-Then how the client ends: it gets through, gives up, or runs out of time.
-Each client draws its own waits, from the seed and its number.
-
-  --policy P   one of the five, custom, or a preset; see retry-planner --help
-  --client N   which client: 1 to --clients [1]
-  --format F   text, csv or json [text]
-` + filesHelp("the policy") + `
-The wait before retry n (d is the base wait, first x multiplier^(n-1) up to
-the longest):
-` + formulas() + `
-CSV columns: attempt,wait_ms,at_ms,low_ms,high_ms,cut_short,outcome (the first
-attempt, at 0 ms, has no row; cut_short: reference draws cannot reach the
-band's top).
-JSON: {"settings", "policy", "policy_settings", "client", "retries":
-[{"attempt", "wait_ms", "at_ms", "low_ms", "high_ms", "cut_short",
-"outcome"}], "end", "through_at_ms", "made", "total_ms" (the last attempt
-made), "drawn_total_ms" (the last retry drawn)}; see the README.
-Settings: every settings flag but --slot; see retry-planner --help.
-
-Examples:
-  retry-planner schedule --policy decorrelated --client 3 --attempts 8 --format csv
-  retry-planner schedule --policy grpc --client 3 --plan storm.toml --out grpc-3.txt
-`
-	case "crowd":
-		return `Usage: retry-planner crowd [--policies L] [--seeds N] [--compare FILE] [--format F] [FILES] [SETTINGS]
-
-The crowd: every client fails at 0 ms and retries on its own schedule; a
-retry at or after the outage's end gets through, as long as the service has
-room (--capacity). For each policy: retries in all, the most in one slot and
-the slot's start, when the last client got through ("-" if none did), and how
-many clients gave up; then the retries a client, the busiest slot as a rate a
-second and the busiest slot once the service is back; with a capacity, a load
-or a budget, a second table: when the service is back.
-
-With --seeds N, the crowd runs for seeds S to S+N-1 (S is --seed) and each
-figure is reported as its median, 95th percentile and worst over the seeds,
-so a reader sees the spread, not one draw. The draws are independent unless
---seed-draws reference (or --draws reference, without --seed-draws) is
-given. Percentiles are nearest-rank: each is a figure
-some seed gave. Worst is the most retries, the most in a slot, the latest
-time, the most who gave up; a seed in which a time does not exist (no client
-got through) counts as later than any time.
-
-With --compare FILE, the crowd of the plan in FILE (A: its settings, its
-policies and its seeds) runs beside this one (B: the settings, policies and
-seeds of the command line, --plan included), and for each policy both run,
-matched by name, each figure of A and of B, the change from A to B and a
-verdict: better, worse, same, or n/a (a figure absent on a side, or one that
-is neither better nor worse: the clients, where a slot starts, a slot's
-capacity). Fewer retries, attempts, rejected and gave up, a lower busiest
-slot and peak after back, an earlier all through by and stable from, lower
-latencies, and more served and through are better. A policy only one side
-runs is listed as such. With seeds on either side, both run over seeds (the
-other's count where one has none) and their medians are compared.
-
-  --policies L  policies separated by commas, each once: the five, custom or
-                presets [the five, and custom when --preset, --multiplier or
-                --jitter is given]
-  --seeds N     1 to 10000 seeds; without it, the table of seed S alone
-  --compare F   a plan's file to set beside this crowd, as A
-  --slot T      count per slot this wide [100 ms]
-  --format F    text, csv, json, or svg or png for a picture: a panel per
-                figure, a bar per policy (with --seeds, the median, and a
-                whisker to the 95th percentile over the seeds) [text]
-  --width N, --height N  the picture's size: 200 to 8000, points for svg,
-                pixels for png [800 points wide, as tall as the panels need]
-` + filesHelp("the policies and the seeds") + `
-CSV columns: policy,retries,most_in_a_slot,busiest_slot_from_ms,
-all_through_by_ms,gave_up, then every other figure of the planning model
-(clients, attempts, served, rejected, failed_while_down, through, throttled,
-out_of_time, peak_after_back, peak_after_back_from_ms, slot_capacity,
-stable_from_ms, latency_p50_ms, latency_p99_ms, latency_max_ms),
-still_overloaded, retries_per_client, most_in_a_slot_per_s,
-peak_after_back_per_s, cut_short_from_attempt (where reference draws cut the
-bands short) and the policy's settings (policy_first_wait_ms, ...).
-With --seeds: policy, then _median, _p95 and _worst of retries,
-most_in_a_slot, all_through_by (_ms) and gave_up, seeds_none_through, the same
-of every other figure, seeds_still_overloaded, cut_short_from_attempt and the
-policy's settings.
-JSON: the same names, each policy an object; see the README.
-With --compare: CSV policy,figure,a,b,change,verdict, a row for each policy
-and figure (verdict "only in a" or "only in b" for a policy one side runs);
-JSON {"a": {"file", "settings", "slot_ms", "seeds", "policies"}, "b": ...,
-"policies": [{"policy", "in", "figures": [{"name", "a", "b", "change",
-"verdict"}]}]}. An absent figure is empty or null, and so is its change.
-Settings: every settings flag; see retry-planner --help.
-
-Examples:
-  retry-planner crowd --clients 1000 --format csv
-  retry-planner crowd --seeds 1000 --seed 1 --slot 1s --format json
-  retry-planner crowd --policies exponential,full-jitter --clients 20000 --capacity 1000 --load 900 --budget grpc:10:0.1
-  retry-planner crowd --policies exponential,full-jitter --save-plan before.toml
-  retry-planner crowd --compare before.toml --plan before.toml --attempts 8
-  retry-planner crowd --seeds 100 --format svg --out crowd.svg
-`
-	case "timeline":
-		return `Usage: retry-planner timeline --policy P|all [--slot T] [--format F] [FILES] [SETTINGS]
-
-The crowd's retries over time under policy P: how many fall in each slot, as
-a row of # in text for every slot that has any. With a capacity, a load or a
-budget, the text adds every slot's attempts by outcome (served, rejected,
-failed while down) and its capacity. --policy all, or --policies, puts
-several policies side by side on one time axis.
-
-  --policy P    one of the five, custom, a preset, or all (a plan's
-                policies, or the five and custom when defined); required
-                unless --policies
-  --policies L  policies separated by commas, side by side
-  --slot T      slot width, which the capacity counts in [1s, as --plain's
-                retries over time, unless a plan sets it]
-  --format F    text, csv, json, or svg or png for a picture: a panel per
-                policy on one scale, each slot's attempts served, rejected
-                and failed while down, the capacity and the outage's end
-                [text]
-  --width N, --height N  the picture's size: 200 to 8000, points for svg,
-                pixels for png [800 points wide, as tall as the panels need]
-` + filesHelp("the policies") + `
-CSV columns: from_ms,retries,attempts,served,rejected,failed_while_down,
-capacity, a row for every slot up to the last with any attempt, empty ones
-too (capacity is empty without one). Side by side: the same, a row for each
-policy and slot, policy first.
-JSON: {"settings", "policy", "policy_settings", "slot_ms", "retries",
-"attempts", "truncated", "cut_short_from_attempt", "slots": [{"from_ms",
-"retries", "attempts", "served", "rejected", "failed_while_down",
-"capacity"}]}; side by side:
-{"settings", "slot_ms", "policies": [the same for each]}; see the README.
-Settings: every settings flag; see retry-planner --help.
-
-Examples:
-  retry-planner timeline --policy full-jitter --slot 100ms --clients 1000
-  retry-planner timeline --policy all --format png --out timeline.png
-`
-	case "jobs":
-		return `Usage: retry-planner jobs [--policy P] NAME:FAILURES ... [--format F] [FILES] [SETTINGS]
-
-Runs up to 8 jobs through a retry loop, waiting as policy P does (the
-reference's exponential waits unless told; job i waits as the crowd's client
-i), and prints how each ended and the ledger of every attempt. A job is
-name:N for one that fails its first N attempts (0 to 999), or name:fatal for
-one that fails with an error no retry can cure. Each job has a name of its
-own. A malformed job is an error naming the job and the rule, and so is a
-name with an invisible or direction-changing character (Unicode category Cf,
-such as U+200B or U+202E). Put -- before the jobs if a name starts with a dash.
-
-  --policy P   one of the five, custom, or a preset [exponential]
-  --format F   text, csv or json [text]
-` + filesHelp("the policy") + `
-CSV columns: job,attempt,outcome,wait_ms, one row per attempt; outcome is
-done, retry, gave up (failed, no attempts left), out of time (failed, and the
-next attempt would pass the policy's limit on total time) or refused (cannot
-be retried), so a job's last row tells how it ended.
-JSON: {"settings", "policy", "policy_settings", "jobs", "ledger": {"entries",
-...}, ...}; see the README.
-Settings: every settings flag but --slot; the policy's come from --first-wait,
---longest, --attempts, --multiplier, --jitter, --max-elapsed, --preset, and
-its draws from --seed and --draws; see retry-planner --help.
-
-Examples:
-  retry-planner jobs alpha:0 bravo:2 charlie:9 delta:fatal --attempts 4 --format json
-  retry-planner jobs --plan storm.toml --policy grpc alpha:0 bravo:2 --out jobs.json --format json
-`
+// newVersionCommand is "version": the version, from the build.
+func newVersionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "the version, from the build",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), cmd.Root().Version)
+			return err
+		},
 	}
-	return usage()
 }

@@ -86,8 +86,8 @@ func planFlagsFor(p plan.Plan, command string) []string {
 	return out
 }
 
-// --plan sets every setting where it stands: the flags after it override
-// it, those before it give way to it. Each case runs the same report as its
+// --plan sets every setting, and the flags override it wherever they
+// stand, before it or after it. Each case runs the same report as its
 // flags written out.
 func TestPlanAmongFlags(t *testing.T) {
 	dir := t.TempDir()
@@ -102,23 +102,23 @@ func TestPlanAmongFlags(t *testing.T) {
 		{"the plan alone", []string{"crowd", "--plan", plan}, cat([]string{"crowd"}, crowd)},
 		{"the plan before the command", []string{"--plan", plan, "crowd", "--format", "json"}, cat([]string{"crowd", "--format", "json"}, crowd)},
 		{"a flag after it", []string{"--plan", plan, "crowd", "--attempts", "3"}, cat([]string{"crowd"}, crowd, []string{"--attempts", "3"})},
-		{"a flag before it", []string{"crowd", "--attempts", "3", "--plan", plan}, cat([]string{"crowd"}, crowd)},
-		{"a preset before it", []string{"--preset", "aws", "crowd", "--plan", plan, "--format", "csv"}, cat([]string{"crowd", "--format", "csv"}, crowd)},
+		{"a flag before it", []string{"crowd", "--attempts", "3", "--plan", plan}, cat([]string{"crowd"}, crowd, []string{"--attempts", "3"})},
+		{"a preset before it", []string{"--preset", "aws", "crowd", "--plan", plan, "--format", "csv"}, cat([]string{"crowd", "--format", "csv"}, crowd, []string{"--preset", "aws"})},
 		{"a jitter after it adds nothing to its policies", []string{"crowd", "--plan", plan, "--jitter", "full"}, cat([]string{"crowd"}, crowd, []string{"--jitter", "full"})},
 		{"--policies after it", []string{"crowd", "--plan", plan, "--policies", "fixed,aws"}, cat([]string{"crowd"}, crowd, []string{"--policies", "fixed,aws"})},
-		{"--policies before it", []string{"crowd", "--policies", "fixed,aws", "--plan", plan}, cat([]string{"crowd"}, crowd)},
+		{"--policies before it", []string{"crowd", "--policies", "fixed,aws", "--plan", plan}, cat([]string{"crowd"}, crowd, []string{"--policies", "fixed,aws"})},
 		{"--seeds after it", []string{"crowd", "--plan", plan, "--seeds", "2"}, cat([]string{"crowd"}, crowd, []string{"--seeds", "2"})},
-		{"--seeds before it", []string{"crowd", "--seeds", "9", "--plan", plan}, cat([]string{"crowd"}, crowd)},
+		{"--seeds before it", []string{"crowd", "--seeds", "9", "--plan", plan}, cat([]string{"crowd"}, crowd, []string{"--seeds", "9"})},
 		{"--draws after it draws the spread too", []string{"crowd", "--plan", plan, "--draws", "independent"},
 			cat([]string{"crowd"}, crowd, []string{"--draws", "independent", "--seed-draws", "independent"})},
 		{"--seed-draws after it", []string{"crowd", "--plan", plan, "--seed-draws", "independent", "--draws", "reference"},
 			cat([]string{"crowd"}, crowd, []string{"--draws", "reference", "--seed-draws", "independent"})},
-		{"--seed-draws before it", []string{"--seed-draws", "independent", "crowd", "--plan", plan}, cat([]string{"crowd"}, crowd)},
+		{"--seed-draws before it", []string{"--seed-draws", "independent", "crowd", "--plan", plan}, cat([]string{"crowd"}, crowd, []string{"--seed-draws", "independent"})},
 		{"a second plan", []string{"--plan", writeFile(t, dir, "other.toml", "[crowd]\nclients = 5\n"), "crowd", "--plan", plan}, cat([]string{"crowd"}, crowd)},
 		{"timeline: --policy all runs its policies at its slot", []string{"timeline", "--plan", plan, "--policy", "all"},
 			cat([]string{"timeline"}, timeline, []string{"--policies", "full-jitter,custom,grpc"})},
-		{"timeline: its slot, not the timeline's second", []string{"timeline", "--slot", "2s", "--plan", plan, "--policy", "fixed", "--format", "csv"},
-			cat([]string{"timeline", "--policy", "fixed", "--format", "csv"}, timeline)},
+		{"timeline: --slot before it", []string{"timeline", "--slot", "2s", "--plan", plan, "--policy", "fixed", "--format", "csv"},
+			cat([]string{"timeline", "--policy", "fixed", "--format", "csv"}, timeline, []string{"--slot", "2s"})},
 		{"timeline: --slot after it", []string{"timeline", "--plan", plan, "--slot", "2s", "--policy", "fixed"},
 			cat([]string{"timeline", "--policy", "fixed"}, timeline, []string{"--slot", "2s"})},
 		{"schedule: its slot is no --slot", []string{"schedule", "--plan", plan, "--policy", "custom", "--client", "9"},

@@ -61,10 +61,6 @@ func findCommand(name string) (reportCommand, bool) {
 	return reportCommand{}, false
 }
 
-func commandList() string {
-	return "schedule, crowd, timeline or jobs"
-}
-
 func formatList() string {
 	return "text, csv or json, in any case"
 }
@@ -135,67 +131,6 @@ type reportArgs struct {
 	heightSet    string
 	compareFile  string
 	compare      *plan.Plan
-}
-
-// helpRequest is a command line that asks for help: topic "" is the
-// program's, else a command's or "presets".
-type helpRequest struct{ topic string }
-
-func (h *helpRequest) Error() string { return "help requested" }
-
-// versionRequest is a command line that asks for the version.
-type versionRequest struct{}
-
-func (*versionRequest) Error() string { return "version requested" }
-
-// commandFlags is the flags a command's stretch takes.
-func commandFlags(cmd reportCommand, plain bool) flagSet {
-	own := append(slices.Clone(cmd.flags), "format")
-	fs := flagSet{who: cmd.name, own: own, valued: append(slices.Clone(own), settingNames()...),
-		switches: append([]string{"help"}, cmd.switches...), plain: plain}
-	if cmd.pictures {
-		fs.formats = pictureFormatList()
-	}
-	return fs
-}
-
-// readReport reads a report command and its arguments (args[0] is the
-// command), taking settings flags into draft.
-func readReport(args []string, draft *settingsDraft, plain bool) (reportArgs, error) {
-	if strings.EqualFold(args[0], "help") {
-		return reportArgs{}, readHelp(args[1:])
-	}
-	cmd, ok := findCommand(args[0])
-	if !ok {
-		return reportArgs{}, usagef("unknown command %s: want %s, or none for the full-screen program; see --help", strconv.Quote(args[0]), commandList())
-	}
-	fs := commandFlags(cmd, plain)
-	uses, words, _, err := fs.scan(args[1:], false)
-	if err != nil {
-		return reportArgs{}, err
-	}
-	for _, u := range uses {
-		if u.name == "help" {
-			return reportArgs{}, &helpRequest{topic: cmd.name}
-		}
-	}
-	ra := reportArgs{cmd: cmd, report: report{command: cmd.name, format: "text", client: 1}}
-	ra.fromPlan(draft.plan)
-	for _, u := range uses {
-		if err := ra.take(u, draft); err != nil {
-			return reportArgs{}, err
-		}
-	}
-	if cmd.jobs {
-		jobs, err := readJobs(words)
-		if err != nil {
-			return reportArgs{}, err
-		}
-		ra.report.jobs = jobs
-	} else if len(words) > 0 {
-		return reportArgs{}, usagef("%s takes no arguments but flags, got %s; it takes %s", cmd.name, strconv.Quote(words[0]), fs.list())
-	}
-	return ra, nil
 }
 
 // fromPlan takes the policies and seeds of a plan just read, where the
@@ -489,23 +424,6 @@ func quoteJob(word string) string {
 		return strconv.Quote(word)
 	}
 	return word
-}
-
-// readHelp reads "help [COMMAND|presets]".
-func readHelp(words []string) error {
-	switch {
-	case len(words) == 0:
-		return &helpRequest{}
-	case len(words) > 1:
-		return usagef("help takes one topic at most, got %d words: want %s or presets", len(words), commandList())
-	case strings.EqualFold(words[0], "presets"):
-		return &helpRequest{topic: "presets"}
-	}
-	cmd, ok := findCommand(words[0])
-	if !ok {
-		return usagef("help on %s: want %s, or presets", strconv.Quote(words[0]), commandList())
-	}
-	return &helpRequest{topic: cmd.name}
 }
 
 // render writes the report to w: a pure function of the report. workers

@@ -1,0 +1,240 @@
+package cli
+
+// The help topics' texts: the reference material of the program, in the
+// binary where it cannot drift from the code it describes.
+
+const modelTopic = `The model: the exact meaning of every figure. All times are whole
+milliseconds, all counts whole numbers; floor rounds down.
+
+DRAWS
+A client's random numbers come from its own generator; u(lo, hi) is one
+whole number from lo to hi.
+  reference  the original program's: x = (seed*1000 + client) mod 2^32, each
+             draw x = (1664525x + 1013904223) mod 2^32, giving
+             lo + (x >> 16) mod (hi - lo + 1). No draw lands more than
+             65535 ms above lo, so a wider band is cut short (the faces say
+             where), and consecutive clients fall on a lattice, which spreads
+             them more evenly than independent clients: the busiest slot is
+             understated. --plain always uses it.
+  independent  math/rand/v2's PCG seeded (seed, client); a draw takes
+             v = Uint64(), n = hi - lo + 1, and gives lo + the high 64 bits
+             of v*n, drawing again while the low 64 bits are below
+             (2^64 - n) mod n (Lemire's method): the same on every machine.
+
+POLICIES
+A policy is a first wait b, a longest wait c, a growth, a multiplier m (in
+thousandths), a jitter, attempts A (the first included) and a limit on total
+time E (0: none). The base wait before retry k, in microseconds so that
+multipliers such as 1.6 compound as the libraries do: us(1) = 1000b,
+us(k+1) = min(1000c, floor(us(k) * m / 1000)), d(k) = floor(us(k) / 1000).
+Linear growth adds instead: us(k+1) = min(1000c, us(k) + 1000b), so
+d(k) = min(c, kb), and m is ignored. The wait w(k), one draw per retry:
+  none          d(k)
+  full          u(0, d(k))
+  equal         h + u(0, d(k) - h), h = floor(d(k)/2)
+  decorrelated  min(c, u(b, 3 x the previous wait)), the previous starting
+                at b; ignores m
+  spread:F      u(d - δ, d + δ), δ = floor(d(k) x F), F in thousandths; may
+                pass c
+  up:F          u(d, d + δ); may pass c
+The five: fixed (m 1, none), exponential (m 2, none), full jitter (m 2,
+full), equal jitter (m 2, equal), decorrelated. A client whose attempt k
+fails at t makes attempt k+1 at t + w(k), unless that is more than E after
+its start: then it stops, out of time.
+
+THE CROWD, THE LOAD AND THE SERVICE
+Clients 1..N start at 0 ms and their first attempt fails: the outage's
+trigger, whatever the outage. Fresh load: L requests a second; request j
+arrives at floor(j*1000/L) ms while that is before the load's end U (the
+outage + 60 s unless told), a client of its own, N+1+j, with the same
+policy. The service fails every attempt before the outage's end; from then
+on, with a capacity C a second, slot i = [iS, (i+1)S) serves at most
+cap(i) = floor(C(i+1)S/1000) - floor(CiS/1000) attempts and rejects the
+rest. Attempts are taken in increasing (time, client); a retry drawn with a
+wait of 0 joins the same time in its client's place.
+
+BUDGETS
+Client n is in process (n-1) mod P; each process has its own budget. When an
+attempt fails and attempts remain, the budget decides whether the retry
+happens; when it refuses, the client stops, throttled.
+  grpc:MAX:RATIO  gRPC's retryThrottling: tokens start at MAX; a failure
+                  takes 1 (never below 0), a served attempt gives RATIO
+                  (never above MAX); a retry happens only while tokens >
+                  MAX/2.
+  aws:QUOTA:COST  the AWS SDKs' retry quota: tokens start at QUOTA; a retry
+                  takes COST, and without COST tokens there is none; a served
+                  retry gives COST back, a served first attempt 1.
+
+A SERVICE THAT QUEUES (--queue Q, which needs a capacity)
+Millisecond t from the outage's end on completes at most
+c(t) = floor(C(t+1)/1000) - floor(Ct/1000) requests, in three steps:
+  1 timeouts: every attempt sent at t - T (--timeout T; 0: never) that the
+    service has not completed fails now, timed out, in client order, and its
+    client goes on as after any failure. The request stays in the queue,
+    expired: the service does not know its client has left.
+  2 arrivals, in client order: before the outage's end an attempt fails at
+    once, and so does a crowd client's first attempt; then it joins the
+    queue if fewer than Q wait there, else it is rejected at once.
+  3 service: while t has capacity left, the service takes the oldest
+    request (--queue-order fifo) or the newest (lifo). An expired one is
+    dropped without using capacity with --drop-expired, else it uses one
+    unit for nothing, wasted; any other is served, and its client is
+    through at t. A served attempt always waited less than T.
+The run ends when nothing is pending and the queue is empty. Slots still
+count retries and attempts (at arrival); they no longer bound capacity.
+
+FIGURES (their JSON names)
+  clients               the crowd and the fresh requests
+  attempts, retries     every attempt; those after a client's first
+  served, rejected, failed_while_down, timed_out
+                        attempts by outcome; they add up to attempts
+  through, gave_up, throttled, out_of_time
+                        clients by how they ended; they add up to clients
+  not_through           gave_up + throttled + out_of_time
+  most_in_a_slot, busiest_slot_from_ms
+                        the most retries in one slot, and the first such
+                        slot's start
+  peak_after_back, peak_after_back_from_ms
+                        the most attempts at or after the outage's end in
+                        one slot, and its start
+  slot_capacity         ceil(C*S/1000); null without a capacity
+  all_through_by_ms     the latest served attempt; null if none
+  crowd_all_through_by_ms
+                        the latest served attempt of a client of the crowd
+                        (1..N), not of the fresh load
+  stable_from_ms        the end of the slot of the last rejection (with a
+                        queue: rejection, timeout, wasted or dropped request)
+                        at or after the outage; the outage if none
+  still_overloaded      a load, and one of those in its last second,
+                        [U-1000, U)
+  recovered_after_ms    stable_from_ms - the outage; null while still
+                        overloaded
+  latency_p50_ms, latency_p99_ms, latency_max_ms
+                        served time (with a queue, completion) minus the
+                        client's start, over the clients that got through,
+                        nearest rank; null if none
+  wasted, dropped       expired requests worked for nothing, or dropped;
+                        they add up to timed_out
+  queue_peak            the most requests in the queue after any
+                        millisecond's arrivals
+Nearest rank: the value at rank ceil(p*n/100) of the sorted values,
+counting from 1. Every default gives the original program's figures.
+`
+
+const plansTopic = `Plans: every input of a run in a TOML file a person can read and edit: the
+settings, the policies compared, the service they meet, the draws and the
+seeds, with a comment above every key saying what it is, its unit, its
+range and its default. A key left out takes its default.
+
+  retry-planner crowd --clients 1000 --capacity 500 --save-plan storm.toml
+  retry-planner --plan storm.toml crowd                 the same report
+  retry-planner --plan storm.toml crowd --attempts 8    with one change
+  retry-planner --plan storm.toml                       the full-screen program
+
+--save-plan FILE writes the plan a report ran: its settings, the policies it
+ran, the seeds and the spread's draws, and the note of a plan it was given;
+loaded with --plan it gives the same report, byte for byte. The full-screen
+program's s key saves the plan it shows.
+
+--plan FILE sets every setting from the file, and for crowd its policies and
+seeds (timeline --policy all runs its policies). Flags override the plan
+wherever they stand on the line. --plain takes no plan.
+
+Times are whole milliseconds in keys ending _ms, or a string holding a
+duration ("1.5s", "2m"); counts are whole numbers (1_000_000 is a million).
+A plan that is not TOML, has a key a plan does not have, a value of the wrong
+type or out of its range is refused in one line naming its file, line and
+rule (plan.toml:7: ...), and nothing runs. So is a file larger than 1 MiB.
+
+crowd --compare FILE runs the crowd of the plan in FILE (A) beside the command
+line's (B), figure by figure, each with the change from A to B and whether it
+is better. retry-planner crowd --save-plan FILE writes a plan to start from.
+`
+
+const formatsTopic = `Formats: every command writes text (the default), CSV or JSON (--format);
+crowd and timeline also draw pictures, svg or png.
+
+TEXT starts with what --plain prints for the same figures, byte for byte,
+and adds its own lines after it. CSV has one header row, then plain numbers;
+a cell that begins with =, +, -, @, a tab or a carriage return (only a job's
+name can) gets a leading ', so that a spreadsheet shows it as text. JSON is
+one indented document. Times are whole milliseconds, named _ms. A figure that
+does not exist (all through by when no client got through, a slot's capacity
+without one) is an empty CSV field and a JSON null, never -1.
+
+CSV COLUMNS
+schedule  attempt,wait_ms,at_ms,low_ms,high_ms,cut_short,outcome: a row per
+          retry (the first attempt, at 0 ms, is none); cut_short: reference
+          draws cannot reach the band's top; outcome: down, through, not
+          needed or past the limit.
+crowd     policy, verdict, then the figures in the order of help model's list
+          under their JSON names, still_overloaded, retries_per_client,
+          most_in_a_slot_per_s, peak_after_back_per_s,
+          cut_short_from_attempt, and the policy's settings
+          (policy_first_wait_ms, policy_longest_wait_ms, policy_growth,
+          policy_multiplier, policy_jitter, policy_attempts,
+          policy_max_elapsed_ms).
+crowd --seeds
+          policy, then FIGURE_median, FIGURE_p95 and FIGURE_worst of every
+          figure (times as FIGURE_median_ms), seeds_none_through,
+          seeds_still_overloaded, cut_short_from_attempt and the settings.
+crowd --compare
+          policy,figure,a,b,change,verdict: a row per policy and figure.
+timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
+          capacity and, with a queue, timed_out, wasted, dropped, queue: a row
+          per slot up to the last with any attempt; side by side, policy
+          first.
+jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
+          retry, gave up, out of time or refused.
+
+JSON DOCUMENTS
+Every document but --compare's starts with "settings", what it was computed
+at. A policy carries "policy" and "policy_settings".
+schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
+          low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
+          total_ms, drawn_total_ms
+crowd     slot_ms, policies [{policy, verdict, every figure, still_overloaded,
+          the rates, cut_short_from_attempt, policy_settings}], ranking
+crowd --seeds
+          slot_ms, seeds {first, last, count}, policies [{policy, every
+          figure as {median, p95, worst}, seeds_none_through,
+          seeds_still_overloaded, cut_short_from_attempt, policy_settings}]
+crowd --compare
+          a and b, each {file, settings, slot_ms, seeds, policies}, then
+          policies [{policy, in, figures [{name, a, b, change, verdict}]}]
+timeline  policy, policy_settings, slot_ms, retries, attempts, truncated,
+          cut_short_from_attempt, slots [{from_ms, retries, attempts, served,
+          rejected, failed_while_down, capacity, ...}]; side by side, slot_ms
+          and policies [the same for each]
+jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
+          attempts}], ledger {entries [{job, attempt, outcome, wait_ms}],
+          attempts, done, failed, finally_runs, waited_ms, balanced},
+          jobs_done, jobs_gave_up, jobs_refused, jobs_out_of_time
+
+PICTURES
+timeline draws a panel per policy on one scale, each slot's attempts as a bar
+of those served, rejected and failed while down, the capacity as a line and
+the outage's end dashed. crowd draws a panel per figure and a bar per policy;
+with --seeds each bar is the median with a whisker to the 95th percentile.
+--width and --height set the size, 200 to 8000: points for svg, pixels for
+png (800 points wide by default; a png has twice as many pixels). A png is
+not written to a terminal: use --out or redirect.
+`
+
+const plainTopic = `--plain: the original program's line menu, for scripts and pipes. It writes
+exactly what the original program (the Python retry planner this one grew
+from) wrote, byte for byte; when its input is not a terminal it echoes each
+answer after its prompt, as a person would have seen it:
+
+  printf '2\n6\n' | retry-planner --plain
+
+1) one client  2) the crowd  3) retries over time  4) jobs with a ledger
+5) settings  6) quit. An empty answer cancels; the end of the input ends the
+session with status 0. A bad answer is answered as the original does
+("Type a whole number from 1 to 1000.") and asked again, so a script cannot
+tell a bad answer from a good one: scripts should use the commands, which
+exit 2 with one line on standard error for any value they cannot take.
+
+--plain keeps the original's settings and ranges (retry-planner help
+settings) and the original's draws; it refuses every other setting.
+`
