@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,9 +37,8 @@ Every new session: add the output of that command to your PowerShell
 profile.`,
 }
 
-// addCompletions adds the completion command and registers the values'
-// completions on root and its report commands.
-func addCompletions(root *cobra.Command) {
+// addCompletion adds the completion command, in 80 columns.
+func addCompletion(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() != "completion" {
@@ -52,48 +52,30 @@ func addCompletions(root *cobra.Command) {
 			}
 		}
 	}
-	policyNames := flagNames(backoff.Names())
-	fixed := func(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// fixed completes one of values.
+func fixed(values ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// completePlanFile completes a plan's file: the .toml files.
+func completePlanFile(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return []cobra.Completion{"toml"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
+// completePolicy completes a policy's name, or all where it is taken.
+func completePolicy(all bool) cobra.CompletionFunc {
+	names := flagNames(backoff.Names())
+	if all {
+		names = append([]string{"all"}, names...)
 	}
-	var presets []string
-	for _, pr := range backoff.Presets() {
-		presets = append(presets, pr.Name)
-	}
-	on := func(cmd *cobra.Command, flag string, f func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) {
-		if cmd.Flags().Lookup(flag) != nil || cmd.PersistentFlags().Lookup(flag) != nil {
-			_ = cmd.RegisterFlagCompletionFunc(flag, f)
-		}
-	}
-	on(root, "preset", fixed(presets...))
-	on(root, "jitter", fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"))
-	on(root, "draws", fixed("reference", "independent"))
-	on(root, "seed-draws", fixed("reference", "independent"))
-	on(root, "budget", fixed("none", "grpc:10:0.1", "aws:500:5"))
-	_ = root.PersistentFlags().SetAnnotation("plan", cobra.BashCompFilenameExt, []string{"toml"})
-	for _, cmd := range root.Commands() {
-		c, ok := findCommand(cmd.Name())
-		if !ok {
-			continue
-		}
-		policy := policyNames
-		if c.name == "timeline" {
-			policy = append([]string{"all"}, policyNames...)
-		}
-		on(cmd, "policy", fixed(policy...))
-		on(cmd, "policies", listCompletion(policyNames))
-		formats := []string{"text", "csv", "json"}
-		if c.pictures {
-			formats = append(formats, "svg", "png")
-		}
-		on(cmd, "format", fixed(formats...))
-		if cmd.Flags().Lookup("compare") != nil {
-			_ = cmd.Flags().SetAnnotation("compare", cobra.BashCompFilenameExt, []string{"toml"})
-		}
-		if cmd.Flags().Lookup("save-plan") != nil {
-			_ = cmd.Flags().SetAnnotation("save-plan", cobra.BashCompFilenameExt, []string{"toml"})
-		}
-	}
+	return fixed(names...)
+}
+
+// completePolicyList completes the last name of a list of policies.
+func completePolicyList(cmd *cobra.Command, args []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return listCompletion(flagNames(backoff.Names()))(cmd, args, typed)
 }
 
 // flagNames are policy names as a flag writes them: "full-jitter".
@@ -107,28 +89,19 @@ func flagNames(names []string) []string {
 
 // listCompletion completes the last name of a list separated by commas,
 // offering the names not yet in it.
-func listCompletion(names []string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+func listCompletion(names []string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		head := ""
 		if i := strings.LastIndex(typed, ","); i >= 0 {
 			head = typed[:i+1]
 		}
-		given := strings.Split(strings.ToLower(head), ",")
+		given := strings.Split(head, ",")
 		var out []string
 		for _, n := range names {
-			if !containsFold(given, n) {
+			if !slices.ContainsFunc(given, func(g string) bool { return strings.EqualFold(g, n) }) {
 				out = append(out, head+n)
 			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }

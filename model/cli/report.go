@@ -14,6 +14,7 @@ import (
 
 	vpicture "github.com/retryplanner/retry-planner/views/picture"
 	vreport "github.com/retryplanner/retry-planner/views/report"
+	"github.com/spf13/cobra"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
@@ -24,31 +25,60 @@ import (
 // design documents and CI checks. Each is the same figures as a screen of
 // --plain, as text (byte for byte what --plain writes), CSV or JSON.
 
-// reportCommand is one report command and what it takes.
+// reportCommand is one report command: its words in help, its own flags
+// (declared in its own file: schedule.go, crowd.go, timeline.go, jobs.go),
+// and what it takes.
 type reportCommand struct {
 	name     string
-	flags    []string // its own flags, each with a value, --format aside
-	switches []string // its own flags that take no value, --help aside
-	slot     bool     // --slot applies
-	jobs     bool     // it takes jobs as words
-	pictures bool     // --format svg and png
+	help     commandHelp
+	own      []ownFlag // its own flags, in the order its help lists them; --format and the files' follow
+	slot     bool      // --slot applies
+	jobs     bool      // it takes jobs as words
+	pictures bool      // --format svg and png, --width and --height
 }
 
-// The flags every report takes: where it writes, and the plan it saves.
-var (
-	fileFlags    = []string{"out", "save-plan"}
-	pictureFlags = []string{"width", "height"}
-)
+// ownFlag is one of a command's own flags: its help, and how the shells
+// complete its value (nil: no completion).
+type ownFlag struct {
+	name, typ, usage string
+	toggle           bool
+	complete         cobra.CompletionFunc
+}
 
+// commandHelp is a command's words in its help.
+type commandHelp struct{ use, short, long, example string }
+
+// reportCommands are the report commands, in the order help lists them.
 func reportCommands() []reportCommand {
-	with := func(own ...[]string) []string { return slices.Concat(own...) }
-	force := []string{"force"}
-	return []reportCommand{
-		{name: "schedule", flags: with([]string{"policy", "client"}, fileFlags), switches: force},
-		{name: "crowd", flags: with([]string{"seeds", "policies", "compare"}, fileFlags, pictureFlags), switches: force, slot: true, pictures: true},
-		{name: "timeline", flags: with([]string{"policy", "policies"}, fileFlags, pictureFlags), switches: force, slot: true, pictures: true},
-		{name: "jobs", flags: with([]string{"policy"}, fileFlags), switches: force, jobs: true},
+	return []reportCommand{scheduleCommand(), crowdCommand(), timelineCommand(), jobsCommand()}
+}
+
+// flags is every flag c takes: its own, then --format, the picture's size
+// where it draws pictures, and the files every report writes.
+func (c reportCommand) flags() []ownFlag {
+	formats := []string{"text", "csv", "json"}
+	usage := "text, csv or json (default text)"
+	if c.pictures {
+		formats = append(formats, "svg", "png")
+		usage = "text, csv, json, or svg or png for a picture (default text)"
 	}
+	out := append(slices.Clone(c.own), ownFlag{name: "format", typ: "F", usage: usage, complete: cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp)})
+	if c.pictures {
+		out = append(out,
+			ownFlag{name: "width", typ: "N", usage: fmt.Sprintf("a picture's width: %d to %d, points for svg, pixels for png (default %d points)",
+				vpicture.MinPictureSide, vpicture.MaxPictureSide, vpicture.DefaultPictureWidth)},
+			ownFlag{name: "height", typ: "N", usage: fmt.Sprintf("a picture's height: %d to %d (default: as tall as its panels need)",
+				vpicture.MinPictureSide, vpicture.MaxPictureSide)})
+	}
+	return append(out,
+		ownFlag{name: "out", typ: "FILE", usage: "write the report to FILE, not standard output"},
+		ownFlag{name: "save-plan", typ: "FILE", usage: "write the plan the report ran to FILE (TOML), for --plan", complete: completePlanFile},
+		ownFlag{name: "force", toggle: true, usage: "let --out and --save-plan overwrite a file that is there"})
+}
+
+// takes reports whether c takes the flag called name.
+func (c reportCommand) takes(name string) bool {
+	return slices.ContainsFunc(c.flags(), func(f ownFlag) bool { return f.name == name })
 }
 
 // findCommand finds a command by its name, in any case.
@@ -660,4 +690,74 @@ func runReport(r report, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// report reads the line of a report command: words are its words (the
+// jobs).
+func (p *parse) report(c reportCommand, words []string) error {
+	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
+	for _, u := range p.ordered() {
+		if err := ra.take(u, &draft); err != nil {
+			return err
+		}
+	}
+	if c.jobs {
+		jobs, err := readJobs(words)
+		if err != nil {
+			return err
+		}
+		ra.report.jobs = jobs
+	} else if len(words) > 0 {
+		return usagef("%s takes no arguments but flags, got %q; it takes %s", c.name, words[0], commandTakes(c))
+	}
+	s, err := draft.check(backoff.WideLimits)
+	if err != nil {
+		return err
+	}
+	r, err := ra.finish(s, &draft)
+	if err != nil {
+		return err
+	}
+	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r}
+	return nil
+}
+
+// commandTakes is a report command's flags, for a message.
+func commandTakes(c reportCommand) string {
+	var names []string
+	for _, f := range c.flags() {
+		names = append(names, "--"+f.name)
+	}
+	return andList(append(names, settingsItem))
+}
+
+// newReportCommand is report command c.
+func (p *parse) newReportCommand(c reportCommand) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:                   c.help.use,
+		DisableFlagsInUseLine: true,
+		Short:                 c.help.short,
+		Long:                  c.help.long,
+		Example:               c.help.example,
+		Args:                  cobra.ArbitraryArgs,
+		// The settings flags apply: its help says so.
+		Annotations: map[string]string{"settings": "yes"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return p.report(c, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	for _, f := range c.flags() {
+		if f.toggle {
+			p.addSwitch(fs, f.name, f.usage)
+		} else {
+			p.addFlag(fs, f.name, f.typ, f.usage)
+		}
+		if f.complete != nil {
+			_ = cmd.RegisterFlagCompletionFunc(f.name, f.complete)
+		}
+	}
+	return cmd
 }

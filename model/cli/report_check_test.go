@@ -200,7 +200,7 @@ func errorCases() []errorCase {
 		{[]string{"--seeds", "5"}, []string{`"--seeds"`, "goes after a command, crowd"}},
 		{[]string{"--format", "csv"}, []string{`"--format"`, "goes after a command"}},
 		{[]string{"-clients", "5"}, []string{`unknown flag "-clients"`, "two dashes, --clients"}},
-		{[]string{"crowd", "-xyz"}, []string{`unknown flag "-xyz"`, "crowd takes --seeds"}},
+		{[]string{"crowd", "-xyz"}, []string{`unknown flag "-xyz"`, "crowd takes --policies, --seeds"}},
 		{[]string{"schedule", "--policy", "fixed", "--seeds", "5"}, []string{`"--seeds"`, "is for crowd, not schedule", "--policy", "--client"}},
 		{[]string{"crowd", "--policy", "fixed"}, []string{`"--policy"`, "not crowd", "--policies"}},
 		{[]string{"schedule", "--policies", "fixed"}, []string{`"--policies"`, "not schedule"}},

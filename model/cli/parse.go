@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -105,69 +104,6 @@ func (p *parse) has(name string) bool {
 	return slices.ContainsFunc(p.uses, func(u flagUse) bool { return u.name == name })
 }
 
-// newRoot is the command tree, writing its help, completion scripts and
-// man page to out.
-func newRoot(p *parse, out io.Writer) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "retry-planner [--plain] [SETTINGS]",
-		Short: "How long clients wait between retries, and what a crowd of them does to a service",
-		Long: `Retry Planner: how long clients wait between retries, and what a crowd of them
-does to a service that comes back after an outage.
-
-With no command it opens the full-screen program (a terminal); --plain runs
-the original program's line menu instead, for scripts and pipes. A command
-prints one report and exits.`,
-		Example: `  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
-  retry-planner crowd --policies grpc,aws --seeds 100 --format json
-  retry-planner schedule --policy full-jitter --client 2
-  retry-planner --plain < answers.txt`,
-		Version:               versionLine(readBuildInfo()),
-		Args:                  rootArgs,
-		SilenceErrors:         true,
-		SilenceUsage:          true,
-		DisableAutoGenTag:     true,
-		DisableFlagsInUseLine: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return p.root()
-		},
-	}
-	// Before the completion command is made: it keeps the writer it finds.
-	root.SetOut(out)
-	root.SetErr(out)
-	root.SetVersionTemplate("{{.Version}}\n")
-	root.Flags().SortFlags = false
-	root.PersistentFlags().SortFlags = false
-	p.addSwitch(root.Flags(), "plain", "run the original program's line menu on standard input and output")
-	root.InitDefaultHelpFlag()
-	root.InitDefaultVersionFlag()
-	root.Flags().Lookup("version").Usage = "the version, from the build"
-	p.addSettingsFlags(root.PersistentFlags())
-	for _, c := range reportCommands() {
-		root.AddCommand(p.newReportCommand(c))
-	}
-	root.AddCommand(newVersionCommand(), newManCommand(root))
-	addTopics(root)
-	root.SetHelpCommand(newHelpCommand(root))
-	root.SetFlagErrorFunc(p.flagError)
-	root.SetUsageTemplate(usageTemplate)
-	root.SetHelpTemplate(helpTemplate)
-	root.CompletionOptions.HiddenDefaultCmd = false
-	addCompletions(root)
-	return root
-}
-
-// rootArgs refuses a word where a command would be: the root takes none.
-func rootArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("unknown command %q: want %s, or none for the full-screen program; see --help", args[0], commandList())
-	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
-		msg = fmt.Sprintf("unknown command %q (did you mean %s?): want %s, or none for the full-screen program", args[0], near[0], commandList())
-	}
-	return usagef("%s", msg)
-}
-
 // flagError turns pflag's errors into the program's one line: the flag,
 // where it belongs or the nearest name, and what the command takes.
 func (p *parse) flagError(cmd *cobra.Command, err error) error {
@@ -215,7 +151,7 @@ func unknownShort(cmd *cobra.Command, letters string) error {
 func unknownFlag(cmd *cobra.Command, name string) error {
 	var owners []string
 	for _, c := range reportCommands() {
-		if slices.Contains(c.flags, name) || slices.Contains(c.switches, name) || name == "format" {
+		if c.takes(name) {
 			owners = append(owners, c.name)
 		}
 	}
@@ -295,109 +231,4 @@ func parseArgsIn(fsys files, args []string) (options, error) {
 		return options{}, &textRequest{text: out.String()}
 	}
 	return *p.opts, nil
-}
-
-// root reads the line of the full-screen program or --plain.
-func (p *parse) root() error {
-	plain := p.has("plain")
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
-	if plain {
-		draft.limits = backoff.PlainLimits
-	}
-	draft.tui = !plain
-	for _, u := range p.ordered() {
-		if u.name != "plain" {
-			if err := draft.take(u); err != nil {
-				return err
-			}
-		}
-	}
-	limits := backoff.WideLimits
-	if plain {
-		limits = backoff.PlainLimits
-	}
-	s, err := draft.check(limits)
-	if err != nil {
-		return err
-	}
-	opts := options{plain: plain, settings: s}
-	if !plain {
-		opts.tui = newTUIStart(&draft, s)
-	}
-	p.opts = &opts
-	return nil
-}
-
-// report reads the line of a report command: words are its words (the
-// jobs).
-func (p *parse) report(c reportCommand, words []string) error {
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
-	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
-	for _, u := range p.ordered() {
-		if err := ra.take(u, &draft); err != nil {
-			return err
-		}
-	}
-	if c.jobs {
-		jobs, err := readJobs(words)
-		if err != nil {
-			return err
-		}
-		ra.report.jobs = jobs
-	} else if len(words) > 0 {
-		return usagef("%s takes no arguments but flags, got %q; it takes %s", c.name, words[0], commandTakes(c))
-	}
-	s, err := draft.check(backoff.WideLimits)
-	if err != nil {
-		return err
-	}
-	r, err := ra.finish(s, &draft)
-	if err != nil {
-		return err
-	}
-	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r}
-	return nil
-}
-
-// commandTakes is a report command's flags, for a message.
-func commandTakes(c reportCommand) string {
-	var names []string
-	for _, n := range append(append(slices.Clone(c.flags), "format"), c.switches...) {
-		names = append(names, "--"+n)
-	}
-	return andList(append(names, settingsItem))
-}
-
-// newReportCommand is a report command.
-func (p *parse) newReportCommand(c reportCommand) *cobra.Command {
-	h := commandHelps[c.name]
-	cmd := &cobra.Command{
-		Use:                   h.use,
-		DisableFlagsInUseLine: true,
-		Short:                 h.short,
-		Long:                  h.long,
-		Example:               h.example,
-		Args:                  cobra.ArbitraryArgs,
-		// The settings flags apply: its help says so.
-		Annotations: map[string]string{"settings": "yes"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return p.report(c, args)
-		},
-	}
-	fs := cmd.Flags()
-	fs.SortFlags = false
-	for _, f := range commandFlagHelp(c) {
-		if f.toggle {
-			p.addSwitch(fs, f.name, f.usage)
-		} else {
-			p.addFlag(fs, f.name, f.typ, f.usage)
-		}
-	}
-	return cmd
-}
-
-func init() {
-	// Commands take any case, as every name on the command line does
-	// (CROWD, --format JSON, --policy Full_Jitter).
-	cobra.EnableCaseInsensitive = true
 }

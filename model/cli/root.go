@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The root command: the full-screen program or --plain's line menu, and
+// the settings flags every mode takes, with their completions.
+
+// newRoot is the command tree, writing its help, completion scripts and
+// man page to out.
+func newRoot(p *parse, out io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "retry-planner [--plain] [SETTINGS]",
+		Short: "How long clients wait between retries, and what a crowd of them does to a service",
+		Long: `Retry Planner: how long clients wait between retries, and what a crowd of them
+does to a service that comes back after an outage.
+
+With no command it opens the full-screen program (a terminal); --plain runs
+the original program's line menu instead, for scripts and pipes. A command
+prints one report and exits.`,
+		Example: `  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
+  retry-planner crowd --policies grpc,aws --seeds 100 --format json
+  retry-planner schedule --policy full-jitter --client 2
+  retry-planner --plain < answers.txt`,
+		Version:               versionLine(readBuildInfo()),
+		Args:                  rootArgs,
+		SilenceErrors:         true,
+		SilenceUsage:          true,
+		DisableAutoGenTag:     true,
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return p.root()
+		},
+	}
+	// Before the completion command is made: it keeps the writer it finds.
+	root.SetOut(out)
+	root.SetErr(out)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().SortFlags = false
+	root.PersistentFlags().SortFlags = false
+	p.addSwitch(root.Flags(), "plain", "run the original program's line menu on standard input and output")
+	root.InitDefaultHelpFlag()
+	root.InitDefaultVersionFlag()
+	root.Flags().Lookup("version").Usage = "the version, from the build"
+	p.addSettingsFlags(root.PersistentFlags())
+	for _, c := range reportCommands() {
+		root.AddCommand(p.newReportCommand(c))
+	}
+	root.AddCommand(newVersionCommand(), newManCommand(root))
+	addTopics(root)
+	root.SetHelpCommand(newHelpCommand(root))
+	root.SetFlagErrorFunc(p.flagError)
+	root.SetUsageTemplate(usageTemplate)
+	root.SetHelpTemplate(helpTemplate)
+	addCompletion(root)
+	for name, f := range settingsCompletions() {
+		_ = root.RegisterFlagCompletionFunc(name, f)
+	}
+	return root
+}
+
+// rootArgs refuses a word where a command would be: the root takes none.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q: want %s, or none for the full-screen program; see --help", args[0], commandList())
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		msg = fmt.Sprintf("unknown command %q (did you mean %s?): want %s, or none for the full-screen program", args[0], near[0], commandList())
+	}
+	return usagef("%s", msg)
+}
+
+// root reads the line of the full-screen program or --plain.
+func (p *parse) root() error {
+	plain := p.has("plain")
+	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	if plain {
+		draft.limits = backoff.PlainLimits
+	}
+	draft.tui = !plain
+	for _, u := range p.ordered() {
+		if u.name != "plain" {
+			if err := draft.take(u); err != nil {
+				return err
+			}
+		}
+	}
+	limits := backoff.WideLimits
+	if plain {
+		limits = backoff.PlainLimits
+	}
+	s, err := draft.check(limits)
+	if err != nil {
+		return err
+	}
+	opts := options{plain: plain, settings: s}
+	if !plain {
+		opts.tui = newTUIStart(&draft, s)
+	}
+	p.opts = &opts
+	return nil
+}
+
+// settingsFlags are the settings flags, with their help: their range (the
+// wide one; help settings gives --plain's) and default.
+func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
+	add := func(name, typ, usage string) { p.addFlag(fs, name, typ, usage) }
+	add("plan", "FILE", "every setting, the policies and the seeds from a plan (TOML, as --save-plan writes it); the flags override it wherever they stand")
+	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1 to %d ms (default 1s)", backoff.MaxWait))
+	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %d ms (default 16s)", backoff.MaxWait))
+	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6)", backoff.MaxAttempts))
+	add("clients", "N", fmt.Sprintf("how many clients fail together at 0 ms: 1 to %d (default 200)", backoff.MaxClients))
+	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
+	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
+	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
+	add("preset", "NAME", "your own policy (custom) takes a preset's waits: "+backoff.PresetNames())
+	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2)")
+	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
+	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0)", backoff.MaxTime))
+	add("draws", "D", "reference (the original program's generator) or independent (a PCG per client) (default reference)")
+	add("seed-draws", "D", "the draws of the spread over seeds: reference or independent (default independent, or --draws's)")
+	add("capacity", "N", fmt.Sprintf("requests a second the service serves once back: 0 (no limit) to %d (default 0)", backoff.MaxCapacity))
+	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))
+	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %d ms (default the outage + 60 s)", backoff.MaxTime))
+	add("budget", "B", "retries a process allows: none, grpc:MAX:RATIO (gRPC's retryThrottling) or aws:QUOTA:COST (the AWS SDKs' retry quota) (default none)")
+	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d (default 1)", backoff.MaxProcesses))
+}
+
+func init() {
+	// Commands take any case, as every name on the command line does
+	// (CROWD, --format JSON, --policy Full_Jitter).
+	cobra.EnableCaseInsensitive = true
+}
+
+// settingsCompletions are how the shells complete the settings flags'
+// values, by flag.
+func settingsCompletions() map[string]cobra.CompletionFunc {
+	var presets []string
+	for _, pr := range backoff.Presets() {
+		presets = append(presets, pr.Name)
+	}
+	return map[string]cobra.CompletionFunc{
+		"plan":       completePlanFile,
+		"preset":     fixed(presets...),
+		"jitter":     fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
+		"draws":      fixed("reference", "independent"),
+		"seed-draws": fixed("reference", "independent"),
+		"budget":     fixed("none", "grpc:10:0.1", "aws:500:5"),
+	}
+}
