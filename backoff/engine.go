@@ -74,10 +74,12 @@ type engine struct {
 	order   []pending // a millisecond's attempts in one piece, to be put in client order
 	waiting int       // attempts in the ring
 
-	f            Figures
-	lat          []uint32
-	lastServed   int64
-	lastRejected int64 // the slot of the last rejection; -1 if none
+	f          Figures
+	lat        []uint32
+	lastServed int64
+	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
+	crowdLastServed int64
+	lastRejected    int64 // the slot of the last rejection; -1 if none
 
 	slot         int64 // the current slot; -1 before any
 	slotCap      int64
@@ -112,7 +114,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, lastRejected: -1, slot: -1, stop: stop}
+		cur: -1, lastServed: -1, crowdLastServed: -1, lastRejected: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
@@ -387,6 +389,8 @@ func (e *engine) finish() (Figures, *Series, error) {
 		f.SlotCapacity = int((e.capacity*int64(e.s.Slot) + 999) / 1000)
 	}
 	f.AllThroughBy = int(e.lastServed)
+	f.CrowdAllThroughBy = int(e.crowdLastServed)
+	f.derive(e.s.Outage)
 	f.latencies(e.lat)
 	return *f, e.series, nil
 }

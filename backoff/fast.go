@@ -181,6 +181,8 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	}
 	f.latencies(lat) // with one client standing for all, its one latency is every percentile
 	f.AllThroughBy = f.LatencyMax
+	f.CrowdAllThroughBy = f.AllThroughBy // every client is the crowd's
+	f.derive(outage)
 	ta.lat = lat[:0]
 	return f
 }

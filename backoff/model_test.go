@@ -140,7 +140,8 @@ func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
 		C, S := s.Capacity, s.Slot
 		return C*(i+1)*S/1000 - C*i*S/1000
 	}
-	f := Figures{Clients: n + fresh, BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1}
+	f := Figures{Clients: n + fresh, BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1,
+		CrowdAllThroughBy: -1}
 	var latencies []int
 	lastRejection := -1
 	for q.Len() > 0 {
@@ -179,6 +180,9 @@ func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
 			f.Through++
 			latencies = append(latencies, t-cl.start)
 			f.AllThroughBy = max(f.AllThroughBy, t)
+			if c <= n {
+				f.CrowdAllThroughBy = max(f.CrowdAllThroughBy, t)
+			}
 			switch s.Budget.Kind {
 			case BudgetGRPC:
 				tokens[proc] = min(tokens[proc]+s.Budget.B, s.Budget.A*1000)
@@ -239,6 +243,11 @@ func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
 	f.StableFrom = s.Outage
 	if lastRejection >= 0 {
 		f.StableFrom = (lastRejection/s.Slot + 1) * s.Slot
+	}
+	f.NotThrough = f.GaveUp + f.Throttled + f.OutOfTime
+	f.RecoveredAfter = f.StableFrom - s.Outage
+	if f.StillOverloaded {
+		f.RecoveredAfter = -1
 	}
 	f.LatencyP50, f.LatencyP99, f.LatencyMax = -1, -1, -1
 	if len(latencies) > 0 {

@@ -55,6 +55,9 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.slotServed++
 			e.lat = append(e.lat, uint32(int64(t)-e.start(p.client)))
 			e.lastServed = int64(t)
+			if p.client <= e.crowd {
+				e.crowdLastServed = int64(t)
+			}
 			if e.bud.kind != BudgetNone {
 				e.bud.served(int((p.client-1)%e.procs), retry)
 			}
@@ -122,6 +125,9 @@ func (e *engine) cohort(p *pending, t uint32) {
 			e.f.Through += int(served)
 			e.slotServed += served
 			e.lastServed = int64(t)
+			if p.client <= e.crowd { // a cohort is all the crowd's or all fresh
+				e.crowdLastServed = int64(t)
+			}
 			lat := uint32(int64(t) - e.start(p.client))
 			for range served {
 				e.lat = append(e.lat, lat)
