@@ -79,7 +79,9 @@ type engine struct {
 	lastServed int64
 	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
 	crowdLastServed int64
-	lastRejected    int64 // the slot of the last rejection; -1 if none
+	// lastBusy is the slot of the last rejection, or with a queue of the
+	// last rejection, timeout, wasted or dropped request; -1 if none.
+	lastBusy int64
 
 	slot         int64 // the current slot; -1 before any
 	slotCap      int64
@@ -88,6 +90,11 @@ type engine struct {
 	slotAfter    int64 // attempts at or after the outage's end
 	slotRejected int64
 	slotDown     int64
+	// With a queue: the slot's timeouts, and expired requests wasted or
+	// dropped.
+	slotTimedOut, slotWasted, slotDropped int64
+
+	q queue // the service's queue (queue.go); q.limit is 0 without one
 
 	series *Series
 	stop   func() bool
@@ -103,6 +110,7 @@ type engineScratch struct {
 	lat         []uint32
 	at, fill    []int
 	late        [][]pending
+	queue       []pending
 }
 
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
@@ -114,7 +122,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, crowdLastServed: -1, lastRejected: -1, slot: -1, stop: stop}
+		cur: -1, lastServed: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
@@ -154,7 +162,13 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 		e.nextArrive = e.arrival(0)
 	}
 	if series {
-		e.series = &Series{Slot: s.Slot}
+		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue()}
+	}
+	if s.HasQueue() {
+		e.q = queue{limit: int64(s.Queue), timeout: int64(s.Timeout), lifo: s.QueueOrder == LIFO, drop: s.DropExpired}
+		if sc != nil {
+			e.q.ring = sc.queue
+		}
 	}
 	return e
 }
@@ -172,6 +186,9 @@ func (e *engine) start(client uint32) int64 {
 }
 
 func (e *engine) run() (Figures, *Series, error) {
+	if e.q.limit > 0 {
+		return e.runQueue()
+	}
 	// The crowd's first attempts, all at 0 ms, in client order.
 	e.enterSlot(0)
 	if e.cohorts {
@@ -317,13 +334,19 @@ func (e *engine) clientsIn(r *bucket) int {
 	return n
 }
 
-// take is one pending attempt at t: a client's, or a cohort's.
+// take is one pending attempt at t: a client's, or a cohort's, at a
+// service that answers at once or one that queues.
 func (e *engine) take(p *pending, t uint32) {
-	if e.cohorts {
+	switch {
+	case e.q.limit > 0 && e.cohorts:
+		e.arriveCohort(p, t)
+	case e.q.limit > 0:
+		e.arrive(p, t)
+	case e.cohorts:
 		e.cohort(p, t)
-		return
+	default:
+		e.attempt(p, t)
 	}
-	e.attempt(p, t)
 }
 
 // runList runs the attempts waiting at t, which ordered says need an
@@ -351,11 +374,11 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if e.cohorts { // all arrive at t: a cohort
 		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
 		p.src.x = uint32(toFresh - e.nextFresh)
-		e.cohort(&p, uint32(t))
+		e.take(&p, uint32(t))
 	} else {
 		for j := e.nextFresh; j < toFresh; j++ {
 			p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(j), uint32(t), e.pl.first)
-			e.attempt(&p, uint32(t))
+			e.take(&p, uint32(t))
 		}
 	}
 	e.nextFresh = toFresh
@@ -375,15 +398,19 @@ func (e *engine) keep(sc *engineScratch) {
 	for i := range e.late {
 		e.late[i] = e.late[i][:0]
 	}
+	queue := sc.queue
+	if e.q.ring != nil {
+		queue = e.q.ring
+	}
 	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
-		at: e.at, fill: e.fill, late: e.late}
+		at: e.at, fill: e.fill, late: e.late, queue: queue}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {
 	f := &e.f
 	f.StableFrom = e.s.Outage
-	if e.lastRejected >= 0 {
-		f.StableFrom = int(e.lastRejected+1) * e.s.Slot
+	if e.lastBusy >= 0 {
+		f.StableFrom = int(e.lastBusy+1) * e.s.Slot
 	}
 	if e.capacity > 0 {
 		f.SlotCapacity = int((e.capacity*int64(e.s.Slot) + 999) / 1000)

@@ -44,6 +44,14 @@ type Figures struct {
 	NotThrough        int // not_through: clients that never got through, GaveUp + Throttled + OutOfTime
 	CrowdAllThroughBy int // crowd_all_through_by_ms: the latest served attempt of a crowd client (1..N); -1 if none
 	RecoveredAfter    int // recovered_after_ms: StableFrom - outage; -1 while StillOverloaded
+
+	// A service that queues (MODEL.md section 6); all 0 without a queue.
+	// There Served counts the requests completed in time, and Served +
+	// Rejected + FailedWhileDown + TimedOut = Attempts.
+	TimedOut  int // timed_out: attempts whose client stopped waiting after the timeout
+	Wasted    int // wasted: expired requests the service worked on for nothing
+	Dropped   int // dropped: expired requests it discarded; Wasted + Dropped = TimedOut
+	QueuePeak int // queue_peak: the most requests waiting just after a millisecond's arrivals
 }
 
 // none is the figures of a crowd that has not run: every time absent.

@@ -64,6 +64,9 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 		return Result{Policy: p, Figures: noFigures()}, err
 	}
 	pl := newPlan(p, s.Draws)
+	if err := checkQueue(p, pl, s); err != nil {
+		return Result{Policy: p, Figures: noFigures()}, err
+	}
 	if !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
 		var series *Series
 		if o.Series {

@@ -124,6 +124,9 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	plans := make([]*plan, len(ps))
 	for i, p := range ps {
 		plans[i] = newPlan(p, s.Draws)
+		if err := checkQueue(p, plans[i], s); err != nil {
+			return out, err
+		}
 	}
 	perSeed := make([][]Figures, count)
 	workers := SeedWorkers(ps, s, o.Workers, count)
