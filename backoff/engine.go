@@ -154,6 +154,11 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if e.ring == nil {
 		e.ring = make([]bucket, n)
 	}
+	// Every client gets through at most once: room for them all from the
+	// start, where the latencies would otherwise grow a copy at a time.
+	if clients := s.Clients + e.fresh; cap(e.lat) < clients {
+		e.lat = make([]uint32, 0, clients)
+	}
 	e.ringMask = int64(n - 1)
 	if e.bits > 0 && e.late == nil {
 		e.at, e.fill, e.late = make([]int, 1<<e.bits+1), make([]int, 1<<e.bits), make([][]pending, 1<<e.bits)

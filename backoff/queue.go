@@ -235,8 +235,8 @@ func (e *engine) timeouts(t int64) {
 // queueArrivals is step 2 at t: the attempts of the calendar due at t, in
 // client order where it matters, then the fresh requests arriving at t.
 func (e *engine) queueArrivals(list []pending, t int64, toFresh int) {
-	if len(list) > 1 && e.queueOrdered(list, t, toFresh) {
-		slices.SortFunc(list, byClient) // cohorts: ranges of clients, which do not overlap
+	if len(list) > 1 {
+		e.orderArrivals(list, t, toFresh)
 	}
 	for i := range list {
 		e.take(&list[i], uint32(t))
@@ -245,21 +245,28 @@ func (e *engine) queueArrivals(list []pending, t int64, toFresh int) {
 	e.f.QueuePeak = max(e.f.QueuePeak, int(e.q.len()))
 }
 
-// queueOrdered reports whether the attempts at t must be taken in client
-// order, with the fresh requests arriving at t after them: under a budget;
-// never before the outage's end, where they all fail; and where they do
-// not all join the queue, or do not all leave it at t.
-func (e *engine) queueOrdered(list []pending, t int64, toFresh int) bool {
-	if e.sorted {
-		return true
-	}
-	if t < int64(e.outage) {
-		return false
-	}
+// orderArrivals puts the attempts at t in client order, the fresh requests
+// arriving at t being after them, as far as the order can change a figure:
+// all of them under a budget; none before the outage's end, where they all
+// fail alike, or where the queue is full and all are rejected alike;
+// otherwise first the lowest numbers the queue has room for, which join it
+// (the rest are rejected in any order), and those in order where they do
+// not all leave the queue at t, as its order then decides who is served
+// first.
+func (e *engine) orderArrivals(list []pending, t int64, toFresh int) {
 	q := &e.q
-	n := int64(e.clientsOf(list) + toFresh - e.nextFresh)
-	if n > q.limit-q.len() {
-		return true // the lowest numbers join, the rest are rejected
+	room := q.limit - q.len()
+	if !e.sorted && (t < int64(e.outage) || room <= 0) {
+		return
+	}
+	if e.sorted || e.cohorts { // cohorts: few, and ranges of clients, which do not overlap
+		slices.SortFunc(list, byClient)
+		return
+	}
+	join := list
+	if int64(len(list)) > room {
+		selectClients(list, int(room))
+		join = list[:room]
 	}
 	ahead := int64(0) // what the service takes before them
 	if !q.lifo {
@@ -268,7 +275,9 @@ func (e *engine) queueOrdered(list []pending, t int64, toFresh int) bool {
 			ahead += q.expired
 		}
 	}
-	return e.capacityAt(t) < ahead+n
+	if e.capacityAt(t) < ahead+min(int64(len(list)+toFresh-e.nextFresh), room) {
+		slices.SortFunc(join, byClient)
+	}
 }
 
 // arrive is client p's attempt at t, and its retries at once while they
