@@ -98,6 +98,9 @@ type engine struct {
 
 	series *Series
 	stop   func() bool
+	// completed, where a test sets it, hears of every request a queue's
+	// service completes: n of them, sent at sent, completed at at.
+	completed func(sent, at, n int64)
 }
 
 // engineScratch is what one engine's run leaves for the next to reuse: the

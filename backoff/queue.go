@@ -434,4 +434,7 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 	if e.bud.kind != BudgetNone {
 		e.bud.served(int((p.client-1)%e.procs), p.k() >= 2)
 	}
+	if e.completed != nil {
+		e.completed(int64(p.t), t, n)
+	}
 }
