@@ -36,6 +36,33 @@ const (
 // ErrStopped is what a run returns when its Stop function asked it to.
 var ErrStopped = errors.New("stopped")
 
+// stopEvery is the work between two looks at a run's Stop function, in
+// attempts taken and buckets or milliseconds visited: a few hundred
+// microseconds, so that a superseded run stops within a frame. An empty
+// bucket, far cheaper, counts 1/64 of a unit.
+const stopEvery = 1 << 14
+
+// halt reports whether the run should stop: it asks the Stop function
+// once stopEvery units of work have passed since it last did, and once it
+// has said yes, goes on saying so. Loops that can run long call it now and
+// then, and leave at once when it says yes; the run then returns
+// ErrStopped.
+func (e *engine) halt() bool {
+	if e.stopped {
+		return true
+	}
+	if e.stop == nil {
+		return false
+	}
+	work := int64(e.f.Attempts) + e.ticks
+	if work < e.nextLook {
+		return false
+	}
+	e.nextLook = work + stopEvery
+	e.stopped = e.stop()
+	return e.stopped
+}
+
 type engine struct {
 	pl       *plan
 	s        Settings
@@ -98,6 +125,10 @@ type engine struct {
 
 	series *Series
 	stop   func() bool
+	// ticks counts the buckets and milliseconds visited, for halt;
+	// nextLook is the work at which it asks stop again.
+	ticks, nextLook int64
+	stopped         bool
 	// completed, where a test sets it, hears of every request a queue's
 	// service completes: n of them, sent at sent, completed at at.
 	completed func(sent, at, n int64)
@@ -207,9 +238,12 @@ func (e *engine) run() (Figures, *Series, error) {
 		for c := uint32(1); c <= e.crowd; c++ {
 			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
 			e.attempt(&p, 0)
+			if c&255 == 0 && e.halt() {
+				return e.f, nil, ErrStopped
+			}
 		}
 	}
-	for b, polled := int64(0), 0; ; b++ {
+	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
 			if e.nextFresh >= e.fresh {
 				break
@@ -217,20 +251,42 @@ func (e *engine) run() (Figures, *Series, error) {
 			b = max(b, e.nextArrive>>e.bits) // nothing waits before the next arrival
 		}
 		if len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+			if b&63 == 0 {
+				e.ticks++
+				if e.halt() {
+					return e.f, nil, ErrStopped
+				}
+			}
 			continue // nothing happens in this bucket
 		}
-		if polled++; polled&63 == 0 && e.stop != nil && e.stop() {
+		e.ticks++
+		if e.halt() {
 			return e.f, nil, ErrStopped
 		}
 		if e.bits == 0 {
 			e.runMillisecond(b)
-			continue
+		} else {
+			e.scatter(b)
+			e.runBucket(b)
 		}
-		e.scatter(b)
-		e.runBucket(b)
+		if e.stopped {
+			return e.f, nil, ErrStopped
+		}
 	}
 	e.closeSlot()
 	return e.finish()
+}
+
+// takeAll takes the attempts of list at t in its order, looking at the
+// stop flag every 4096: false if the run is to stop.
+func (e *engine) takeAll(list []pending, t uint32) bool {
+	for i := range list {
+		e.take(&list[i], t)
+		if i&4095 == 4095 && e.halt() {
+			return false
+		}
+	}
+	return true
 }
 
 // runMillisecond runs 1 ms bucket b: the attempts waiting for it are in its
@@ -254,9 +310,8 @@ func (e *engine) runMillisecond(b int64) {
 		return
 	}
 	for i := range r.chunks {
-		part := r.part(i)
-		for j := range part {
-			e.take(&part[j], uint32(b))
+		if !e.takeAll(r.part(i), uint32(b)) || e.halt() {
+			return
 		}
 	}
 	e.release(r)
@@ -285,13 +340,13 @@ func (e *engine) runBucket(b int64) {
 		}
 		if e.ordered(t, e.clientsOf(list), toFresh) {
 			e.runList(list, t, toFresh)
-		} else {
-			for i := range list {
-				e.take(&list[i], uint32(t))
-			}
+		} else if e.takeAll(list, uint32(t)) {
 			e.runFresh(t, toFresh)
 		}
 		e.late[ms] = late[:0]
+		if e.ticks++; e.halt() {
+			return
+		}
 	}
 }
 
@@ -367,10 +422,9 @@ func (e *engine) runList(list []pending, t int64, toFresh int) {
 		// the slot has room for. The rest are rejected in any order.
 		selectClients(list, int(e.slotCap-e.slotServed))
 	}
-	for i := range list {
-		e.take(&list[i], uint32(t))
+	if e.takeAll(list, uint32(t)) {
+		e.runFresh(t, toFresh)
 	}
-	e.runFresh(t, toFresh)
 }
 
 // runFresh takes the first attempts of the fresh requests arriving at t,
@@ -387,6 +441,9 @@ func (e *engine) runFresh(t int64, toFresh int) {
 		for j := e.nextFresh; j < toFresh; j++ {
 			p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(j), uint32(t), e.pl.first)
 			e.take(&p, uint32(t))
+			if j&4095 == 4095 && e.halt() {
+				return
+			}
 		}
 	}
 	e.nextFresh = toFresh

@@ -129,9 +129,12 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 		for c := uint32(1); c <= e.crowd; c++ {
 			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
 			e.arrive(&p, 0)
+			if c&255 == 0 && e.halt() {
+				return e.f, nil, ErrStopped
+			}
 		}
 	}
-	for b, polled := int64(0), 0; ; b++ {
+	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
 			if e.nextFresh >= e.fresh {
 				break
@@ -139,13 +142,23 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			b = max(b, e.nextArrive>>e.bits) // nothing happens before the next arrival
 		}
 		if e.q.len() == 0 && len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+			if b&63 == 0 {
+				e.ticks++
+				if e.halt() {
+					return e.f, nil, ErrStopped
+				}
+			}
 			continue
 		}
-		if polled++; polled&63 == 0 && e.stop != nil && e.stop() {
+		e.ticks++
+		if e.halt() {
 			return e.f, nil, ErrStopped
 		}
 		if e.bits == 0 {
 			e.queueMillisecond(b)
+			if e.stopped {
+				return e.f, nil, ErrStopped
+			}
 			continue
 		}
 		e.scatter(b)
@@ -155,6 +168,9 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			toFresh := e.arriving(t)
 			if e.q.len() == 0 && e.at[ms] == e.at[ms+1] && len(e.late[ms]) == 0 && toFresh == e.nextFresh {
 				continue
+			}
+			if e.ticks++; e.halt() {
+				return e.f, nil, ErrStopped
 			}
 			e.enterSlot(t)
 			e.timeouts(t) // its retries with no wait join late[ms]
@@ -169,6 +185,9 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			}
 			e.queueArrivals(list, t, toFresh)
 			e.late[ms] = late[:0]
+			if e.stopped {
+				return e.f, nil, ErrStopped
+			}
 			e.serveQueue(t)
 		}
 	}
@@ -196,6 +215,9 @@ func (e *engine) queueMillisecond(t int64) {
 		e.order = list
 	}
 	e.queueArrivals(list, t, toFresh) // nothing it puts in the calendar is due at t
+	if e.stopped {
+		return
+	}
 	if len(r.chunks) > 0 {
 		e.release(r)
 	}
@@ -211,7 +233,10 @@ func (e *engine) timeouts(t int64) {
 	if q.timeout == 0 {
 		return
 	}
-	for q.n > 0 && int64(q.front().t)+q.timeout <= t {
+	for i := 0; q.n > 0 && int64(q.front().t)+q.timeout <= t; i++ {
+		if i&4095 == 4095 && e.halt() {
+			return
+		}
 		p := *q.front()
 		q.popFront()
 		n := int64(1)
@@ -238,8 +263,8 @@ func (e *engine) queueArrivals(list []pending, t int64, toFresh int) {
 	if len(list) > 1 {
 		e.orderArrivals(list, t, toFresh)
 	}
-	for i := range list {
-		e.take(&list[i], uint32(t))
+	if !e.takeAll(list, uint32(t)) {
+		return
 	}
 	e.runFresh(t, toFresh)
 	e.f.QueuePeak = max(e.f.QueuePeak, int(e.q.len()))
