@@ -256,7 +256,11 @@ func queuePolicies(s Settings) []Policy {
 // as there are cores, with the queue and without it, side by side, and
 // reports the time per attempt and the CPU time, all workers together.
 // Issue 15 asks the queue for at most twice the time and peak memory of
-// the run without it.
+// the run without it. Measured on the 2-core machine, 8 runs of each in
+// turn (benchstat medians): 4.27 s against 2.67 s (1.60 times), CPU 3.65 s
+// against 2.34 s (1.56 times), 58.2 million attempts against 45.0, and a
+// peak resident size of 189 MB against 185 MB (1.02 times). No request
+// times out there: 20,000 at 20,000 a second wait 1 s at most.
 func BenchmarkQueue(b *testing.B) {
 	for _, queue := range []int{20000, 0} {
 		b.Run(fmt.Sprintf("queue=%d", queue), func(b *testing.B) {
