@@ -30,6 +30,25 @@
 //
 // Budgets. gRPC's retryThrottling and the AWS SDKs' retry quota, per
 // process; see BudgetGRPC and BudgetAWS.
+//
+// A service that queues. With a queue of Q > 0 (and a capacity C > 0),
+// millisecond t from the outage's end on completes at most c(t) =
+// floor(C(t+1)/1000) - floor(Ct/1000) requests, in three steps: every
+// request sent at t - T (the timeout; 0: none) and not completed times out,
+// its client going on as after any failure while the request stays in the
+// queue, expired; the attempts arriving at t, in client order, join the
+// back of the queue while fewer than Q wait, else are rejected; then, while
+// capacity is left, the service takes the oldest request (FIFO) or the
+// newest (LIFO), dropping an expired one for nothing (DropExpired) or
+// wasting a unit on it, completing any other: served, its latency t less
+// its client's start. Then served + rejected + failed while down + timed
+// out = attempts, wasted + dropped = timed out, and the service is stable
+// from the end of the slot of the last rejection, timeout, wasted or
+// dropped request.
+//
+// Figures that follow. not_through = gave_up + throttled + out_of_time;
+// crowd_all_through_by_ms is the latest served attempt of clients 1..N;
+// recovered_after_ms = stable_from_ms - outage unless still overloaded.
 package backoff
 
 // Expo is the reference's exponential wait before retry k (k >= 1): first

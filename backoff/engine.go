@@ -36,6 +36,33 @@ const (
 // ErrStopped is what a run returns when its Stop function asked it to.
 var ErrStopped = errors.New("stopped")
 
+// stopEvery is the work between two looks at a run's Stop function, in
+// attempts taken and buckets or milliseconds visited: a few hundred
+// microseconds, so that a superseded run stops within a frame. An empty
+// bucket, far cheaper, counts 1/64 of a unit.
+const stopEvery = 1 << 14
+
+// halt reports whether the run should stop: it asks the Stop function
+// once stopEvery units of work have passed since it last did, and once it
+// has said yes, goes on saying so. Loops that can run long call it now and
+// then, and leave at once when it says yes; the run then returns
+// ErrStopped.
+func (e *engine) halt() bool {
+	if e.stopped {
+		return true
+	}
+	if e.stop == nil {
+		return false
+	}
+	work := int64(e.f.Attempts) + e.ticks
+	if work < e.nextLook {
+		return false
+	}
+	e.nextLook = work + stopEvery
+	e.stopped = e.stop()
+	return e.stopped
+}
+
 type engine struct {
 	pl       *plan
 	s        Settings
@@ -74,10 +101,14 @@ type engine struct {
 	order   []pending // a millisecond's attempts in one piece, to be put in client order
 	waiting int       // attempts in the ring
 
-	f            Figures
-	lat          []uint32
-	lastServed   int64
-	lastRejected int64 // the slot of the last rejection; -1 if none
+	f          Figures
+	lat        []uint32
+	lastServed int64
+	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
+	crowdLastServed int64
+	// lastBusy is the slot of the last rejection, or with a queue of the
+	// last rejection, timeout, wasted or dropped request; -1 if none.
+	lastBusy int64
 
 	slot         int64 // the current slot; -1 before any
 	slotCap      int64
@@ -86,9 +117,21 @@ type engine struct {
 	slotAfter    int64 // attempts at or after the outage's end
 	slotRejected int64
 	slotDown     int64
+	// With a queue: the slot's timeouts, and expired requests wasted or
+	// dropped.
+	slotTimedOut, slotWasted, slotDropped int64
+
+	q queue // the service's queue (queue.go); q.limit is 0 without one
 
 	series *Series
 	stop   func() bool
+	// ticks counts the buckets and milliseconds visited, for halt;
+	// nextLook is the work at which it asks stop again.
+	ticks, nextLook int64
+	stopped         bool
+	// completed, where a test sets it, hears of every request a queue's
+	// service completes: n of them, sent at sent, completed at at.
+	completed func(sent, at, n int64)
 }
 
 // engineScratch is what one engine's run leaves for the next to reuse: the
@@ -101,6 +144,7 @@ type engineScratch struct {
 	lat         []uint32
 	at, fill    []int
 	late        [][]pending
+	queue       []pending
 }
 
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
@@ -112,7 +156,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, lastRejected: -1, slot: -1, stop: stop}
+		cur: -1, lastServed: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
@@ -144,6 +188,11 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if e.ring == nil {
 		e.ring = make([]bucket, n)
 	}
+	// Every client gets through at most once: room for them all from the
+	// start, where the latencies would otherwise grow a copy at a time.
+	if clients := s.Clients + e.fresh; cap(e.lat) < clients {
+		e.lat = make([]uint32, 0, clients)
+	}
 	e.ringMask = int64(n - 1)
 	if e.bits > 0 && e.late == nil {
 		e.at, e.fill, e.late = make([]int, 1<<e.bits+1), make([]int, 1<<e.bits), make([][]pending, 1<<e.bits)
@@ -152,7 +201,13 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 		e.nextArrive = e.arrival(0)
 	}
 	if series {
-		e.series = &Series{Slot: s.Slot}
+		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue()}
+	}
+	if s.HasQueue() {
+		e.q = queue{limit: int64(s.Queue), timeout: int64(s.Timeout), lifo: s.QueueOrder == LIFO, drop: s.DropExpired}
+		if sc != nil {
+			e.q.ring = sc.queue
+		}
 	}
 	return e
 }
@@ -170,6 +225,9 @@ func (e *engine) start(client uint32) int64 {
 }
 
 func (e *engine) run() (Figures, *Series, error) {
+	if e.q.limit > 0 {
+		return e.runQueue()
+	}
 	// The crowd's first attempts, all at 0 ms, in client order.
 	e.enterSlot(0)
 	if e.cohorts {
@@ -180,9 +238,12 @@ func (e *engine) run() (Figures, *Series, error) {
 		for c := uint32(1); c <= e.crowd; c++ {
 			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
 			e.attempt(&p, 0)
+			if c&255 == 0 && e.halt() {
+				return e.f, nil, ErrStopped
+			}
 		}
 	}
-	for b, polled := int64(0), 0; ; b++ {
+	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
 			if e.nextFresh >= e.fresh {
 				break
@@ -190,20 +251,42 @@ func (e *engine) run() (Figures, *Series, error) {
 			b = max(b, e.nextArrive>>e.bits) // nothing waits before the next arrival
 		}
 		if len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+			if b&63 == 0 {
+				e.ticks++
+				if e.halt() {
+					return e.f, nil, ErrStopped
+				}
+			}
 			continue // nothing happens in this bucket
 		}
-		if polled++; polled&63 == 0 && e.stop != nil && e.stop() {
+		e.ticks++
+		if e.halt() {
 			return e.f, nil, ErrStopped
 		}
 		if e.bits == 0 {
 			e.runMillisecond(b)
-			continue
+		} else {
+			e.scatter(b)
+			e.runBucket(b)
 		}
-		e.scatter(b)
-		e.runBucket(b)
+		if e.stopped {
+			return e.f, nil, ErrStopped
+		}
 	}
 	e.closeSlot()
 	return e.finish()
+}
+
+// takeAll takes the attempts of list at t in its order, looking at the
+// stop flag every 4096: false if the run is to stop.
+func (e *engine) takeAll(list []pending, t uint32) bool {
+	for i := range list {
+		e.take(&list[i], t)
+		if i&4095 == 4095 && e.halt() {
+			return false
+		}
+	}
+	return true
 }
 
 // runMillisecond runs 1 ms bucket b: the attempts waiting for it are in its
@@ -227,9 +310,8 @@ func (e *engine) runMillisecond(b int64) {
 		return
 	}
 	for i := range r.chunks {
-		part := r.part(i)
-		for j := range part {
-			e.take(&part[j], uint32(b))
+		if !e.takeAll(r.part(i), uint32(b)) || e.halt() {
+			return
 		}
 	}
 	e.release(r)
@@ -258,13 +340,13 @@ func (e *engine) runBucket(b int64) {
 		}
 		if e.ordered(t, e.clientsOf(list), toFresh) {
 			e.runList(list, t, toFresh)
-		} else {
-			for i := range list {
-				e.take(&list[i], uint32(t))
-			}
+		} else if e.takeAll(list, uint32(t)) {
 			e.runFresh(t, toFresh)
 		}
 		e.late[ms] = late[:0]
+		if e.ticks++; e.halt() {
+			return
+		}
 	}
 }
 
@@ -315,13 +397,19 @@ func (e *engine) clientsIn(r *bucket) int {
 	return n
 }
 
-// take is one pending attempt at t: a client's, or a cohort's.
+// take is one pending attempt at t: a client's, or a cohort's, at a
+// service that answers at once or one that queues.
 func (e *engine) take(p *pending, t uint32) {
-	if e.cohorts {
+	switch {
+	case e.q.limit > 0 && e.cohorts:
+		e.arriveCohort(p, t)
+	case e.q.limit > 0:
+		e.arrive(p, t)
+	case e.cohorts:
 		e.cohort(p, t)
-		return
+	default:
+		e.attempt(p, t)
 	}
-	e.attempt(p, t)
 }
 
 // runList runs the attempts waiting at t, which ordered says need an
@@ -334,10 +422,9 @@ func (e *engine) runList(list []pending, t int64, toFresh int) {
 		// the slot has room for. The rest are rejected in any order.
 		selectClients(list, int(e.slotCap-e.slotServed))
 	}
-	for i := range list {
-		e.take(&list[i], uint32(t))
+	if e.takeAll(list, uint32(t)) {
+		e.runFresh(t, toFresh)
 	}
-	e.runFresh(t, toFresh)
 }
 
 // runFresh takes the first attempts of the fresh requests arriving at t,
@@ -349,11 +436,14 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if e.cohorts { // all arrive at t: a cohort
 		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
 		p.src.x = uint32(toFresh - e.nextFresh)
-		e.cohort(&p, uint32(t))
+		e.take(&p, uint32(t))
 	} else {
 		for j := e.nextFresh; j < toFresh; j++ {
 			p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(j), uint32(t), e.pl.first)
-			e.attempt(&p, uint32(t))
+			e.take(&p, uint32(t))
+			if j&4095 == 4095 && e.halt() {
+				return
+			}
 		}
 	}
 	e.nextFresh = toFresh
@@ -373,20 +463,26 @@ func (e *engine) keep(sc *engineScratch) {
 	for i := range e.late {
 		e.late[i] = e.late[i][:0]
 	}
+	queue := sc.queue
+	if e.q.ring != nil {
+		queue = e.q.ring
+	}
 	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
-		at: e.at, fill: e.fill, late: e.late}
+		at: e.at, fill: e.fill, late: e.late, queue: queue}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {
 	f := &e.f
 	f.StableFrom = e.s.Outage
-	if e.lastRejected >= 0 {
-		f.StableFrom = int(e.lastRejected+1) * e.s.Slot
+	if e.lastBusy >= 0 {
+		f.StableFrom = int(e.lastBusy+1) * e.s.Slot
 	}
 	if e.capacity > 0 {
 		f.SlotCapacity = int((e.capacity*int64(e.s.Slot) + 999) / 1000)
 	}
 	f.AllThroughBy = int(e.lastServed)
+	f.CrowdAllThroughBy = int(e.crowdLastServed)
+	f.derive(e.s.Outage)
 	f.latencies(e.lat)
 	return *f, e.series, nil
 }

@@ -82,13 +82,18 @@ func sameSeries(t *testing.T, what string, got *Series, want map[int]*modelSlot)
 		if w == nil {
 			w = &modelSlot{}
 		}
-		if got.Retries[i] != w.retries || got.Served[i] != w.served || got.Rejected[i] != w.rejected || got.FailedWhileDown[i] != w.down {
-			t.Fatalf("%s: slot %d: got retries %d served %d rejected %d down %d, want %+v", what, i,
-				got.Retries[i], got.Served[i], got.Rejected[i], got.FailedWhileDown[i], *w)
+		g := modelSlot{retries: got.Retries[i], served: got.Served[i], rejected: got.Rejected[i], down: got.FailedWhileDown[i]}
+		if got.Queued {
+			g.timedOut, g.wasted, g.dropped, g.queue = got.TimedOut[i], got.Wasted[i], got.Dropped[i], got.Queue[i]
+		}
+		want := *w
+		want.after = 0 // the series keeps no count of attempts after the outage's end
+		if g != want {
+			t.Fatalf("%s: slot %d: got %+v, want %+v", what, i, g, want)
 		}
 	}
 	for i, w := range want {
-		if i >= got.Len() && *w != (modelSlot{}) && !(got.Truncated && i >= MaxSeriesSlots) {
+		if i >= got.Len() && (*w != modelSlot{after: w.after}) && !(got.Truncated && i >= MaxSeriesSlots) {
 			t.Fatalf("%s: slot %d: missing from the series of %d slots, want %+v", what, i, got.Len(), *w)
 		}
 	}

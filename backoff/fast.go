@@ -51,14 +51,16 @@ func fastSlots(pl *plan, s Settings) int {
 
 // crowd runs the crowd of policy pl under s, which must have no service,
 // and returns its figures, leaving the counts zero. Its horizon must hold
-// at most maxFastSlots slots.
-func (ta *tally) crowd(pl *plan, s Settings) Figures {
-	return ta.crowdSeries(pl, s, nil)
+// at most maxFastSlots slots. It asks stop, if not nil, every 1024 clients
+// (at most 1024*MaxAttempts retries drawn), and returns ErrStopped when it
+// says yes.
+func (ta *tally) crowd(pl *plan, s Settings, stop func() bool) (Figures, error) {
+	return ta.crowdSeries(pl, s, nil, stop)
 }
 
 // crowdSeries is crowd, adding every attempt to series as well, when it is
 // not nil: the same series the engine keeps, which fastSeries makes.
-func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
+func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series, stop func() bool) (Figures, error) {
 	f := noFigures()
 	n := fastSlots(pl, s)
 	// Few slots are counted in an array, of 16 bits a slot where the
@@ -103,6 +105,18 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	ats := ta.ats[:pl.retries]
 	walk := pl.walker()
 	for client := 1; client <= clients; client++ {
+		if client&1023 == 0 && stop != nil && stop() {
+			switch { // only zeroed counts go back
+			case narrow:
+				clear(counts[:top.last+1])
+			case counting:
+				clear(wide[:top.last+1])
+			default:
+				clear(ta.marks.bits[:ta.marks.last/64+1])
+			}
+			ta.lat = lat[:0]
+			return noFigures(), ErrStopped
+		}
 		// A client's retries are drawn first, then counted: two short
 		// loops whose variables stay in registers.
 		made, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage)
@@ -181,8 +195,10 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	}
 	f.latencies(lat) // with one client standing for all, its one latency is every percentile
 	f.AllThroughBy = f.LatencyMax
+	f.CrowdAllThroughBy = f.AllThroughBy // every client is the crowd's
+	f.derive(outage)
 	ta.lat = lat[:0]
-	return f
+	return f, nil
 }
 
 // radixSort sorts v with spare as the other half (grown as needed): two

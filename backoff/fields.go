@@ -46,6 +46,14 @@ func FigureFields() []FigureField {
 		{Name: "latency_p50_ms", Label: "latency p50", Time: true, Optional: true, Get: func(f Figures) int { return f.LatencyP50 }},
 		{Name: "latency_p99_ms", Label: "latency p99", Time: true, Optional: true, Get: func(f Figures) int { return f.LatencyP99 }},
 		{Name: "latency_max_ms", Label: "latency max", Time: true, Optional: true, Get: func(f Figures) int { return f.LatencyMax }},
+		{Name: "not_through", Label: "not through", Get: func(f Figures) int { return f.NotThrough }},
+		{Name: "crowd_all_through_by_ms", Label: "crowd all through by", Time: true, Optional: true, Get: func(f Figures) int { return f.CrowdAllThroughBy }},
+		// Absent while still overloaded: the worst, as a service that never recovered is.
+		{Name: "recovered_after_ms", Label: "recovered after", Time: true, Optional: true, Get: func(f Figures) int { return f.RecoveredAfter }},
+		{Name: "timed_out", Label: "timed out", Get: func(f Figures) int { return f.TimedOut }},
+		{Name: "wasted", Label: "wasted", Get: func(f Figures) int { return f.Wasted }},
+		{Name: "dropped", Label: "dropped", Get: func(f Figures) int { return f.Dropped }},
+		{Name: "queue_peak", Label: "queue peak", Get: func(f Figures) int { return f.QueuePeak }},
 	}
 }
 

@@ -40,12 +40,35 @@ type Figures struct {
 	LatencyP50 int // latency_p50_ms
 	LatencyP99 int // latency_p99_ms
 	LatencyMax int // latency_max_ms
+
+	NotThrough        int // not_through: clients that never got through, GaveUp + Throttled + OutOfTime
+	CrowdAllThroughBy int // crowd_all_through_by_ms: the latest served attempt of a crowd client (1..N); -1 if none
+	RecoveredAfter    int // recovered_after_ms: StableFrom - outage; -1 while StillOverloaded
+
+	// A service that queues (MODEL.md section 6); all 0 without a queue.
+	// There Served counts the requests completed in time, and Served +
+	// Rejected + FailedWhileDown + TimedOut = Attempts.
+	TimedOut  int // timed_out: attempts whose client stopped waiting after the timeout
+	Wasted    int // wasted: expired requests the service worked on for nothing
+	Dropped   int // dropped: expired requests it discarded; Wasted + Dropped = TimedOut
+	QueuePeak int // queue_peak: the most requests waiting just after a millisecond's arrivals
 }
 
 // none is the figures of a crowd that has not run: every time absent.
 func noFigures() Figures {
 	return Figures{BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1,
-		LatencyP50: -1, LatencyP99: -1, LatencyMax: -1}
+		LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, CrowdAllThroughBy: -1, RecoveredAfter: -1}
+}
+
+// derive sets the figures that follow from the others: NotThrough, the
+// clients by the endings other than through, and RecoveredAfter, StableFrom
+// less the outage unless the service is still overloaded at the load's end.
+func (f *Figures) derive(outage int) {
+	f.NotThrough = f.GaveUp + f.Throttled + f.OutOfTime
+	f.RecoveredAfter = -1
+	if !f.StillOverloaded {
+		f.RecoveredAfter = f.StableFrom - outage
+	}
 }
 
 // slotCapacity is cap(i) for slot i of width w ms under a capacity of c a

@@ -36,7 +36,8 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage, s.Capacity, s.Slot = 5, 0, 3, 400 },
 			want: Figures{Clients: 5, Attempts: 36, Retries: 31, Served: 3, Rejected: 28, FailedWhileDown: 5,
 				Through: 3, GaveUp: 2, MostInASlot: 13, BusiestSlotFrom: 0, PeakAfterBack: 18, PeakAfterBackFrom: 0,
-				SlotCapacity: 2, AllThroughBy: 800, StableFrom: 1200, LatencyP50: 400, LatencyP99: 800, LatencyMax: 800},
+				SlotCapacity: 2, AllThroughBy: 800, StableFrom: 1200, LatencyP50: 400, LatencyP99: 800, LatencyMax: 800,
+				NotThrough: 2, CrowdAllThroughBy: 800, RecoveredAfter: 1200},
 		},
 		{
 			// Full jitter over a base of 1 ms draws u(0, 1). Seed 0's clients
@@ -57,7 +58,8 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage, s.Seed, s.Capacity, s.Slot = 3, 0, 0, 1000, 1 },
 			want: Figures{Clients: 3, Attempts: 7, Retries: 4, Served: 3, Rejected: 1, FailedWhileDown: 3, Through: 3,
 				MostInASlot: 2, BusiestSlotFrom: 1, PeakAfterBack: 4, PeakAfterBackFrom: 0, SlotCapacity: 1,
-				AllThroughBy: 2, StableFrom: 2, LatencyP50: 1, LatencyP99: 2, LatencyMax: 2},
+				AllThroughBy: 2, StableFrom: 2, LatencyP50: 1, LatencyP99: 2, LatencyMax: 2,
+				CrowdAllThroughBy: 2, RecoveredAfter: 2},
 		},
 		{
 			// gRPC's budget, MAX 3, RATIO 0.5: tokens start at 3 (3000
@@ -70,7 +72,7 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage, s.Budget = 3, 5000, Budget{Kind: BudgetGRPC, A: 3, B: 500} },
 			want: Figures{Clients: 3, Attempts: 4, Retries: 1, FailedWhileDown: 4, Throttled: 3, MostInASlot: 1,
 				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0},
 		},
 		{
 			// The same in two processes: clients 1 and 3 in process 0, client
@@ -84,7 +86,7 @@ func TestHandWorkedServices(t *testing.T) {
 			},
 			want: Figures{Clients: 3, Attempts: 5, Retries: 2, FailedWhileDown: 5, Throttled: 3, MostInASlot: 2,
 				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0},
 		},
 		{
 			// The AWS quota, 10 tokens, 5 a retry. (0, 1) fails, takes 5
@@ -96,7 +98,8 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage, s.Budget = 3, 100, Budget{Kind: BudgetAWS, A: 10, B: 5} },
 			want: Figures{Clients: 3, Attempts: 5, Retries: 2, Served: 2, FailedWhileDown: 3, Through: 2, Throttled: 1,
 				MostInASlot: 2, BusiestSlotFrom: 100, PeakAfterBack: 2, PeakAfterBackFrom: 100, SlotCapacity: -1,
-				AllThroughBy: 100, StableFrom: 100, LatencyP50: 100, LatencyP99: 100, LatencyMax: 100},
+				AllThroughBy: 100, StableFrom: 100, LatencyP50: 100, LatencyP99: 100, LatencyMax: 100,
+				NotThrough: 1, CrowdAllThroughBy: 100, RecoveredAfter: 0},
 		},
 		{
 			// A fresh load of 2 a second until 3000 ms: requests j = 0..5
@@ -122,7 +125,7 @@ func TestHandWorkedServices(t *testing.T) {
 			want: Figures{Clients: 7, Attempts: 13, Retries: 6, Served: 4, Rejected: 8, FailedWhileDown: 1,
 				Through: 4, GaveUp: 3, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 4, PeakAfterBackFrom: 1000,
 				SlotCapacity: 1, AllThroughBy: 3000, StableFrom: 4000, StillOverloaded: true,
-				LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000},
+				LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000, NotThrough: 3, CrowdAllThroughBy: 1000, RecoveredAfter: -1},
 		},
 		{
 			// A limit of 2500 ms on total time: each client fails at 0, 1000
@@ -134,25 +137,137 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage = 2, 10000 },
 			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 6, OutOfTime: 2, MostInASlot: 2,
 				BusiestSlotFrom: 1000, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 10000,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, RecoveredAfter: 0},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Defaults()
 			tt.s(&s)
-			for _, engine := range []bool{false, true} {
-				got, err := Run(tt.policy, s, Options{Engine: engine})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Figures != tt.want {
-					t.Errorf("engine %v:\n got %+v\nwant %+v", engine, got.Figures, tt.want)
-				}
-			}
-			if model, _ := modelRun(tt.policy, s); model != tt.want {
-				t.Errorf("model:\n got %+v\nwant %+v", model, tt.want)
-			}
+			handWorked(t, tt.policy, s, tt.want)
+		})
+	}
+}
+
+// handWorked holds the fast path (where there is no service), the engine
+// and the model to want.
+func handWorked(t *testing.T, p Policy, s Settings, want Figures) {
+	t.Helper()
+	for _, engine := range []bool{false, true} {
+		got, err := Run(p, s, Options{Engine: engine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Figures != want {
+			t.Errorf("engine %v:\n got %+v\nwant %+v", engine, got.Figures, want)
+		}
+	}
+	if model, _ := modelRun(p, s); model != want {
+		t.Errorf("model:\n got %+v\nwant %+v", model, want)
+	}
+}
+
+// The three figures of MODEL.md section 5 that follow the others, each on
+// its boundaries: not_through, crowd_all_through_by_ms (the crowd's, not the
+// fresh load's) and recovered_after_ms (absent while still overloaded).
+func TestHandWorkedRecovery(t *testing.T) {
+	every1000 := Policy{Name: "every second", FirstWait: 1000, LongestWait: 1000, Multiplier: 1000, Attempts: 2}
+	// Two crowd clients, back at 0 ms, 1 attempt a second served in 1 s
+	// slots, a fresh load of 1 a second: request j arrives at j*1000 ms
+	// while that is before U. (0, 1) and (0, 2) fail (the trigger) and
+	// retry at 1000; (0, 3), the first fresh request, is served (slot 0's
+	// one place). At 1000, (1000, 1) takes slot 1's place and (1000, 2) is
+	// rejected, its last attempt: gave up. The last rejection, at 1000,
+	// makes it stable from 2000.
+	atU := Figures{Clients: 3, Attempts: 5, Retries: 2, Served: 2, Rejected: 1, FailedWhileDown: 2, Through: 2,
+		GaveUp: 1, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1,
+		AllThroughBy: 1000, StableFrom: 2000, LatencyP50: 0, LatencyP99: 1000, LatencyMax: 1000,
+		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: 2000}
+	// With U past 1000, request 1 (client 4) arrives at 1000 as well and
+	// is rejected after client 2; it retries at 2000 and is served, slot
+	// 2's one place. 7 attempts, 3 retries, 2 rejected; attempts at or
+	// after 0 ms: 3 in slot 0, 3 in slot 1 (the first busiest is slot 0).
+	// Latencies 0, 1000 (client 1), 1000 (client 4, from 1000 to 2000).
+	// The rejections at 1000 lie in [U-1000, U): still overloaded, so not
+	// recovered, whatever the stable-from.
+	inLastSecond := Figures{Clients: 4, Attempts: 7, Retries: 3, Served: 3, Rejected: 2, FailedWhileDown: 2, Through: 3,
+		GaveUp: 1, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1,
+		AllThroughBy: 2000, StableFrom: 2000, StillOverloaded: true, LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000,
+		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: -1}
+	tests := []struct {
+		name   string
+		policy Policy
+		s      func(s *Settings)
+		want   Figures
+	}{
+		{
+			// U = 1000: request 1 would arrive at 1000, not before U. The
+			// one rejection, at 1000, is at U itself, outside [0, 1000): not
+			// still overloaded, recovered 2000 ms after the outage's end.
+			name: "a rejection exactly at U", policy: every1000,
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 2, 0, 1, 1000, 1, 1000
+			},
+			want: atU,
+		},
+		{
+			// U = 2000: the rejections at 1000 are at U-1000, the first
+			// millisecond of the load's last second.
+			name: "a rejection exactly at U-1000", policy: every1000,
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 2, 0, 1, 1000, 1, 2000
+			},
+			want: inLastSecond,
+		},
+		{
+			// U = 1001: request 1 arrives at 1000 < 1001, and the rejections
+			// at 1000 are at U-1, the last millisecond of [1, 1001).
+			name: "a rejection exactly at U-1", policy: every1000,
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 2, 0, 1, 1000, 1, 1001
+			},
+			want: inLastSecond,
+		},
+		{
+			// One crowd client, back at 5000, no capacity limit; fresh
+			// requests j = 0..6 arrive at j*1000 (U = 7000) as clients 2 to
+			// 8, each with two attempts a second apart. Client 1 fails at 0
+			// and 1000: gave up. Clients 2 to 5 (arriving 0 to 3000) fail
+			// twice before 5000: gave up. Client 6 fails at 4000 and is
+			// served at 5000; clients 7 and 8 are served at once, 5000 and
+			// 6000. 14 attempts, 6 retries (2 at 1000, then 1 a second to
+			// 5000), 3 served, 11 failed while down; 5 gave up. Attempts at
+			// or after 5000: 2 in slot 5, 1 in slot 6. Nothing rejected:
+			// stable from the outage, recovered at once (0). The crowd never
+			// got through (-1) though all through by is 6000. Latencies 1000,
+			// 0, 0.
+			name: "only the fresh load gets through", policy: every1000,
+			s: func(s *Settings) { s.Clients, s.Outage, s.Slot, s.Load, s.LoadUntil = 1, 5000, 1000, 1, 7000 },
+			want: Figures{Clients: 8, Attempts: 14, Retries: 6, Served: 3, FailedWhileDown: 11, Through: 3, GaveUp: 5,
+				MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 2, PeakAfterBackFrom: 5000, SlotCapacity: -1,
+				AllThroughBy: 6000, StableFrom: 5000, LatencyP50: 0, LatencyP99: 1000, LatencyMax: 1000,
+				NotThrough: 5, CrowdAllThroughBy: -1, RecoveredAfter: 0},
+		},
+		{
+			// Without a service (the fast path): the defaults' crowd of
+			// exponential, outage 10 s, 6 attempts: every client retries at
+			// 1000, 3000, 7000 (down) and 15000 (through), so the crowd is
+			// all through by 15000, none is left out, and with nothing
+			// rejected the service is stable from the outage: recovered at
+			// once.
+			name: "the fast path", policy: Defaults().Policy(Exponential),
+			s: func(s *Settings) {},
+			want: Figures{Clients: 200, Attempts: 1000, Retries: 800, Served: 200, FailedWhileDown: 800, Through: 200,
+				MostInASlot: 200, BusiestSlotFrom: 1000, PeakAfterBack: 200, PeakAfterBackFrom: 15000, SlotCapacity: -1,
+				AllThroughBy: 15000, StableFrom: 10000, LatencyP50: 15000, LatencyP99: 15000, LatencyMax: 15000,
+				NotThrough: 0, CrowdAllThroughBy: 15000, RecoveredAfter: 0},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Defaults()
+			tt.s(&s)
+			handWorked(t, tt.policy, s, tt.want)
 		})
 	}
 }

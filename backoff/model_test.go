@@ -10,8 +10,10 @@ import (
 // This file is MODEL.md written as plainly as it reads, for the tests to
 // hold the optimised code against: every client in an array, every pending
 // attempt in a heap ordered by (time, client), every draw made as the page
-// says, every slot in a map. Nothing here is shared with the code under
-// test but the types of its answers.
+// says, every slot in a map; with a queue, every millisecond taken in turn
+// while anything waits, the queue a plain slice searched from end to end.
+// Nothing here is shared with the code under test but the types of its
+// answers.
 
 // modelGen is one client's generator, as MODEL.md section 1 writes it.
 type modelGen struct {
@@ -90,142 +92,289 @@ func (q *modelQueue) Pop() any {
 	return x
 }
 
-type modelSlot struct{ retries, after, served, rejected, down int }
+type modelSlot struct {
+	retries, after, served, rejected, down int
+	timedOut, wasted, dropped              int
+	queue                                  int // the queue's length at the slot's end
+}
 
-// modelRun is one policy's figures, and its attempts per slot, by MODEL.md
-// sections 3 to 5.
-func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
-	n := s.Clients
+// modelClient is one client's state.
+type modelClient struct {
+	start, k, prev int
+	gen            *modelGen
+}
+
+// model is one policy's run in progress.
+type model struct {
+	p        Policy
+	s        Settings
+	n        int // the crowd
+	U        int // the load's end
+	clients  []modelClient
+	q        *modelQueue
+	tokens   []int // per process; gRPC: thousandths of a token; AWS: tokens
+	slots    map[int]*modelSlot
+	f        Figures
+	lat      []int
+	lastBusy int // the last rejection (with a queue: or timeout, wasted or dropped request); -1 if none
+}
+
+func newModel(p Policy, s Settings) *model {
+	m := &model{p: p, s: s, n: s.Clients, U: s.LoadEnd(), q: &modelQueue{}, slots: map[int]*modelSlot{}, lastBusy: -1}
 	fresh := 0
-	U := s.LoadEnd()
 	if s.Load > 0 {
-		for j := 0; j*1000/s.Load < U; j++ {
+		for j := 0; j*1000/s.Load < m.U; j++ {
 			fresh++
 		}
 	}
-	type client struct {
-		start, k, prev int
-		gen            *modelGen
-	}
-	clients := make([]client, n+fresh+1)
-	q := &modelQueue{}
-	for c := 1; c <= n; c++ {
-		clients[c] = client{start: 0, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
-		heap.Push(q, modelEvent{0, c})
+	m.clients = make([]modelClient, m.n+fresh+1)
+	for c := 1; c <= m.n; c++ {
+		m.clients[c] = modelClient{start: 0, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
+		heap.Push(m.q, modelEvent{0, c})
 	}
 	for j := range fresh {
-		c := n + 1 + j
-		clients[c] = client{start: j * 1000 / s.Load, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
-		heap.Push(q, modelEvent{clients[c].start, c})
+		c := m.n + 1 + j
+		m.clients[c] = modelClient{start: j * 1000 / s.Load, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
+		heap.Push(m.q, modelEvent{m.clients[c].start, c})
 	}
-	P := max(s.Processes, 1)
-	tokens := make([]int, P) // gRPC: thousandths of a token; AWS: tokens
-	for i := range tokens {
+	m.tokens = make([]int, max(s.Processes, 1))
+	for i := range m.tokens {
 		switch s.Budget.Kind {
 		case BudgetGRPC:
-			tokens[i] = s.Budget.A * 1000
+			m.tokens[i] = s.Budget.A * 1000
 		case BudgetAWS:
-			tokens[i] = s.Budget.A
+			m.tokens[i] = s.Budget.A
 		}
 	}
-	slots := map[int]*modelSlot{}
-	slotOf := func(t int) *modelSlot {
-		i := t / s.Slot
-		if slots[i] == nil {
-			slots[i] = &modelSlot{}
-		}
-		return slots[i]
+	m.f = Figures{Clients: m.n + fresh, BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1,
+		CrowdAllThroughBy: -1}
+	return m
+}
+
+func (m *model) slotOf(t int) *modelSlot {
+	i := t / m.s.Slot
+	if m.slots[i] == nil {
+		m.slots[i] = &modelSlot{}
 	}
+	return m.slots[i]
+}
+
+// arrive counts client c's next attempt, at t, and reports whether the
+// service can take it: false for the crowd's trigger and before the
+// outage's end, where it has failed while down.
+func (m *model) arrive(c, t int) bool {
+	cl := &m.clients[c]
+	cl.k++
+	sl := m.slotOf(t)
+	m.f.Attempts++
+	if cl.k >= 2 {
+		m.f.Retries++
+		sl.retries++
+	}
+	if t >= m.s.Outage {
+		sl.after++
+	}
+	if t < m.s.Outage || (cl.k == 1 && c <= m.n) {
+		m.f.FailedWhileDown++
+		sl.down++
+		return false
+	}
+	return true
+}
+
+// busy is a rejection at t (with a queue: or a timeout, a wasted or a
+// dropped request), for stable-from and still-overloaded.
+func (m *model) busy(t int) {
+	m.lastBusy = max(m.lastBusy, t)
+	if m.s.Load > 0 && t >= m.U-1000 && t < m.U {
+		m.f.StillOverloaded = true
+	}
+}
+
+func (m *model) reject(t int) {
+	m.f.Rejected++
+	m.slotOf(t).rejected++
+	m.busy(t)
+}
+
+// serve is client c's attempt served at t.
+func (m *model) serve(c, t int) {
+	cl := &m.clients[c]
+	m.f.Served++
+	m.slotOf(t).served++
+	m.f.Through++
+	m.lat = append(m.lat, t-cl.start)
+	m.f.AllThroughBy = max(m.f.AllThroughBy, t)
+	if c <= m.n {
+		m.f.CrowdAllThroughBy = max(m.f.CrowdAllThroughBy, t)
+	}
+	proc := (c - 1) % len(m.tokens)
+	switch m.s.Budget.Kind {
+	case BudgetGRPC:
+		m.tokens[proc] = min(m.tokens[proc]+m.s.Budget.B, m.s.Budget.A*1000)
+	case BudgetAWS:
+		back := 1
+		if cl.k >= 2 {
+			back = m.s.Budget.B
+		}
+		m.tokens[proc] = min(m.tokens[proc]+back, m.s.Budget.A)
+	}
+}
+
+// fail is client c's attempt failed at t: the budget, the attempts left,
+// the next wait and the limit on total time decide what it does next.
+func (m *model) fail(c, t int) {
+	cl := &m.clients[c]
+	proc := (c - 1) % len(m.tokens)
+	if m.s.Budget.Kind == BudgetGRPC {
+		m.tokens[proc] = max(m.tokens[proc]-1000, 0)
+	}
+	if cl.k == m.p.Attempts {
+		m.f.GaveUp++
+		return
+	}
+	switch m.s.Budget.Kind {
+	case BudgetGRPC:
+		if 2*m.tokens[proc] <= m.s.Budget.A*1000 { // tokens <= MAX/2
+			m.f.Throttled++
+			return
+		}
+	case BudgetAWS:
+		if m.tokens[proc] < m.s.Budget.B {
+			m.f.Throttled++
+			return
+		}
+		m.tokens[proc] -= m.s.Budget.B
+	}
+	w := modelWait(m.p, cl.gen, cl.k, cl.prev)
+	cl.prev = w
+	if m.p.MaxElapsed > 0 && t+w-cl.start > m.p.MaxElapsed {
+		m.f.OutOfTime++
+		return
+	}
+	heap.Push(m.q, modelEvent{t + w, c})
+}
+
+// modelRun is one policy's figures, and its attempts per slot, by MODEL.md
+// sections 3 to 6.
+func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
+	m := newModel(p, s)
+	if s.Queue > 0 {
+		m.runQueue()
+	} else {
+		m.runService()
+	}
+	return m.finish()
+}
+
+// runService is section 3's service: every attempt answered or rejected
+// as it arrives.
+func (m *model) runService() {
+	s := m.s
 	capOf := func(i int) int {
 		C, S := s.Capacity, s.Slot
 		return C*(i+1)*S/1000 - C*i*S/1000
 	}
-	f := Figures{Clients: n + fresh, BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1}
-	var latencies []int
-	lastRejection := -1
-	for q.Len() > 0 {
-		ev := heap.Pop(q).(modelEvent)
+	for m.q.Len() > 0 {
+		ev := heap.Pop(m.q).(modelEvent)
 		t, c := ev.t, ev.client
-		cl := &clients[c]
-		cl.k++
-		sl := slotOf(t)
-		f.Attempts++
-		if cl.k >= 2 {
-			f.Retries++
-			sl.retries++
-		}
-		if t >= s.Outage {
-			sl.after++
-		}
-		proc := (c - 1) % P
-		served := false
 		switch {
-		case t < s.Outage || (cl.k == 1 && c <= n):
-			f.FailedWhileDown++
-			sl.down++
-		case s.Capacity == 0 || sl.served < capOf(t/s.Slot):
-			served = true
-			f.Served++
-			sl.served++
+		case !m.arrive(c, t):
+			m.fail(c, t)
+		case s.Capacity == 0 || m.slotOf(t).served < capOf(t/s.Slot):
+			m.serve(c, t)
 		default:
-			f.Rejected++
-			sl.rejected++
-			lastRejection = t
-			if s.Load > 0 && t >= U-1000 && t < U {
-				f.StillOverloaded = true
-			}
+			m.reject(t)
+			m.fail(c, t)
 		}
-		if served {
-			f.Through++
-			latencies = append(latencies, t-cl.start)
-			f.AllThroughBy = max(f.AllThroughBy, t)
-			switch s.Budget.Kind {
-			case BudgetGRPC:
-				tokens[proc] = min(tokens[proc]+s.Budget.B, s.Budget.A*1000)
-			case BudgetAWS:
-				back := 1
-				if cl.k >= 2 {
-					back = s.Budget.B
-				}
-				tokens[proc] = min(tokens[proc]+back, s.Budget.A)
-			}
-			continue
-		}
-		if s.Budget.Kind == BudgetGRPC {
-			tokens[proc] = max(tokens[proc]-1000, 0)
-		}
-		if cl.k == p.Attempts {
-			f.GaveUp++
-			continue
-		}
-		switch s.Budget.Kind {
-		case BudgetGRPC:
-			if 2*tokens[proc] <= s.Budget.A*1000 { // tokens <= MAX/2
-				f.Throttled++
-				continue
-			}
-		case BudgetAWS:
-			if tokens[proc] < s.Budget.B {
-				f.Throttled++
-				continue
-			}
-			tokens[proc] -= s.Budget.B
-		}
-		w := modelWait(p, cl.gen, cl.k, cl.prev)
-		cl.prev = w
-		if p.MaxElapsed > 0 && t+w-cl.start > p.MaxElapsed {
-			f.OutOfTime++
-			continue
-		}
-		heap.Push(q, modelEvent{t + w, c})
 	}
+}
+
+// modelRequest is a request in the queue.
+type modelRequest struct {
+	client, sent int
+	expired      bool
+}
+
+// runQueue is section 6's service: each millisecond in turn while a
+// request waits, its timeouts, then its arrivals, then its service.
+func (m *model) runQueue() {
+	s := m.s
+	var queue []*modelRequest // the oldest first
+	for t := 0; m.q.Len() > 0 || len(queue) > 0; t++ {
+		if len(queue) == 0 && (*m.q)[0].t > t {
+			t = (*m.q)[0].t // nothing happens before the next arrival
+		}
+		// 1. Timeouts, in client order.
+		if s.Timeout > 0 {
+			var out []*modelRequest
+			for _, r := range queue {
+				if !r.expired && r.sent == t-s.Timeout {
+					out = append(out, r)
+				}
+			}
+			slices.SortFunc(out, func(a, b *modelRequest) int { return a.client - b.client })
+			for _, r := range out {
+				r.expired = true
+				m.f.TimedOut++
+				m.slotOf(t).timedOut++
+				m.busy(t)
+				m.fail(r.client, t)
+			}
+		}
+		// 2. Arrivals, in client order; a retry with no wait is one more.
+		for m.q.Len() > 0 && (*m.q)[0].t == t {
+			c := heap.Pop(m.q).(modelEvent).client
+			switch {
+			case !m.arrive(c, t):
+				m.fail(c, t)
+			case len(queue) < s.Queue:
+				queue = append(queue, &modelRequest{client: c, sent: t})
+			default:
+				m.reject(t)
+				m.fail(c, t)
+			}
+		}
+		m.f.QueuePeak = max(m.f.QueuePeak, len(queue))
+		// 3. Service.
+		if t >= s.Outage {
+			room := s.Capacity*(t+1)/1000 - s.Capacity*t/1000
+			for room > 0 && len(queue) > 0 {
+				var r *modelRequest
+				if s.QueueOrder == LIFO {
+					r, queue = queue[len(queue)-1], queue[:len(queue)-1]
+				} else {
+					r, queue = queue[0], queue[1:]
+				}
+				switch {
+				case r.expired && s.DropExpired:
+					m.f.Dropped++
+					m.slotOf(t).dropped++
+					m.busy(t)
+				case r.expired:
+					room--
+					m.f.Wasted++
+					m.slotOf(t).wasted++
+					m.busy(t)
+				default:
+					room--
+					m.serve(r.client, t)
+				}
+			}
+		}
+		m.slotOf(t).queue = len(queue)
+	}
+}
+
+func (m *model) finish() (Figures, map[int]*modelSlot) {
+	s, f := m.s, &m.f
 	var keys []int
-	for i := range slots {
+	for i := range m.slots {
 		keys = append(keys, i)
 	}
 	slices.Sort(keys)
 	for _, i := range keys {
-		sl := slots[i]
+		sl := m.slots[i]
 		if sl.retries > f.MostInASlot {
 			f.MostInASlot, f.BusiestSlotFrom = sl.retries, i*s.Slot
 		}
@@ -237,15 +386,20 @@ func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
 		f.SlotCapacity = (s.Capacity*s.Slot + 999) / 1000
 	}
 	f.StableFrom = s.Outage
-	if lastRejection >= 0 {
-		f.StableFrom = (lastRejection/s.Slot + 1) * s.Slot
+	if m.lastBusy >= 0 {
+		f.StableFrom = (m.lastBusy/s.Slot + 1) * s.Slot
+	}
+	f.NotThrough = f.GaveUp + f.Throttled + f.OutOfTime
+	f.RecoveredAfter = f.StableFrom - s.Outage
+	if f.StillOverloaded {
+		f.RecoveredAfter = -1
 	}
 	f.LatencyP50, f.LatencyP99, f.LatencyMax = -1, -1, -1
-	if len(latencies) > 0 {
-		slices.Sort(latencies)
-		f.LatencyP50 = NearestRank(latencies, 50)
-		f.LatencyP99 = NearestRank(latencies, 99)
-		f.LatencyMax = NearestRank(latencies, 100)
+	if len(m.lat) > 0 {
+		slices.Sort(m.lat)
+		f.LatencyP50 = NearestRank(m.lat, 50)
+		f.LatencyP99 = NearestRank(m.lat, 99)
+		f.LatencyMax = NearestRank(m.lat, 100)
 	}
-	return f, slots
+	return *f, m.slots
 }

@@ -2,31 +2,67 @@ package backoff
 
 // How each attempt of the engine ends (served, rejected or failed while
 // down, and then the client's retry or its end), and what each slot adds to
-// the figures and the series.
+// the figures and the series. A service that queues is in queue.go.
 
 // Series is a run's attempts per slot of Slot ms: index i holds the slot
 // [i*Slot, (i+1)*Slot). Served, Rejected and FailedWhileDown are every
 // attempt's outcome, the crowd's first attempts included; Retries counts
 // the attempts after a client's first, whatever their outcome.
+//
+// With a queue (Queued), an attempt's outcome may come after it arrived,
+// and each is counted where it came: Retries, Rejected and FailedWhileDown
+// when the attempt arrived, Served when the service completed it, TimedOut
+// when its client gave up waiting, Wasted and Dropped when the service
+// reached the expired request; Queue is the queue's length at the slot's
+// end. Without a queue these four are nil.
 type Series struct {
 	Slot            int
 	Retries         []int
 	Served          []int
 	Rejected        []int
 	FailedWhileDown []int
+	Queued          bool // the service queues: the four below are kept
+	TimedOut        []int
+	Wasted          []int
+	Dropped         []int
+	Queue           []int
 	Truncated       bool // the run went on past MaxSeriesSlots slots
 }
 
 // Len is how many slots the series holds.
 func (s *Series) Len() int { return len(s.Served) }
 
-// Attempts is slot i's attempts of every outcome.
-func (s *Series) Attempts(i int) int { return s.Served[i] + s.Rejected[i] + s.FailedWhileDown[i] }
+// Attempts is the outcomes that came in slot i, of every kind: the slot's
+// attempts, where there is no queue. Over all slots they add up to the
+// attempts.
+func (s *Series) Attempts(i int) int {
+	n := s.Served[i] + s.Rejected[i] + s.FailedWhileDown[i]
+	if s.Queued {
+		n += s.TimedOut[i]
+	}
+	return n
+}
 
+// extend makes the series hold slot i, the slots before it as they were
+// or 0.
 func (s *Series) extend(i int) {
-	for len(s.Served) <= i {
-		s.Retries, s.Served = append(s.Retries, 0), append(s.Served, 0)
-		s.Rejected, s.FailedWhileDown = append(s.Rejected, 0), append(s.FailedWhileDown, 0)
+	if i < len(s.Served) {
+		return
+	}
+	grow := func(v []int) []int {
+		if cap(v) <= i { // doubling: each slot is copied a few times at most
+			w := make([]int, len(v), max(2*cap(v), i+1, 64))
+			copy(w, v)
+			v = w
+		}
+		n := len(v)
+		v = v[:i+1]
+		clear(v[n:])
+		return v
+	}
+	s.Retries, s.Served, s.Rejected, s.FailedWhileDown = grow(s.Retries), grow(s.Served), grow(s.Rejected), grow(s.FailedWhileDown)
+	if s.Queued {
+		s.TimedOut, s.Wasted, s.Dropped, s.Queue = grow(s.TimedOut), grow(s.Wasted), grow(s.Dropped), grow(s.Queue)
 	}
 }
 
@@ -55,6 +91,9 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.slotServed++
 			e.lat = append(e.lat, uint32(int64(t)-e.start(p.client)))
 			e.lastServed = int64(t)
+			if p.client <= e.crowd {
+				e.crowdLastServed = int64(t)
+			}
 			if e.bud.kind != BudgetNone {
 				e.bud.served(int((p.client-1)%e.procs), retry)
 			}
@@ -66,31 +105,44 @@ func (e *engine) attempt(p *pending, t uint32) {
 				e.f.StillOverloaded = true
 			}
 		}
-		proc := 0
-		if e.bud.kind != BudgetNone {
-			proc = int((p.client - 1) % e.procs)
-			e.bud.failed(proc)
-		}
-		if k >= e.attempts {
-			e.f.GaveUp++
-			return
-		}
-		if e.bud.kind != BudgetNone && !e.bud.retry(proc) {
-			e.f.Throttled++
-			return
-		}
-		w := e.pl.wait(int(k), &p.src, int(p.prev()))
-		p.src.kp = (k + 1) | uint32(w)<<kBits
-		if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
-			e.f.OutOfTime++
-			return
-		}
-		if w > 0 {
-			p.t = t + uint32(w)
-			e.insert(p)
+		if !e.failed(p, t) {
 			return
 		}
 	}
+}
+
+// failed goes on from client p's attempt that failed at t: the budget
+// takes its due and decides, with the attempts left, whether the client
+// retries; if it does, its next attempt goes in the calendar after the
+// wait drawn, or it stops, out of time. It reports whether the retry comes
+// at t itself, drawn with no wait, for the caller to take at once.
+func (e *engine) failed(p *pending, t uint32) (again bool) {
+	k := p.k()
+	proc := 0
+	if e.bud.kind != BudgetNone {
+		proc = int((p.client - 1) % e.procs)
+		e.bud.failed(proc)
+	}
+	if k >= e.attempts {
+		e.f.GaveUp++
+		return false
+	}
+	if e.bud.kind != BudgetNone && !e.bud.retry(proc) {
+		e.f.Throttled++
+		return false
+	}
+	w := e.pl.wait(int(k), &p.src, int(p.prev()))
+	p.src.kp = (k + 1) | uint32(w)<<kBits
+	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
+		e.f.OutOfTime++
+		return false
+	}
+	if w == 0 {
+		return true
+	}
+	p.t = t + uint32(w)
+	e.insert(p)
+	return false
 }
 
 // cohort takes the attempts at t of cohort p: src.x clients from p.client
@@ -122,6 +174,9 @@ func (e *engine) cohort(p *pending, t uint32) {
 			e.f.Through += int(served)
 			e.slotServed += served
 			e.lastServed = int64(t)
+			if p.client <= e.crowd { // a cohort is all the crowd's or all fresh
+				e.crowdLastServed = int64(t)
+			}
 			lat := uint32(int64(t) - e.start(p.client))
 			for range served {
 				e.lat = append(e.lat, lat)
@@ -140,6 +195,14 @@ func (e *engine) cohort(p *pending, t uint32) {
 		return
 	}
 	p.client += uint32(served) // the served are the lowest numbers
+	e.cohortFailed(p, t, left)
+}
+
+// cohortFailed goes on from the attempts of cohort p that failed at t, the
+// left clients from p.client on: they give up together, or stop out of
+// time together, or retry together after the one wait they all draw.
+func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
+	k := p.k()
 	if k >= e.attempts {
 		e.f.GaveUp += int(left)
 		return
@@ -163,6 +226,7 @@ func (e *engine) enterSlot(t int64) {
 	e.closeSlot()
 	e.slot = i
 	e.slotServed, e.slotRetries, e.slotAfter, e.slotRejected, e.slotDown = 0, 0, 0, 0, 0
+	e.slotTimedOut, e.slotWasted, e.slotDropped = 0, 0, 0
 	if e.capacity > 0 {
 		e.slotCap = slotCapacity(e.capacity, int64(e.s.Slot), i)
 	}
@@ -181,8 +245,8 @@ func (e *engine) closeSlot() {
 	if int(e.slotAfter) > e.f.PeakAfterBack {
 		e.f.PeakAfterBack, e.f.PeakAfterBackFrom = int(e.slotAfter), from
 	}
-	if e.slotRejected > 0 {
-		e.lastRejected = e.slot
+	if e.slotRejected > 0 || e.slotTimedOut > 0 || e.slotWasted > 0 || e.slotDropped > 0 {
+		e.lastBusy = e.slot
 	}
 	if s := e.series; s != nil && !s.Truncated {
 		i := int(e.slot)
@@ -195,5 +259,11 @@ func (e *engine) closeSlot() {
 		s.Served[i] += int(e.slotServed)
 		s.Rejected[i] += int(e.slotRejected)
 		s.FailedWhileDown[i] += int(e.slotDown)
+		if s.Queued {
+			s.TimedOut[i] += int(e.slotTimedOut)
+			s.Wasted[i] += int(e.slotWasted)
+			s.Dropped[i] += int(e.slotDropped)
+			s.Queue[i] = int(e.q.len())
+		}
 	}
 }

@@ -2,9 +2,11 @@ package backoff
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Validate returns an error naming the first of the policy's fields outside
@@ -35,8 +37,9 @@ func (p Policy) Validate() error {
 type Options struct {
 	// Series keeps the attempts per slot, for a timeline.
 	Series bool
-	// Stop, if set, is asked now and then; when it says true the run
-	// stops and returns ErrStopped.
+	// Stop, if set, is asked every few hundred microseconds of work, and
+	// by RunAll before each policy it starts; when it says true the run
+	// stops and returns ErrStopped, and RunAll starts no other.
 	Stop func() bool
 	// Engine runs the discrete-event engine even where the crowd needs no
 	// clock: for tests that hold the two together.
@@ -64,6 +67,9 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 		return Result{Policy: p, Figures: noFigures()}, err
 	}
 	pl := newPlan(p, s.Draws)
+	if err := checkQueue(p, pl, s); err != nil {
+		return Result{Policy: p, Figures: noFigures()}, err
+	}
 	if !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
 		var series *Series
 		if o.Series {
@@ -72,7 +78,11 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 		if !o.Series || series != nil {
 			ta := tallyPool.Get().(*tally)
 			defer tallyPool.Put(ta)
-			return Result{Policy: p, Figures: ta.crowdSeries(pl, s, series), Series: series}, nil
+			f, err := ta.crowdSeries(pl, s, series, o.Stop)
+			if err != nil {
+				series = nil
+			}
+			return Result{Policy: p, Figures: f, Series: series}, err
 		}
 	}
 	f, series, err := newEngine(pl, s, o.Series, o.Stop).run()
@@ -81,7 +91,8 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 
 // RunAll runs each policy as Run does, on up to workers goroutines at once
 // (the policies are independent), and returns the results in the policies'
-// order, or the first error. The longest runs are handed out first, so
+// order, or the first error; once Options.Stop says stop, it starts no other
+// policy and returns ErrStopped when those running have stopped. The longest runs are handed out first, so
 // that no worker is left with a long one at the end while the others idle.
 func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 	out := make([]Result, len(ps))
@@ -97,15 +108,27 @@ func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 		next <- i
 	}
 	close(next)
+	var stopped atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
+				if stopped.Load() || o.Stop != nil && o.Stop() {
+					stopped.Store(true)
+					return
+				}
 				out[i], errs[i] = Run(ps[i], s, o)
+				if errors.Is(errs[i], ErrStopped) {
+					stopped.Store(true)
+					return
+				}
 			}
 		})
 	}
 	wg.Wait()
+	if stopped.Load() {
+		return out, ErrStopped
+	}
 	for _, err := range errs {
 		if err != nil {
 			return out, err

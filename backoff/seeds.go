@@ -124,6 +124,9 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	plans := make([]*plan, len(ps))
 	for i, p := range ps {
 		plans[i] = newPlan(p, s.Draws)
+		if err := checkQueue(p, plans[i], s); err != nil {
+			return out, err
+		}
 	}
 	perSeed := make([][]Figures, count)
 	workers := SeedWorkers(ps, s, o.Workers, count)
@@ -147,18 +150,21 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 				one.Seed = s.Seed + i
 				figs := make([]Figures, len(ps))
 				for p, pl := range plans {
-					if !s.HasService() && fastSlots(pl, one) <= maxFastSlots {
-						figs[p] = ta.crowd(pl, one)
-						continue
+					if stopped.Load() { // another worker was told to stop
+						return
 					}
-					e := newEngineWith(pl, one, false, o.Stop, &scratch)
-					f, _, err := e.run()
-					e.keep(&scratch)
+					var err error
+					if !s.HasService() && fastSlots(pl, one) <= maxFastSlots {
+						figs[p], err = ta.crowd(pl, one, o.Stop)
+					} else {
+						e := newEngineWith(pl, one, false, o.Stop, &scratch)
+						figs[p], _, err = e.run()
+						e.keep(&scratch)
+					}
 					if err != nil {
 						stopped.Store(true)
 						return
 					}
-					figs[p] = f
 				}
 				perSeed[i] = figs
 				if o.Done != nil {

@@ -219,7 +219,7 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 			for seed := range 3 {
 				at := c.s
 				at.Seed = seed
-				ta.crowd(pl, at)
+				ta.crowd(pl, at, nil)
 			}
 		}
 		if got := ta.scratch(); got > est {

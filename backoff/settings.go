@@ -1,6 +1,9 @@
 package backoff
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Settings are the inputs of every figure. All times are whole
 // milliseconds. The zero value is not valid; start from Defaults.
@@ -27,7 +30,47 @@ type Settings struct {
 	LoadUntil int    // ms the fresh load stops at; DefaultLoadUntil for the outage + 60 s
 	Budget    Budget // what limits retries; none by default
 	Processes int    // how many processes the clients are spread over, each with its own budget
+
+	// A service that queues (MODEL.md section 6). Queue 0 is the service
+	// above exactly, which answers or rejects each attempt as it arrives;
+	// a queue needs a capacity, and a timeout, DropExpired or LIFO need a
+	// queue.
+	Queue       int        // the most requests waiting; 0 for no queue
+	Timeout     int        // ms a client waits for its answer; 0 waits for ever
+	DropExpired bool       // the service discards a request whose client has left, using no capacity
+	QueueOrder  QueueOrder // which waiting request the service takes next
 }
+
+// QueueOrder is which waiting request a queueing service takes next. The
+// zero value is FIFO.
+type QueueOrder int
+
+const (
+	FIFO QueueOrder = iota // the oldest first
+	LIFO                   // the newest first: adaptive LIFO against queueing collapse
+)
+
+var queueOrderNames = [...]string{"fifo", "lifo"}
+
+func (o QueueOrder) String() string {
+	if o < 0 || int(o) >= len(queueOrderNames) {
+		return fmt.Sprintf("QueueOrder(%d)", int(o))
+	}
+	return queueOrderNames[o]
+}
+
+// ParseQueueOrder reads "fifo" or "lifo", in any case.
+func ParseQueueOrder(s string) (QueueOrder, error) {
+	for i, n := range queueOrderNames {
+		if strings.EqualFold(s, n) {
+			return QueueOrder(i), nil
+		}
+	}
+	return 0, fmt.Errorf("queue order %q: want fifo or lifo", s)
+}
+
+// HasQueue reports whether the service queues (MODEL.md section 6).
+func (s Settings) HasQueue() bool { return s.Queue > 0 }
 
 // DefaultLoadUntil is LoadUntil's value for "a minute after the outage".
 const DefaultLoadUntil = -1
@@ -61,9 +104,9 @@ func (s Settings) FreshRequests() int {
 }
 
 // HasService reports whether the service does anything the reference's
-// crowd does not: a capacity, a fresh load or a budget.
+// crowd does not: a capacity, a fresh load, a budget or a queue.
 func (s Settings) HasService() bool {
-	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone
+	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone || s.Queue > 0
 }
 
 // Field names one of the settings that is a whole number.
@@ -146,6 +189,11 @@ const (
 	MaxLoad          = 1000000
 	MaxFreshRequests = 10000000
 	MaxProcesses     = 100000
+	// MaxQueue is the longest queue. A queue's memory is no more than the
+	// clients': a request waiting is its client's pending attempt, moved
+	// there, and the expired ones are only counted.
+	MaxQueue   = 10000000
+	MaxTimeout = MaxTime // a day
 )
 
 // RangeIn returns the lowest and highest value field f may take under
@@ -313,14 +361,43 @@ func (s Settings) ValidateIn(l Limits) error {
 	if s.Draws != Reference && s.Draws != Independent {
 		return fmt.Errorf("draws: %v is not reference or independent", s.Draws)
 	}
-	if l == PlainLimits && (s.Jitter != Jitter{} || s.Draws != Reference || s.Budget.Kind != BudgetNone) {
-		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter, reference draws, no budget")
+	if l == PlainLimits && (s.Jitter != Jitter{} || s.Draws != Reference || s.Budget.Kind != BudgetNone ||
+		s.Queue != 0 || s.Timeout != 0 || s.DropExpired || s.QueueOrder != FIFO) {
+		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter, reference draws, no budget, no queue")
 	}
 	if err := s.Budget.validate(); err != nil {
 		return err
 	}
+	if err := s.validateQueue(); err != nil {
+		return err
+	}
 	if n := s.FreshRequests(); n > MaxFreshRequests {
 		return &TooMuchLoadError{Load: s.Load, Until: s.LoadEnd(), Requests: n}
+	}
+	return nil
+}
+
+// validateQueue checks the queue's settings: their ranges, a capacity
+// for a queue, and a queue for a timeout, DropExpired or LIFO, which mean
+// nothing without one.
+func (s Settings) validateQueue() error {
+	switch {
+	case s.Queue < 0 || s.Queue > MaxQueue:
+		return fmt.Errorf("queue: %d is not from 0 to %d requests", s.Queue, MaxQueue)
+	case s.Timeout < 0 || s.Timeout > MaxTimeout:
+		return fmt.Errorf("timeout: %d is not from 0 to %d ms", s.Timeout, MaxTimeout)
+	case s.QueueOrder != FIFO && s.QueueOrder != LIFO:
+		return fmt.Errorf("queue order: %v is not fifo or lifo", s.QueueOrder)
+	case s.Queue > 0 && s.Capacity <= 0:
+		return fmt.Errorf("queue: a queue of %d needs a capacity to serve it: set a capacity a second, or a queue of 0 for none", s.Queue)
+	case s.Queue > 0:
+		return nil
+	case s.Timeout > 0:
+		return fmt.Errorf("timeout: a timeout of %d ms needs a queue to wait in: set a queue, or a timeout of 0", s.Timeout)
+	case s.DropExpired:
+		return fmt.Errorf("drop expired: only a queue holds expired requests: set a queue, or leave expired requests alone")
+	case s.QueueOrder == LIFO:
+		return fmt.Errorf("queue order: lifo needs a queue to take the newest from: set a queue, or the order fifo")
 	}
 	return nil
 }
