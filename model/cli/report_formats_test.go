@@ -553,7 +553,12 @@ func checkJobsFormats(t *testing.T, text, csvDoc string, doc []kv) {
 // modelFields is MODEL.md's table of figures, section 5, in its order.
 var modelFields = []string{"clients", "attempts", "retries", "served", "rejected", "failed_while_down", "through", "gave_up",
 	"throttled", "out_of_time", "most_in_a_slot", "busiest_slot_from_ms", "peak_after_back", "peak_after_back_from_ms",
-	"slot_capacity", "all_through_by_ms", "stable_from_ms", "still_overloaded", "latency_p50_ms", "latency_p99_ms", "latency_max_ms"}
+	"slot_capacity", "all_through_by_ms", "stable_from_ms", "still_overloaded", "latency_p50_ms", "latency_p99_ms", "latency_max_ms",
+	"not_through", "crowd_all_through_by_ms", "recovered_after_ms"}
+
+// queueFields are MODEL.md's figures of a service that queues (section 6),
+// 0 without a queue.
+var queueFields = []string{"timed_out", "wasted", "dropped", "queue_peak"}
 
 // Every MODEL.md figure is in the crowd's JSON under its name for every
 // policy, in every crowd case, one seed or many; the list above is
@@ -581,7 +586,7 @@ func TestEveryModelFieldInJSON(t *testing.T) {
 	for _, ff := range backoff.FigureFields() {
 		fromCore = append(fromCore, ff.Name)
 	}
-	if want := slices.DeleteFunc(slices.Clone(modelFields), func(n string) bool { return n == "still_overloaded" }); !slices.Equal(fromCore, want) {
+	if want := append(slices.DeleteFunc(slices.Clone(modelFields), func(n string) bool { return n == "still_overloaded" }), queueFields...); !slices.Equal(fromCore, want) {
 		t.Errorf("backoff.FigureFields\n%q\nwant MODEL.md's, less still_overloaded,\n%q", fromCore, want)
 	}
 	cases := 0
@@ -594,7 +599,7 @@ func TestEveryModelFieldInJSON(t *testing.T) {
 		seeds := slices.Contains(rc.args, "--seeds")
 		for _, p := range get(t, doc, "policies").([]node) {
 			fields := p.([]kv)
-			for _, name := range modelFields {
+			for _, name := range slices.Concat(modelFields, queueFields) {
 				v, ok := lookup(fields, name)
 				if seeds && name == "still_overloaded" {
 					v, ok = lookup(fields, "seeds_still_overloaded")
