@@ -22,6 +22,7 @@ func (p Policy) Validate() error {
 		check("multiplier", p.Multiplier, 1000, 10000),
 		check("attempts", p.Attempts, 2, MaxAttempts),
 		check("limit on total time", p.MaxElapsed, 0, MaxTime),
+		p.Growth.validate(),
 		p.Jitter.validate(),
 	} {
 		if err != nil {
