@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // largest is the reference's settings at the top of every range, seed 7,
@@ -21,6 +22,7 @@ func BenchmarkCrowd(b *testing.B) {
 	five := s.Five()
 	b.ReportAllocs()
 	retries := 0
+	defer reportCPU(b, processCPU())
 	for b.Loop() {
 		retries = 0
 		for _, p := range five {
@@ -111,6 +113,7 @@ func BenchmarkCrowdFused(b *testing.B) {
 	s := largest()
 	counts := make([]int32, 2_000_000/s.Slot)
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU())
 	for b.Loop() {
 		fusedFigures(s, counts)
 	}
@@ -127,6 +130,7 @@ func BenchmarkCrowdArithmetic(b *testing.B) {
 		expo[k] = Expo(s.FirstWait, s.LongestWait, k)
 	}
 	sink := 0
+	defer reportCPU(b, processCPU())
 	for b.Loop() {
 		for sh := range Shape(NumShapes) {
 			for client := 1; client <= s.Clients; client++ {
@@ -157,6 +161,15 @@ func BenchmarkCrowdArithmetic(b *testing.B) {
 	}
 	if sink == 0 {
 		b.Fatal("nothing drawn")
+	}
+}
+
+// reportCPU reports the CPU time the process used since start, per op, as
+// cpu-ns/op: on a busy machine, whose cores the benchmark shares, the work
+// it did, which the wall clock does not show alone.
+func reportCPU(b *testing.B, start time.Duration) {
+	if cpu := processCPU() - start; cpu > 0 && b.N > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 
