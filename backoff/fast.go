@@ -23,7 +23,7 @@ import (
 type tally struct {
 	counts []uint16 // where the retries are fewer than 2^16
 	wide   []uint32 // where they are more
-	spare  []uint32 // the radix sort's other half
+	spare  []uint32 // the radix sort's other half; refCrowd's latencies in the percentiles' slots
 	lat    []uint32
 	ats    []uint32 // one client's retries' moments
 	marks  marks
@@ -89,6 +89,15 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	outage := s.Outage
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
 	lat := ta.lat[:0]
+
+	if series == nil && pl.draws == Reference && (pl.ref != nil || pl.kind == JitterDecorrelated) {
+		switch {
+		case narrow:
+			return refCrowd(ta, pl, s, counts)
+		case counting:
+			return refCrowd(ta, pl, s, wide)
+		}
+	}
 
 	// Without jitter every client waits alike: one client stands for all.
 	clients := s.Clients
@@ -505,4 +514,262 @@ func (s *Series) add(ats []uint32, slot divisor, outage int) {
 			s.FailedWhileDown[i]++
 		}
 	}
+}
+
+// The crowd of a policy with Reference draws and a table jitter or
+// decorrelated jitter, counted in an array: the path the five and most
+// presets take. Each client's retries are drawn and counted in one loop, a
+// function of its own that the compiler keeps in registers; the busiest
+// slots are found after, in one pass over the counts, which costs less than
+// following them retry by retry; and the latencies' percentiles are read
+// from the counts, whose slots from the one the service comes back in on
+// hold only the clients' last retries, those that got through.
+
+// refWalk is what a client's walk reads.
+type refWalk[C uint16 | uint32] struct {
+	ref            []refStep
+	wide           int // ref[wide:] need no remainder
+	retries        int
+	counts         []C
+	slot           slotDivisor
+	limit, outage  uint32 // limit: the latest a retry may come; no limit is 2^32-1
+	first, longest uint32
+}
+
+// slotDivisor takes a moment's slot, at / slot, as (at*m) >> f for every
+// at below 2^31: with f = 31 + ceil(log2 slot) and m = ceil(2^f/slot), the
+// product stays below 2^63 and the quotient is exact (Lemire, Kaser and
+// Kurz 2019, theorem 1).
+type slotDivisor struct {
+	m uint64
+	f uint
+}
+
+func newSlotDivisor(slot int) slotDivisor {
+	f := 31 + uint(bits.Len(uint(slot-1)))
+	return slotDivisor{m: (1<<f + uint64(slot) - 1) / uint64(slot), f: f}
+}
+
+func (v slotDivisor) div(at uint32) uint32 { return uint32(uint64(at) * v.m >> (v.f & 63)) }
+
+// table draws and counts the retries of the client whose generator starts
+// at x: a table jitter, the wait before retry k lo + (x>>16) mod d, x
+// drawn anew each retry. It returns the moment of the last retry made, the
+// retries made and how the client ended.
+//
+//go:noinline
+func (w *refWalk[C]) table(x uint32) (at uint32, made, end int) {
+	ref, counts, m, f, limit, outage := w.ref, w.counts, w.slot.m, w.slot.f&63, w.limit, w.outage
+	for k := range ref[:w.wide] {
+		st := &ref[k]
+		x = 1664525*x + 1013904223
+		next := at + st.lo + uint32(uint64(st.m*(x>>16))*uint64(st.d)>>32)
+		if next > limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*m>>f]++
+		if at >= outage {
+			return at, k + 1, endThrough
+		}
+	}
+	for k := w.wide; k < len(ref); k++ {
+		x = 1664525*x + 1013904223
+		next := at + ref[k].lo + x>>16
+		if next > limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*m>>f]++
+		if at >= outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, len(ref), endGaveUp
+}
+
+// decorrelated is table for decorrelated jitter: min(longest, first + r
+// mod (3*prev - first + 1)), prev the wait before.
+//
+//go:noinline
+func (w *refWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
+	counts, m, f, limit, outage := w.counts, w.slot.m, w.slot.f&63, w.limit, w.outage
+	first, longest := w.first, w.longest
+	prev := first
+	for k := range w.retries {
+		x = 1664525*x + 1013904223
+		r, width := x>>16, 3*prev-first+1
+		// A branch, predicted, keeps the next wait from waiting on this
+		// one: the remainder is needed only where width is at most r.
+		if r >= width {
+			r %= width
+		}
+		prev = min(first+r, longest)
+		next := at + prev
+		if next > limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*m>>f]++
+		if at >= outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, w.retries, endGaveUp
+}
+
+// refCrowd is crowdSeries for pl, Reference draws of a table or
+// decorrelated jitter, with its counts in counts (zero, one a slot of the
+// horizon), which it leaves zero.
+func refCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C) Figures {
+	w := &refWalk[C]{ref: pl.ref, wide: pl.refWide, retries: pl.retries, counts: counts, slot: newSlotDivisor(s.Slot),
+		limit: ^uint32(0), outage: uint32(s.Outage), first: uint32(pl.first), longest: uint32(pl.longest)}
+	if pl.maxElapsed > 0 {
+		w.limit = uint32(pl.maxElapsed)
+	}
+	walk := w.table
+	if pl.kind == JitterDecorrelated {
+		walk = w.decorrelated
+	}
+	split := uint32(s.Outage / s.Slot)
+	lat := ta.lat[:0]
+	retries, outOfTime, afterInSplit, last := 0, 0, 0, uint32(0)
+	x := uint32(s.Seed * 1000)
+	for range s.Clients {
+		x++
+		at, made, end := walk(x)
+		retries += made
+		if made > 0 {
+			last = max(last, w.slot.div(at))
+		}
+		switch end {
+		case endThrough:
+			lat = append(lat, at)
+			if w.slot.div(at) == split {
+				afterInSplit++
+			}
+		case endOutOfTime:
+			outOfTime++
+		}
+	}
+	f := noFigures()
+	through := len(lat)
+	f.Clients, f.Retries = s.Clients, retries
+	f.Attempts = s.Clients + retries
+	f.Served, f.Through = through, through
+	f.FailedWhileDown = f.Attempts - f.Served
+	f.GaveUp, f.OutOfTime = s.Clients-through-outOfTime, outOfTime
+	f.StableFrom = s.Outage
+	if retries > 0 {
+		counted := counts[:last+1]
+		// The busiest slot, the first of equals, and the busiest after the
+		// split slot, whose retries all came after the outage's end. The
+		// split slot holds afterInSplit of those, and where there is no
+		// outage the crowd's first attempts too, and wins a tie, being
+		// earlier.
+		most, mostAt := busiestIn(counted[:min(int(split)+1, len(counted))])
+		var peak C
+		peakAt := 0
+		if int(split)+1 < len(counted) {
+			peak, peakAt = busiestIn(counted[split+1:])
+			peakAt += int(split) + 1
+		}
+		if peak > most {
+			most, mostAt = peak, peakAt
+		}
+		if most > 0 {
+			f.MostInASlot, f.BusiestSlotFrom = int(most), mostAt*s.Slot
+		}
+		after := afterInSplit
+		if s.Outage == 0 {
+			after += s.Clients
+		}
+		f.PeakAfterBack, f.PeakAfterBackFrom = after, int(split)*s.Slot
+		if int(peak) > after {
+			f.PeakAfterBack, f.PeakAfterBackFrom = int(peak), peakAt*s.Slot
+		}
+		if f.PeakAfterBack == 0 {
+			f.PeakAfterBack, f.PeakAfterBackFrom = 0, -1
+		}
+		if through > 0 {
+			latenciesFrom(&f, lat, counted[split:], afterInSplit, w.slot, split, &ta.spare)
+			f.AllThroughBy = f.LatencyMax
+		}
+		clear(counted)
+	} else if s.Outage == 0 {
+		f.PeakAfterBack, f.PeakAfterBackFrom = s.Clients, 0
+	}
+	ta.lat = lat[:0]
+	return f
+}
+
+// busiestIn returns the largest count in counts and the first place it is
+// at (0, 0 for none): four counts at a time, their largest against the
+// largest yet, which after the first few is seldom passed.
+func busiestIn[C uint16 | uint32](counts []C) (most C, at int) {
+	i := 0
+	for ; i+4 <= len(counts); i += 4 {
+		q := counts[i : i+4 : i+4]
+		if m := max(q[0], q[1], q[2], q[3]); m > most {
+			for j, c := range q {
+				if c == m {
+					most, at = m, i+j
+					break
+				}
+			}
+		}
+	}
+	for ; i < len(counts); i++ {
+		if counts[i] > most {
+			most, at = counts[i], i
+		}
+	}
+	return most, at
+}
+
+// latenciesFrom sets f's latency figures from the clients' latencies, lat
+// (not empty), and their histogram: inSplit of them in the split slot, and
+// after[j] in slot split+j for j >= 1. The slots of the percentiles' ranks
+// are found by summing it, and only the latencies in those are sorted.
+func latenciesFrom[C uint16 | uint32](f *Figures, lat []uint32, after []C, inSplit int, slot slotDivisor, split uint32, scratch *[]uint32) {
+	n := len(lat)
+	i50, i99 := rankOf(50, n), rankOf(99, n)
+	// Rank r is in slot split+j for the first j whose sum passes r; below
+	// is the sum of the slots before it.
+	j, sum := 0, inSplit
+	for sum <= i50 {
+		j++
+		sum += int(after[j])
+	}
+	j50, below50 := j, sum-int(after[j])
+	for sum <= i99 {
+		j++
+		sum += int(after[j])
+	}
+	j99, below99 := j, sum-int(after[j])
+	if j50 == 0 {
+		below50 = 0
+	}
+	if j99 == 0 {
+		below99 = 0
+	}
+	s50, s99 := split+uint32(j50), split+uint32(j99)
+	picks := (*scratch)[:0]
+	most := uint32(0)
+	for _, at := range lat {
+		most = max(most, at)
+		if i := slot.div(at); i == s50 || i == s99 {
+			picks = append(picks, at)
+		}
+	}
+	// Sorted, the picks are slot s50's, then s99's where it is another.
+	slices.Sort(picks)
+	f.LatencyP50 = int(picks[i50-below50])
+	if s99 == s50 {
+		f.LatencyP99 = int(picks[i99-below99])
+	} else {
+		f.LatencyP99 = int(picks[len(picks)-(sum-i99)])
+	}
+	f.LatencyMax = int(most)
+	*scratch = picks[:0]
 }
