@@ -555,33 +555,36 @@ func (v slotDivisor) div(at uint32) uint32 { return uint32(uint64(at) * v.m >> (
 // table draws and counts the retries of the client whose generator starts
 // at x: a table jitter, the wait before retry k lo + (x>>16) mod d, x
 // drawn anew each retry. It returns the moment of the last retry made, the
-// retries made and how the client ended.
+// retries made and how the client ended. What stays the same from retry to
+// retry is read from w as it is needed, which leaves the registers to the
+// generator's state and the moment, which each retry waits on.
 //
 //go:noinline
 func (w *refWalk[C]) table(x uint32) (at uint32, made, end int) {
-	ref, counts, m, f, limit, outage := w.ref, w.counts, w.slot.m, w.slot.f&63, w.limit, w.outage
-	for k := range ref[:w.wide] {
-		st := &ref[k]
+	ref, counts := w.ref, w.counts
+	narrow := ref[:w.wide]
+	for k := range narrow {
+		st := &narrow[k]
 		x = 1664525*x + 1013904223
 		next := at + st.lo + uint32(uint64(st.m*(x>>16))*uint64(st.d)>>32)
-		if next > limit {
+		if next > w.limit {
 			return at, k, endOutOfTime
 		}
 		at = next
-		counts[uint64(at)*m>>f]++
-		if at >= outage {
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
 			return at, k + 1, endThrough
 		}
 	}
 	for k := w.wide; k < len(ref); k++ {
 		x = 1664525*x + 1013904223
 		next := at + ref[k].lo + x>>16
-		if next > limit {
+		if next > w.limit {
 			return at, k, endOutOfTime
 		}
 		at = next
-		counts[uint64(at)*m>>f]++
-		if at >= outage {
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
 			return at, k + 1, endThrough
 		}
 	}
@@ -593,25 +596,29 @@ func (w *refWalk[C]) table(x uint32) (at uint32, made, end int) {
 //
 //go:noinline
 func (w *refWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
-	counts, m, f, limit, outage := w.counts, w.slot.m, w.slot.f&63, w.limit, w.outage
-	first, longest := w.first, w.longest
-	prev := first
+	counts := w.counts
+	prev := w.first
 	for k := range w.retries {
 		x = 1664525*x + 1013904223
-		r, width := x>>16, 3*prev-first+1
+		r, width := x>>16, 3*prev-w.first+1
 		// A branch, predicted, keeps the next wait from waiting on this
-		// one: the remainder is needed only where width is at most r.
+		// one: the remainder is needed only where width is at most r, and
+		// where width is 2^14 or more (r < 2^16), three subtractions at
+		// most make it.
+		for r >= width && width >= 1<<14 {
+			r -= width
+		}
 		if r >= width {
 			r %= width
 		}
-		prev = min(first+r, longest)
+		prev = min(w.first+r, w.longest)
 		next := at + prev
-		if next > limit {
+		if next > w.limit {
 			return at, k, endOutOfTime
 		}
 		at = next
-		counts[uint64(at)*m>>f]++
-		if at >= outage {
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
 			return at, k + 1, endThrough
 		}
 	}
@@ -627,25 +634,31 @@ func refCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C) Fi
 	if pl.maxElapsed > 0 {
 		w.limit = uint32(pl.maxElapsed)
 	}
-	walk := w.table
-	if pl.kind == JitterDecorrelated {
-		walk = w.decorrelated
-	}
+	decorrelated := pl.kind == JitterDecorrelated
 	split := uint32(s.Outage / s.Slot)
 	lat := ta.lat[:0]
 	retries, outOfTime, afterInSplit, last := 0, 0, 0, uint32(0)
 	x := uint32(s.Seed * 1000)
 	for range s.Clients {
 		x++
-		at, made, end := walk(x)
-		retries += made
-		if made > 0 {
-			last = max(last, w.slot.div(at))
+		var at uint32
+		var made, end int
+		if decorrelated {
+			at, made, end = w.decorrelated(x)
+		} else {
+			at, made, end = w.table(x)
 		}
+		retries += made
+		if made == 0 {
+			outOfTime++ // the first retry would pass the limit
+			continue
+		}
+		i := w.slot.div(at)
+		last = max(last, i)
 		switch end {
 		case endThrough:
 			lat = append(lat, at)
-			if w.slot.div(at) == split {
+			if i == split {
 				afterInSplit++
 			}
 		case endOutOfTime:

@@ -18,7 +18,8 @@ import (
 //     one multiplication and a shift by 32.
 //   - Each jittered policy's clients in turn, a client's retries drawn and
 //     counted in one loop in a function of its own, which the Go compiler
-//     keeps in registers; the client stops at the first retry at or after
+//     keeps in registers (what stays the same from retry to retry is read
+//     from memory as it is needed); the client stops at the first retry at or after
 //     the outage's end, or at its last, by one comparison a retry with a
 //     threshold (0 at the last).
 //   - Counts in arrays a power of two long, indexed under a mask: no bounds
@@ -129,55 +130,68 @@ func newFloorCrowd(s Settings) (*floorCrowd, error) {
 	return fc, nil
 }
 
-// floorTable draws and counts one client's retries of a table policy from
-// x, its generator's state; it returns the moment of its last retry and the
+// floorWalk is what a client's walk reads, from memory as it is needed:
+// that leaves the registers to the generator's state and the moment, which
+// each retry waits on.
+type floorWalk struct {
+	steps          []floorStep
+	wide           int // steps[wide:] need no remainder
+	stop           []uint32
+	counts         *[floorSlots]uint16
+	slotM          uint64
+	first, longest uint32
+}
+
+// table draws and counts one client's retries of a table policy from x,
+// its generator's state; it returns the moment of its last retry and the
 // retries it made.
 //
 //go:noinline
-func floorTable(x uint32, steps []floorStep, wide int, counts *[floorSlots]uint16, slotM uint64) (uint32, int) {
-	at := uint32(0)
-	for k := range steps[:wide] {
-		st := &steps[k]
+func (w *floorWalk) table(x uint32) (uint32, int) {
+	at, narrow, counts := uint32(0), w.steps[:w.wide], w.counts
+	for k := range narrow {
+		st := &narrow[k]
 		x = 1664525*x + 1013904223
 		at += st.lo + uint32(uint64(st.m*(x>>16))*uint64(st.d)>>32)
-		counts[uint32(uint64(at)*slotM>>32)&floorMask]++
+		counts[uint32(uint64(at)*w.slotM>>32)&floorMask]++
 		if at >= st.stop {
 			return at, k + 1
 		}
 	}
-	for k := range steps[wide:] {
-		st := &steps[wide+k]
+	wide := w.steps[w.wide:]
+	for k := range wide {
+		st := &wide[k]
 		x = 1664525*x + 1013904223
 		at += st.lo + x>>16
-		counts[uint32(uint64(at)*slotM>>32)&floorMask]++
+		counts[uint32(uint64(at)*w.slotM>>32)&floorMask]++
 		if at >= st.stop {
-			return at, wide + k + 1
+			return at, w.wide + k + 1
 		}
 	}
-	return at, len(steps)
+	return at, len(w.steps)
 }
 
-// floorDecorrelated is floorTable for decorrelated jitter.
+// decorrelated is table for decorrelated jitter.
 //
 //go:noinline
-func floorDecorrelated(x uint32, stop []uint32, first, longest uint32, counts *[floorSlots]uint16, slotM uint64) (uint32, int) {
-	at, prev := uint32(0), first
-	for k, stop := range stop {
+func (w *floorWalk) decorrelated(x uint32) (uint32, int) {
+	at, prev, counts := uint32(0), w.first, w.counts
+	for k, stop := range w.stop {
 		x = 1664525*x + 1013904223
-		r, m := x>>16, 3*prev-first+1
+		r, m := x>>16, 3*prev-w.first+1
 		// A branch, not a conditional move: predicted, it keeps the next
 		// wait from waiting on this one (the remainder is seldom needed).
 		for r >= m {
 			r -= m
 		}
-		prev = min(first+r, longest)
+		prev = min(w.first+r, w.longest)
 		at += prev
-		counts[uint32(uint64(at)*slotM>>32)&floorMask]++
+		counts[uint32(uint64(at)*w.slotM>>32)&floorMask]++
 		if at >= stop {
 			return at, k + 1
 		}
 	}
-	return at, len(stop)
+	return at, len(w.stop)
 }
 
 // floorTally is what a jittered policy's clients come to: the retries, the
@@ -189,21 +203,20 @@ type floorTally struct {
 
 // policy runs policy j's clients (0 full jitter, 1 equal, 2 decorrelated).
 func (fc *floorCrowd) policy(j int) (t floorTally) {
-	counts, lat := (*[floorSlots]uint16)(fc.counts[j]), fc.lat[j]
-	first, longest := uint32(fc.s.FirstWait), uint32(fc.s.LongestWait)
-	var steps []floorStep
-	var wide int
+	lat := fc.lat[j]
+	w := &floorWalk{stop: fc.stop, counts: (*[floorSlots]uint16)(fc.counts[j]), slotM: fc.slotM,
+		first: uint32(fc.s.FirstWait), longest: uint32(fc.s.LongestWait)}
 	if j < 2 {
-		steps, wide = fc.steps[j], fc.wide[j]
+		w.steps, w.wide = fc.steps[j], fc.wide[j]
 	}
 	through, retries, afterInSplit, latMax := 0, 0, uint32(0), uint32(0)
 	for client := uint32(1); client <= fc.clients; client++ {
 		var at uint32
 		var k int
 		if j < 2 {
-			at, k = floorTable(fc.x0+client, steps, wide, counts, fc.slotM)
+			at, k = w.table(fc.x0 + client)
 		} else {
-			at, k = floorDecorrelated(fc.x0+client, fc.stop, first, longest, counts, fc.slotM)
+			at, k = w.decorrelated(fc.x0 + client)
 		}
 		retries += k
 		if at < fc.outage {
