@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 )
@@ -90,7 +91,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
 	lat := ta.lat[:0]
 
-	if series == nil && pl.draws == Reference && (pl.ref != nil || pl.kind == JitterDecorrelated) {
+	if series == nil && (pl.ref != nil || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
 		switch {
 		case narrow:
 			return refCrowd(ta, pl, s, counts)
@@ -516,9 +517,9 @@ func (s *Series) add(ats []uint32, slot divisor, outage int) {
 	}
 }
 
-// The crowd of a policy with Reference draws and a table jitter or
-// decorrelated jitter, counted in an array: the path the five and most
-// presets take. Each client's retries are drawn and counted in one loop, a
+// The crowd of a jittered policy counted in an array, without a series:
+// the path the five and the presets take, under either draws. Each
+// client's retries are drawn and counted in one loop, a
 // function of its own that the compiler keeps in registers; the busiest
 // slots are found after, in one pass over the counts, which costs less than
 // following them retry by retry; and the latencies' percentiles are read
@@ -528,7 +529,9 @@ func (s *Series) add(ats []uint32, slot divisor, outage int) {
 // refWalk is what a client's walk reads.
 type refWalk[C uint16 | uint32] struct {
 	ref            []refStep
-	wide           int // ref[wide:] need no remainder
+	wide           int      // ref[wide:] need no remainder
+	lo             []int    // Independent draws: retry k's band's low end, lo[k-1]
+	width          []uint64 // and its width
 	retries        int
 	counts         []C
 	slot           slotDivisor
@@ -625,27 +628,92 @@ func (w *refWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
 	return at, w.retries, endGaveUp
 }
 
-// refCrowd is crowdSeries for pl, Reference draws of a table or
-// decorrelated jitter, with its counts in counts (zero, one a slot of the
-// horizon), which it leaves zero.
+// pcgTable is table for Independent draws: the wait before retry k is
+// lo + Lemire's draw from [0, width) (see source.between), from g, the
+// client's generator, written out here so that it stays in registers.
+//
+//go:noinline
+func (w *refWalk[C]) pcgTable(g rand.PCG) (at uint32, made, end int) {
+	lo, width, counts := w.lo, w.width, w.counts
+	lo = lo[:len(width)]
+	for k, n := range width {
+		hi, l := bits.Mul64(g.Uint64(), n)
+		if l < n { // seldom: only then can l be below (2^64-n) mod n
+			for thresh := -n % n; l < thresh; {
+				hi, l = bits.Mul64(g.Uint64(), n)
+			}
+		}
+		next := at + uint32(lo[k]) + uint32(hi)
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, len(width), endGaveUp
+}
+
+// pcgDecorrelated is decorrelated for Independent draws.
+//
+//go:noinline
+func (w *refWalk[C]) pcgDecorrelated(g rand.PCG) (at uint32, made, end int) {
+	counts := w.counts
+	prev := w.first
+	for k := range w.retries {
+		n := uint64(3*prev - w.first + 1)
+		hi, l := bits.Mul64(g.Uint64(), n)
+		if l < n {
+			for thresh := -n % n; l < thresh; {
+				hi, l = bits.Mul64(g.Uint64(), n)
+			}
+		}
+		prev = min(w.first+uint32(hi), w.longest)
+		next := at + prev
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, w.retries, endGaveUp
+}
+
+// refCrowd is crowdSeries for pl, jittered, with its counts in counts
+// (zero, one a slot of the horizon), which it leaves zero: Reference draws
+// of a table or decorrelated jitter, or Independent draws of any.
 func refCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C) Figures {
-	w := &refWalk[C]{ref: pl.ref, wide: pl.refWide, retries: pl.retries, counts: counts, slot: newSlotDivisor(s.Slot),
-		limit: ^uint32(0), outage: uint32(s.Outage), first: uint32(pl.first), longest: uint32(pl.longest)}
+	w := &refWalk[C]{ref: pl.ref, wide: pl.refWide, lo: pl.lo[1:], width: pl.width[1:], retries: pl.retries, counts: counts,
+		slot: newSlotDivisor(s.Slot), limit: ^uint32(0), outage: uint32(s.Outage), first: uint32(pl.first), longest: uint32(pl.longest)}
 	if pl.maxElapsed > 0 {
 		w.limit = uint32(pl.maxElapsed)
 	}
-	decorrelated := pl.kind == JitterDecorrelated
+	decorrelated, independent := pl.kind == JitterDecorrelated, pl.draws == Independent
 	split := uint32(s.Outage / s.Slot)
 	lat := ta.lat[:0]
 	retries, outOfTime, afterInSplit, last := 0, 0, 0, uint32(0)
 	x := uint32(s.Seed * 1000)
-	for range s.Clients {
+	for client := range s.Clients {
 		x++
 		var at uint32
 		var made, end int
-		if decorrelated {
+		switch {
+		case independent:
+			var g rand.PCG
+			g.Seed(uint64(s.Seed), uint64(client+1))
+			if decorrelated {
+				at, made, end = w.pcgDecorrelated(g)
+			} else {
+				at, made, end = w.pcgTable(g)
+			}
+		case decorrelated:
 			at, made, end = w.decorrelated(x)
-		} else {
+		default:
 			at, made, end = w.table(x)
 		}
 		retries += made

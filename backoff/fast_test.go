@@ -109,19 +109,20 @@ func TestLatenciesFromTheHistogram(t *testing.T) {
 	}
 }
 
-// The path of Reference draws with a table or decorrelated jitter, counted
-// in 16 or 32 bits a slot, gives the model's figures: over random policies
-// with such jitters, up to 100 attempts, with and without a limit on total
-// time, and outages from none to past the horizon.
-func TestReferenceWalksAgreeWithModel(t *testing.T) {
+// The path of a jittered policy's clients drawn and counted in one loop
+// each, in 16 or 32 bits a slot, gives the model's figures: over random
+// policies of every jitter, under both draws, up to 100 attempts, with and
+// without a limit on total time, and outages from none to past the horizon.
+func TestClientWalksAgreeWithModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 4))
 	kinds := []JitterKind{JitterFull, JitterEqual, JitterSpread, JitterUp, JitterDecorrelated}
 	ran := map[string]int{}
-	for i := range 800 {
+	for i := range 1000 {
 		s := Defaults()
 		s.Clients = pick(rng, 1, []int{30, 300}[rng.IntN(2)])
 		s.Outage = []int{0, pick(rng, 1, 60000), pick(rng, 60000, 2000000)}[rng.IntN(3)]
 		s.Seed, s.Slot = pick(rng, 0, 999999), []int{1, 7, 100, 1000, 60000}[rng.IntN(5)]
+		s.Draws = Draws(rng.IntN(2))
 		p := randomPolicy(rng)
 		p.Jitter = Jitter{Kind: kinds[rng.IntN(len(kinds))]}
 		if p.Jitter.Kind == JitterSpread || p.Jitter.Kind == JitterUp {
@@ -136,7 +137,7 @@ func TestReferenceWalksAgreeWithModel(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			p.Growth = GrowthLinear
 		}
-		pl := newPlan(p, Reference)
+		pl := newPlan(p, s.Draws)
 		if fastSlots(pl, s) > maxCountSlots {
 			continue
 		}
@@ -144,13 +145,15 @@ func TestReferenceWalksAgreeWithModel(t *testing.T) {
 		if s.Clients*pl.retries >= 1<<16 {
 			counts = "32 bits"
 		}
-		ran[fmt.Sprintf("%v, %s", p.Jitter.Kind, counts)]++
+		ran[fmt.Sprintf("%v, %v, %s", s.Draws, p.Jitter.Kind, counts)]++
 		runAgreesWithModel(t, i, p, s)
 	}
-	for _, k := range kinds {
-		for _, c := range []string{"16 bits", "32 bits"} {
-			if n := ran[fmt.Sprintf("%v, %s", k, c)]; n < 10 {
-				t.Errorf("%v counted in %s: %d cases, want 10 or more", k, c, n)
+	for _, d := range []Draws{Reference, Independent} {
+		for _, k := range kinds {
+			for _, c := range []string{"16 bits", "32 bits"} {
+				if n := ran[fmt.Sprintf("%v, %v, %s", d, k, c)]; n < 5 {
+					t.Errorf("%v draws, %v jitter, counted in %s: %d cases, want 5 or more", d, k, c, n)
+				}
 			}
 		}
 	}
