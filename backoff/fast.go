@@ -22,6 +22,7 @@ import (
 // slot in a bitmap instead, a bit a slot, and sorts only the slots marked
 // twice. Past maxFastSlots the engine runs instead (run.go).
 type tally struct {
+	plan   plan     // Run's plan, renewed for each policy
 	counts []uint16 // where the retries are fewer than 2^16
 	wide   []uint32 // where they are more
 	spare  []uint32 // the radix sort's other half; refCrowd's latencies in the percentiles' slots
@@ -91,7 +92,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
 	lat := ta.lat[:0]
 
-	if series == nil && (pl.ref != nil || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
+	if series == nil && (len(pl.ref) > 0 || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
 		switch {
 		case narrow:
 			return refCrowd(ta, pl, s, counts)

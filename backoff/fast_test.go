@@ -158,3 +158,23 @@ func TestClientWalksAgreeWithModel(t *testing.T) {
 		}
 	}
 }
+
+// Run on the fast path allocates nothing once its pooled scratch has grown:
+// the plan is renewed in the scratch, not made anew.
+func TestFastRunAllocatesNothing(t *testing.T) {
+	s := largest()
+	for _, d := range []Draws{Reference, Independent} {
+		s.Draws = d
+		five := s.Five()
+		allocs := testing.AllocsPerRun(100, func() {
+			for _, p := range five {
+				if _, err := Run(p, s, Options{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%v draws: the five's crowds allocate %v times a run, want 0", d, allocs)
+		}
+	}
+}

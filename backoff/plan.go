@@ -18,7 +18,8 @@ type plan struct {
 	longestDraw    int
 	// Reference draws of a table jitter: ref[k-1] is retry k's band as a
 	// 32-bit reciprocal, and from refWide on (a 0-based index) every band
-	// is wider than the draws reach, so that r mod width is r itself.
+	// is wider than the draws reach, so that r mod width is r itself. Empty
+	// for other draws and jitters.
 	ref     []refStep
 	refWide int
 }
@@ -36,10 +37,16 @@ func newRefStep(lo int, width uint64) refStep {
 }
 
 func newPlan(p Policy, d Draws) *plan {
+	return new(plan).renew(p, d)
+}
+
+// renew makes pl the plan of p under d, in the slices it had: the fast
+// path's runs keep one plan in their pooled scratch, and allocate nothing.
+func (pl *plan) renew(p Policy, d Draws) *plan {
 	n := p.Retries() + 1
-	pl := &plan{draws: d, kind: p.Jitter.Kind, retries: p.Retries(), first: p.FirstWait, longest: p.LongestWait,
-		maxElapsed: p.MaxElapsed, base: make([]int, n), lo: make([]int, n), width: make([]uint64, n), div: make([]divisor, n),
-		same: !p.Jitter.Draws(), longestDraw: p.LongestDraw()}
+	*pl = plan{draws: d, kind: p.Jitter.Kind, retries: p.Retries(), first: p.FirstWait, longest: p.LongestWait,
+		maxElapsed: p.MaxElapsed, base: resize(pl.base, n), lo: resize(pl.lo, n), width: resize(pl.width, n),
+		div: resize(pl.div, n), ref: pl.ref[:0], same: !p.Jitter.Draws(), longestDraw: p.LongestDraw()}
 	us := int64(p.FirstWait) * 1000
 	for k := 1; k < n; k++ {
 		pl.base[k] = int(us / 1000)
@@ -49,7 +56,7 @@ func newPlan(p Policy, d Draws) *plan {
 		us = p.nextMicros(us)
 	}
 	if d == Reference && pl.kind != JitterNone && pl.kind != JitterDecorrelated {
-		pl.ref = make([]refStep, pl.retries)
+		pl.ref = resize(pl.ref, pl.retries)
 		pl.refWide = pl.retries
 		for k := pl.retries; k >= 1; k-- {
 			pl.ref[k-1] = newRefStep(pl.lo[k], pl.width[k])
@@ -59,6 +66,17 @@ func newPlan(p Policy, d Draws) *plan {
 		}
 	}
 	return pl
+}
+
+// resize returns s, or a new slice where it holds fewer than n, n long and
+// zero.
+func resize[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // wait draws w(k), the wait before retry k, from src; prev is the wait

@@ -64,20 +64,32 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{Policy: p, Figures: noFigures()}, err
 	}
-	pl := newPlan(p, s.Draws)
-	if !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
-		var series *Series
-		if o.Series {
-			series = fastSeries(pl, s)
-		}
-		if !o.Series || series != nil {
-			ta := tallyPool.Get().(*tally)
-			defer tallyPool.Put(ta)
-			return Result{Policy: p, Figures: ta.crowdSeries(pl, s, series), Series: series}, nil
+	if !o.Engine && !s.HasService() {
+		ta := tallyPool.Get().(*tally)
+		r, ok := ta.run(p, s, o.Series)
+		tallyPool.Put(ta)
+		if ok {
+			return r, nil
 		}
 	}
-	f, series, err := newEngine(pl, s, o.Series, o.Stop).run()
+	f, series, err := newEngine(newPlan(p, s.Draws), s, o.Series, o.Stop).run()
 	return Result{Policy: p, Figures: f, Series: series}, err
+}
+
+// run is Run on the fast path, with ta's plan, if the horizon is short
+// enough for it (and its series, if kept).
+func (ta *tally) run(p Policy, s Settings, keepSeries bool) (Result, bool) {
+	pl := ta.plan.renew(p, s.Draws)
+	if fastSlots(pl, s) > maxFastSlots {
+		return Result{}, false
+	}
+	var series *Series
+	if keepSeries {
+		if series = fastSeries(pl, s); series == nil {
+			return Result{}, false
+		}
+	}
+	return Result{Policy: p, Figures: ta.crowdSeries(pl, s, series), Series: series}, true
 }
 
 // RunAll runs each policy as Run does, on up to workers goroutines at once
