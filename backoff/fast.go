@@ -25,7 +25,7 @@ type tally struct {
 	plan   plan     // Run's plan, renewed for each policy
 	counts []uint16 // where the retries are fewer than 2^16
 	wide   []uint32 // where they are more
-	spare  []uint32 // the radix sort's other half; refCrowd's latencies in the percentiles' slots
+	spare  []uint32 // the radix sort's other half; walkCrowd's latencies in the percentiles' slots
 	lat    []uint32
 	ats    []uint32 // one client's retries' moments
 	marks  marks
@@ -95,9 +95,9 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series) Figures {
 	if series == nil && (len(pl.ref) > 0 || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
 		switch {
 		case narrow:
-			return refCrowd(ta, pl, s, counts)
+			return walkCrowd(ta, pl, s, counts)
 		case counting:
-			return refCrowd(ta, pl, s, wide)
+			return walkCrowd(ta, pl, s, wide)
 		}
 	}
 
@@ -527,8 +527,8 @@ func (s *Series) add(ats []uint32, slot divisor, outage int) {
 // from the counts, whose slots from the one the service comes back in on
 // hold only the clients' last retries, those that got through.
 
-// refWalk is what a client's walk reads.
-type refWalk[C uint16 | uint32] struct {
+// clientWalk is what a client's walk reads.
+type clientWalk[C uint16 | uint32] struct {
 	ref            []refStep
 	wide           int      // ref[wide:] need no remainder
 	lo             []int    // Independent draws: retry k's band's low end, lo[k-1]
@@ -564,7 +564,7 @@ func (v slotDivisor) div(at uint32) uint32 { return uint32(uint64(at) * v.m >> (
 // generator's state and the moment, which each retry waits on.
 //
 //go:noinline
-func (w *refWalk[C]) table(x uint32) (at uint32, made, end int) {
+func (w *clientWalk[C]) table(x uint32) (at uint32, made, end int) {
 	ref, counts := w.ref, w.counts
 	narrow := ref[:w.wide]
 	for k := range narrow {
@@ -599,7 +599,7 @@ func (w *refWalk[C]) table(x uint32) (at uint32, made, end int) {
 // mod (3*prev - first + 1)), prev the wait before.
 //
 //go:noinline
-func (w *refWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
+func (w *clientWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
 	counts := w.counts
 	prev := w.first
 	for k := range w.retries {
@@ -634,7 +634,7 @@ func (w *refWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
 // client's generator, written out here so that it stays in registers.
 //
 //go:noinline
-func (w *refWalk[C]) pcgTable(g rand.PCG) (at uint32, made, end int) {
+func (w *clientWalk[C]) pcgTable(g rand.PCG) (at uint32, made, end int) {
 	lo, width, counts := w.lo, w.width, w.counts
 	lo = lo[:len(width)]
 	for k, n := range width {
@@ -660,7 +660,7 @@ func (w *refWalk[C]) pcgTable(g rand.PCG) (at uint32, made, end int) {
 // pcgDecorrelated is decorrelated for Independent draws.
 //
 //go:noinline
-func (w *refWalk[C]) pcgDecorrelated(g rand.PCG) (at uint32, made, end int) {
+func (w *clientWalk[C]) pcgDecorrelated(g rand.PCG) (at uint32, made, end int) {
 	counts := w.counts
 	prev := w.first
 	for k := range w.retries {
@@ -685,11 +685,11 @@ func (w *refWalk[C]) pcgDecorrelated(g rand.PCG) (at uint32, made, end int) {
 	return at, w.retries, endGaveUp
 }
 
-// refCrowd is crowdSeries for pl, jittered, with its counts in counts
+// walkCrowd is crowdSeries for pl, jittered, with its counts in counts
 // (zero, one a slot of the horizon), which it leaves zero: Reference draws
 // of a table or decorrelated jitter, or Independent draws of any.
-func refCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C) Figures {
-	w := &refWalk[C]{ref: pl.ref, wide: pl.refWide, lo: pl.lo[1:], width: pl.width[1:], retries: pl.retries, counts: counts,
+func walkCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C) Figures {
+	w := &clientWalk[C]{ref: pl.ref, wide: pl.refWide, lo: pl.lo[1:], width: pl.width[1:], retries: pl.retries, counts: counts,
 		slot: newSlotDivisor(s.Slot), limit: ^uint32(0), outage: uint32(s.Outage), first: uint32(pl.first), longest: uint32(pl.longest)}
 	if pl.maxElapsed > 0 {
 		w.limit = uint32(pl.maxElapsed)
