@@ -13,8 +13,10 @@
 //
 // Policies. With first wait b, longest wait c and multiplier m in
 // thousandths, the base wait before retry k is d(k) = floor(us(k)/1000),
-// us(1) = b*1000, us(k+1) = min(c*1000, floor(us(k)*m/1000)); the wait w(k)
-// is drawn around it by the jitter (see Jitter). The reference's five are
+// us(1) = b*1000, us(k+1) = min(c*1000, floor(us(k)*m/1000)); with linear
+// growth us(k+1) = min(c*1000, us(k) + b*1000) instead, d(k) = min(c, k*b),
+// m ignored (see Growth). The wait w(k) is drawn around d(k) by the jitter
+// (see Jitter). The reference's five are
 // Shapes: fixed (m 1000, no jitter), exponential (m 2000, no jitter), full
 // and equal jitter (m 2000), and decorrelated, min(c, u(b, 3*previous)).
 //

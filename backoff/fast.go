@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 )
@@ -21,9 +22,10 @@ import (
 // slot in a bitmap instead, a bit a slot, and sorts only the slots marked
 // twice. Past maxFastSlots the engine runs instead (run.go).
 type tally struct {
+	plan   plan     // Run's plan, renewed for each policy
 	counts []uint16 // where the retries are fewer than 2^16
 	wide   []uint32 // where they are more
-	spare  []uint32 // the radix sort's other half
+	spare  []uint32 // the radix sort's other half; walkCrowd's latencies in the percentiles' slots
 	lat    []uint32
 	ats    []uint32 // one client's retries' moments
 	marks  marks
@@ -91,6 +93,15 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series, stop func() b
 	outage := s.Outage
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
 	lat := ta.lat[:0]
+
+	if series == nil && (len(pl.ref) > 0 || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
+		switch {
+		case narrow:
+			return walkCrowd(ta, pl, s, counts, stop)
+		case counting:
+			return walkCrowd(ta, pl, s, wide, stop)
+		}
+	}
 
 	// Without jitter every client waits alike: one client stands for all.
 	clients := s.Clients
@@ -521,4 +532,351 @@ func (s *Series) add(ats []uint32, slot divisor, outage int) {
 			s.FailedWhileDown[i]++
 		}
 	}
+}
+
+// The crowd of a jittered policy counted in an array, without a series:
+// the path the five and the presets take, under either draws. Each
+// client's retries are drawn and counted in one loop, a
+// function of its own that the compiler keeps in registers; the busiest
+// slots are found after, in one pass over the counts, which costs less than
+// following them retry by retry; and the latencies' percentiles are read
+// from the counts, whose slots from the one the service comes back in on
+// hold only the clients' last retries, those that got through.
+
+// clientWalk is what a client's walk reads.
+type clientWalk[C uint16 | uint32] struct {
+	ref            []refStep
+	wide           int      // ref[wide:] need no remainder
+	lo             []int    // Independent draws: retry k's band's low end, lo[k-1]
+	width          []uint64 // and its width
+	retries        int
+	counts         []C
+	slot           slotDivisor
+	limit, outage  uint32 // limit: the latest a retry may come; no limit is 2^32-1
+	first, longest uint32
+}
+
+// slotDivisor takes a moment's slot, at / slot, as (at*m) >> f for every
+// at below 2^31: with f = 31 + ceil(log2 slot) and m = ceil(2^f/slot), the
+// product stays below 2^63 and the quotient is exact (Lemire, Kaser and
+// Kurz 2019, theorem 1).
+type slotDivisor struct {
+	m uint64
+	f uint
+}
+
+func newSlotDivisor(slot int) slotDivisor {
+	f := 31 + uint(bits.Len(uint(slot-1)))
+	return slotDivisor{m: (1<<f + uint64(slot) - 1) / uint64(slot), f: f}
+}
+
+func (v slotDivisor) div(at uint32) uint32 { return uint32(uint64(at) * v.m >> (v.f & 63)) }
+
+// table draws and counts the retries of the client whose generator starts
+// at x: a table jitter, the wait before retry k lo + (x>>16) mod d, x
+// drawn anew each retry. It returns the moment of the last retry made, the
+// retries made and how the client ended. What stays the same from retry to
+// retry is read from w as it is needed, which leaves the registers to the
+// generator's state and the moment, which each retry waits on.
+//
+//go:noinline
+func (w *clientWalk[C]) table(x uint32) (at uint32, made, end int) {
+	ref, counts := w.ref, w.counts
+	narrow := ref[:w.wide]
+	for k := range narrow {
+		st := &narrow[k]
+		x = 1664525*x + 1013904223
+		next := at + st.lo + uint32(uint64(st.m*(x>>16))*uint64(st.d)>>32)
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	for k := w.wide; k < len(ref); k++ {
+		x = 1664525*x + 1013904223
+		next := at + ref[k].lo + x>>16
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, len(ref), endGaveUp
+}
+
+// decorrelated is table for decorrelated jitter: min(longest, first + r
+// mod (3*prev - first + 1)), prev the wait before.
+//
+//go:noinline
+func (w *clientWalk[C]) decorrelated(x uint32) (at uint32, made, end int) {
+	counts := w.counts
+	prev := w.first
+	for k := range w.retries {
+		x = 1664525*x + 1013904223
+		r, width := x>>16, 3*prev-w.first+1
+		// A branch, predicted, keeps the next wait from waiting on this
+		// one: the remainder is needed only where width is at most r, and
+		// where width is 2^14 or more (r < 2^16), three subtractions at
+		// most make it.
+		for r >= width && width >= 1<<14 {
+			r -= width
+		}
+		if r >= width {
+			r %= width
+		}
+		prev = min(w.first+r, w.longest)
+		next := at + prev
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, w.retries, endGaveUp
+}
+
+// pcgTable is table for Independent draws: the wait before retry k is
+// lo + Lemire's draw from [0, width) (see source.between), from g, the
+// client's generator, written out here so that it stays in registers.
+//
+//go:noinline
+func (w *clientWalk[C]) pcgTable(g rand.PCG) (at uint32, made, end int) {
+	lo, width, counts := w.lo, w.width, w.counts
+	lo = lo[:len(width)]
+	for k, n := range width {
+		hi, l := bits.Mul64(g.Uint64(), n)
+		if l < n { // seldom: only then can l be below (2^64-n) mod n
+			for thresh := -n % n; l < thresh; {
+				hi, l = bits.Mul64(g.Uint64(), n)
+			}
+		}
+		next := at + uint32(lo[k]) + uint32(hi)
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, len(width), endGaveUp
+}
+
+// pcgDecorrelated is decorrelated for Independent draws.
+//
+//go:noinline
+func (w *clientWalk[C]) pcgDecorrelated(g rand.PCG) (at uint32, made, end int) {
+	counts := w.counts
+	prev := w.first
+	for k := range w.retries {
+		n := uint64(3*prev - w.first + 1)
+		hi, l := bits.Mul64(g.Uint64(), n)
+		if l < n {
+			for thresh := -n % n; l < thresh; {
+				hi, l = bits.Mul64(g.Uint64(), n)
+			}
+		}
+		prev = min(w.first+uint32(hi), w.longest)
+		next := at + prev
+		if next > w.limit {
+			return at, k, endOutOfTime
+		}
+		at = next
+		counts[uint64(at)*w.slot.m>>(w.slot.f&63)]++
+		if at >= w.outage {
+			return at, k + 1, endThrough
+		}
+	}
+	return at, w.retries, endGaveUp
+}
+
+// walkCrowd is crowdSeries for pl, jittered, with its counts in counts
+// (zero, one a slot of the horizon), which it leaves zero: Reference draws
+// of a table or decorrelated jitter, or Independent draws of any. It asks
+// stop, if not nil, every 1024 clients, and returns ErrStopped, its counts
+// zero again, when it says yes.
+func walkCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C, stop func() bool) (Figures, error) {
+	w := &clientWalk[C]{ref: pl.ref, wide: pl.refWide, lo: pl.lo[1:], width: pl.width[1:], retries: pl.retries, counts: counts,
+		slot: newSlotDivisor(s.Slot), limit: ^uint32(0), outage: uint32(s.Outage), first: uint32(pl.first), longest: uint32(pl.longest)}
+	if pl.maxElapsed > 0 {
+		w.limit = uint32(pl.maxElapsed)
+	}
+	decorrelated, independent := pl.kind == JitterDecorrelated, pl.draws == Independent
+	split := uint32(s.Outage / s.Slot)
+	lat := ta.lat[:0]
+	retries, outOfTime, afterInSplit, last := 0, 0, 0, uint32(0)
+	x := uint32(s.Seed * 1000)
+	for client := range s.Clients {
+		if client&1023 == 1023 && stop != nil && stop() {
+			clear(counts[:last+1])
+			ta.lat = lat[:0]
+			return noFigures(), ErrStopped
+		}
+		x++
+		var at uint32
+		var made, end int
+		switch {
+		case independent:
+			var g rand.PCG
+			g.Seed(uint64(s.Seed), uint64(client+1))
+			if decorrelated {
+				at, made, end = w.pcgDecorrelated(g)
+			} else {
+				at, made, end = w.pcgTable(g)
+			}
+		case decorrelated:
+			at, made, end = w.decorrelated(x)
+		default:
+			at, made, end = w.table(x)
+		}
+		retries += made
+		if made == 0 {
+			outOfTime++ // the first retry would pass the limit
+			continue
+		}
+		i := w.slot.div(at)
+		last = max(last, i)
+		switch end {
+		case endThrough:
+			lat = append(lat, at)
+			if i == split {
+				afterInSplit++
+			}
+		case endOutOfTime:
+			outOfTime++
+		}
+	}
+	f := noFigures()
+	through := len(lat)
+	f.Clients, f.Retries = s.Clients, retries
+	f.Attempts = s.Clients + retries
+	f.Served, f.Through = through, through
+	f.FailedWhileDown = f.Attempts - f.Served
+	f.GaveUp, f.OutOfTime = s.Clients-through-outOfTime, outOfTime
+	f.StableFrom = s.Outage
+	if retries > 0 {
+		counted := counts[:last+1]
+		// The busiest slot, the first of equals, and the busiest after the
+		// split slot, whose retries all came after the outage's end. The
+		// split slot holds afterInSplit of those, and where there is no
+		// outage the crowd's first attempts too, and wins a tie, being
+		// earlier.
+		most, mostAt := busiestIn(counted[:min(int(split)+1, len(counted))])
+		var peak C
+		peakAt := 0
+		if int(split)+1 < len(counted) {
+			peak, peakAt = busiestIn(counted[split+1:])
+			peakAt += int(split) + 1
+		}
+		if peak > most {
+			most, mostAt = peak, peakAt
+		}
+		if most > 0 {
+			f.MostInASlot, f.BusiestSlotFrom = int(most), mostAt*s.Slot
+		}
+		after := afterInSplit
+		if s.Outage == 0 {
+			after += s.Clients
+		}
+		f.PeakAfterBack, f.PeakAfterBackFrom = after, int(split)*s.Slot
+		if int(peak) > after {
+			f.PeakAfterBack, f.PeakAfterBackFrom = int(peak), peakAt*s.Slot
+		}
+		if f.PeakAfterBack == 0 {
+			f.PeakAfterBack, f.PeakAfterBackFrom = 0, -1
+		}
+		if through > 0 {
+			latenciesFrom(&f, lat, counted[split:], afterInSplit, w.slot, split, &ta.spare)
+			f.AllThroughBy = f.LatencyMax
+		}
+		clear(counted)
+	} else if s.Outage == 0 {
+		f.PeakAfterBack, f.PeakAfterBackFrom = s.Clients, 0
+	}
+	f.CrowdAllThroughBy = f.AllThroughBy // every client is the crowd's
+	f.derive(s.Outage)
+	ta.lat = lat[:0]
+	return f, nil
+}
+
+// busiestIn returns the largest count in counts and the first place it is
+// at (0, 0 for none): four counts at a time, their largest against the
+// largest yet, which after the first few is seldom passed.
+func busiestIn[C uint16 | uint32](counts []C) (most C, at int) {
+	i := 0
+	for ; i+4 <= len(counts); i += 4 {
+		q := counts[i : i+4 : i+4]
+		if m := max(q[0], q[1], q[2], q[3]); m > most {
+			for j, c := range q {
+				if c == m {
+					most, at = m, i+j
+					break
+				}
+			}
+		}
+	}
+	for ; i < len(counts); i++ {
+		if counts[i] > most {
+			most, at = counts[i], i
+		}
+	}
+	return most, at
+}
+
+// latenciesFrom sets f's latency figures from the clients' latencies, lat
+// (not empty), and their histogram: inSplit of them in the split slot, and
+// after[j] in slot split+j for j >= 1. The slots of the percentiles' ranks
+// are found by summing it, and only the latencies in those are sorted.
+func latenciesFrom[C uint16 | uint32](f *Figures, lat []uint32, after []C, inSplit int, slot slotDivisor, split uint32, scratch *[]uint32) {
+	n := len(lat)
+	i50, i99 := rankOf(50, n), rankOf(99, n)
+	// Rank r is in slot split+j for the first j whose sum passes r; below
+	// is the sum of the slots before it.
+	j, sum := 0, inSplit
+	for sum <= i50 {
+		j++
+		sum += int(after[j])
+	}
+	j50, below50 := j, sum-int(after[j])
+	for sum <= i99 {
+		j++
+		sum += int(after[j])
+	}
+	j99, below99 := j, sum-int(after[j])
+	if j50 == 0 {
+		below50 = 0
+	}
+	if j99 == 0 {
+		below99 = 0
+	}
+	s50, s99 := split+uint32(j50), split+uint32(j99)
+	picks := (*scratch)[:0]
+	most := uint32(0)
+	for _, at := range lat {
+		most = max(most, at)
+		if i := slot.div(at); i == s50 || i == s99 {
+			picks = append(picks, at)
+		}
+	}
+	// Sorted, the picks are slot s50's, then s99's where it is another.
+	slices.Sort(picks)
+	f.LatencyP50 = int(picks[i50-below50])
+	if s99 == s50 {
+		f.LatencyP99 = int(picks[i99-below99])
+	} else {
+		f.LatencyP99 = int(picks[len(picks)-(sum-i99)])
+	}
+	f.LatencyMax = int(most)
+	*scratch = picks[:0]
 }

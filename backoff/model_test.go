@@ -45,10 +45,15 @@ func (g *modelGen) u(lo, hi int) int {
 	}
 }
 
-// modelBase is d(k) by MODEL.md section 2's recurrence.
+// modelBase is d(k) by MODEL.md section 2's recurrence, exponential or
+// linear.
 func modelBase(p Policy, k int) int {
 	us := int64(p.FirstWait) * 1000
 	for i := 1; i < k; i++ {
+		if p.Growth == GrowthLinear {
+			us = min(int64(p.LongestWait)*1000, us+int64(p.FirstWait)*1000)
+			continue
+		}
 		us = min(int64(p.LongestWait)*1000, us*int64(p.Multiplier)/1000)
 	}
 	return int(us / 1000)

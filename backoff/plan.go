@@ -16,13 +16,37 @@ type plan struct {
 	div            []divisor // div[k]: width[k] as a divisor, for Reference draws
 	same           bool      // every client waits alike: no draws
 	longestDraw    int
+	// Reference draws of a table jitter: ref[k-1] is retry k's band as a
+	// 32-bit reciprocal, and from refWide on (a 0-based index) every band
+	// is wider than the draws reach, so that r mod width is r itself. Empty
+	// for other draws and jitters.
+	ref     []refStep
+	refWide int
+}
+
+// refStep is a retry's band for Reference draws: the wait is lo + r mod d
+// for r = x>>16 < 2^16, the remainder ((m*r mod 2^32) * d) >> 32 with m =
+// ceil(2^32/d), exact for every r and d up to 2^16 (Lemire, Kaser and Kurz,
+// "Faster Remainder by Direct Computation", 2019: F = 32 >= 16 + log2(d)).
+// A band wider than 2^16 is taken as 2^16 wide, which leaves r as it is.
+type refStep struct{ lo, m, d uint32 }
+
+func newRefStep(lo int, width uint64) refStep {
+	d := min(width, 1<<16)
+	return refStep{lo: uint32(lo), m: uint32((1<<32 + d - 1) / d), d: uint32(d)}
 }
 
 func newPlan(p Policy, d Draws) *plan {
+	return new(plan).renew(p, d)
+}
+
+// renew makes pl the plan of p under d, in the slices it had: the fast
+// path's runs keep one plan in their pooled scratch, and allocate nothing.
+func (pl *plan) renew(p Policy, d Draws) *plan {
 	n := p.Retries() + 1
-	pl := &plan{draws: d, kind: p.Jitter.Kind, retries: p.Retries(), first: p.FirstWait, longest: p.LongestWait,
-		maxElapsed: p.MaxElapsed, base: make([]int, n), lo: make([]int, n), width: make([]uint64, n), div: make([]divisor, n),
-		same: !p.Jitter.Draws(), longestDraw: p.LongestDraw()}
+	*pl = plan{draws: d, kind: p.Jitter.Kind, retries: p.Retries(), first: p.FirstWait, longest: p.LongestWait,
+		maxElapsed: p.MaxElapsed, base: resize(pl.base, n), lo: resize(pl.lo, n), width: resize(pl.width, n),
+		div: resize(pl.div, n), ref: pl.ref[:0], same: !p.Jitter.Draws(), longestDraw: p.LongestDraw()}
 	us := int64(p.FirstWait) * 1000
 	for k := 1; k < n; k++ {
 		pl.base[k] = int(us / 1000)
@@ -31,7 +55,28 @@ func newPlan(p Policy, d Draws) *plan {
 		pl.div[k] = newDivisor(uint32(hi - lo + 1))
 		us = p.nextMicros(us)
 	}
+	if d == Reference && pl.kind != JitterNone && pl.kind != JitterDecorrelated {
+		pl.ref = resize(pl.ref, pl.retries)
+		pl.refWide = pl.retries
+		for k := pl.retries; k >= 1; k-- {
+			pl.ref[k-1] = newRefStep(pl.lo[k], pl.width[k])
+			if pl.width[k] > ReferenceReach && pl.refWide == k {
+				pl.refWide = k - 1
+			}
+		}
+	}
 	return pl
+}
+
+// resize returns s, or a new slice where it holds fewer than n, n long and
+// zero.
+func resize[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // wait draws w(k), the wait before retry k, from src; prev is the wait

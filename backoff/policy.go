@@ -116,9 +116,56 @@ func FormatThousandths(n int) string {
 	return s
 }
 
+// Growth is how a policy's base wait grows from one retry to the next. The
+// zero value is GrowthExponential.
+type Growth int
+
+const (
+	// GrowthExponential multiplies the base wait by the multiplier m each
+	// retry: us(k+1) = min(c*1000, floor(us(k)*m/1000)). The default.
+	GrowthExponential Growth = iota
+	// GrowthLinear adds the first wait b each retry, ignoring m:
+	// us(k+1) = min(c*1000, us(k) + b*1000), so d(k) = min(c, k*b), as
+	// Polly's DelayBackoffType.Linear and go-retryablehttp's
+	// LinearJitterBackoff grow.
+	GrowthLinear
+)
+
+var growthNames = [...]string{"exponential", "linear"}
+
+// String writes the growth as the --growth flag takes it: "exponential" or
+// "linear".
+func (g Growth) String() string {
+	if g < 0 || int(g) >= len(growthNames) {
+		return fmt.Sprintf("Growth(%d)", int(g))
+	}
+	return growthNames[g]
+}
+
+// GrowthList is the names ParseGrowth takes, for messages.
+const GrowthList = "exponential or linear"
+
+// ParseGrowth reads "exponential" or "linear", in any case.
+func ParseGrowth(s string) (Growth, error) {
+	for g, n := range growthNames {
+		if strings.EqualFold(s, n) {
+			return Growth(g), nil
+		}
+	}
+	return 0, fmt.Errorf("growth %q: want %s", s, GrowthList)
+}
+
+func (g Growth) validate() error {
+	if g != GrowthExponential && g != GrowthLinear {
+		return fmt.Errorf("growth: %v is not %s", g, GrowthList)
+	}
+	return nil
+}
+
 // Policy is how one client waits between its attempts: the first wait b,
-// the longest wait c, the multiplier m in thousandths, the jitter, the
-// attempts A (the first included) and a limit E on the total time (0: none).
+// the longest wait c, how the base wait grows (by the multiplier m in
+// thousandths, or linearly), the jitter, the attempts A (the first included)
+// and a limit E on the total time (0: none).
 //
 // The base wait before retry k (k = 1, 2, ..., the retry after attempt k
 // fails) is kept in microseconds so that multipliers such as 1.6 compound as
@@ -127,16 +174,19 @@ func FormatThousandths(n int) string {
 //	us(1) = b*1000,  us(k+1) = min(c*1000, floor(us(k)*m/1000)),  d(k) = floor(us(k)/1000)
 //
 // With m = 2000 this is the reference's exponential wait, with m = 1000 its
-// fixed wait. us never exceeds c*1000, so nothing overflows however many
-// retries there are. The wait itself is drawn around d(k) by the jitter. A
-// client that starts at s and whose attempt k fails at t makes attempt k+1
-// at t + w(k), unless that is more than E after s: then it stops, out of
-// time.
+// fixed wait. With linear growth the first wait is added instead and m is
+// ignored: us(k+1) = min(c*1000, us(k) + b*1000), so d(k) = min(c, k*b).
+// us never exceeds c*1000, so nothing overflows however many retries there
+// are. The wait itself is drawn around d(k) by the jitter (decorrelated
+// jitter reads neither m nor the growth). A client that starts at s and
+// whose attempt k fails at t makes attempt k+1 at t + w(k), unless that is
+// more than E after s: then it stops, out of time.
 type Policy struct {
 	Name        string // how the faces name it: "full jitter", "grpc", "custom"
 	FirstWait   int    // b, ms
 	LongestWait int    // c, ms
-	Multiplier  int    // m, thousandths: 1000 to 10000
+	Multiplier  int    // m, thousandths: 1000 to 10000; linear growth ignores it
+	Growth      Growth // exponential (by m), the zero value, or linear (by b)
 	Jitter      Jitter
 	Attempts    int // A, the first included
 	MaxElapsed  int // E, ms; 0 for no limit
@@ -153,8 +203,13 @@ func (p Policy) Base(k int) int {
 	return int(us / 1000)
 }
 
-// nextMicros is us(k+1) from us(k).
+// nextMicros is us(k+1) from us(k): the one place the base wait grows.
+// us(k) <= c*1000 and b <= c, so neither the product (below 2^46) nor the
+// sum overflows.
 func (p Policy) nextMicros(us int64) int64 {
+	if p.Growth == GrowthLinear {
+		return min(int64(p.LongestWait)*1000, us+int64(p.FirstWait)*1000)
+	}
 	return min(int64(p.LongestWait)*1000, us*int64(p.Multiplier)/1000)
 }
 
@@ -233,10 +288,16 @@ func (p Policy) Same(q Policy) bool {
 }
 
 // Describe is the policy's fields in one line, as the flags write them:
-// "first 1000 ms, x1.6, longest 120000 ms, jitter spread:0.2, 5 attempts".
+// "first 1000 ms, x1.6, longest 120000 ms, jitter spread:0.2, 5 attempts";
+// with linear growth "linear" stands where the multiplier, which it
+// ignores, would: "first 1000 ms, linear, longest 30000 ms, ...".
 func (p Policy) Describe() string {
-	s := fmt.Sprintf("first %d ms, x%s, longest %d ms, jitter %s, %d attempts",
-		p.FirstWait, FormatThousandths(p.Multiplier), p.LongestWait, p.Jitter, p.Attempts)
+	growth := "x" + FormatThousandths(p.Multiplier)
+	if p.Growth == GrowthLinear {
+		growth = p.Growth.String()
+	}
+	s := fmt.Sprintf("first %d ms, %s, longest %d ms, jitter %s, %d attempts",
+		p.FirstWait, growth, p.LongestWait, p.Jitter, p.Attempts)
 	if p.MaxElapsed > 0 {
 		s += fmt.Sprintf(", at most %d ms in all", p.MaxElapsed)
 	}

@@ -323,16 +323,22 @@ func FuzzParseDigits(f *testing.F) {
 	})
 }
 
-// The jitter, budget and thousandths parsers refuse what they cannot read
-// with an error, never a panic, and what they read writes back the same.
+// The jitter, growth, budget and thousandths parsers refuse what they
+// cannot read with an error, never a panic, and what they read writes back
+// the same.
 func FuzzParseSettingValues(f *testing.F) {
-	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::"} {
+	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::", "Linear"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if j, err := ParseJitter(s); err == nil {
 			if back, err := ParseJitter(j.String()); err != nil || back != j || j.validate() != nil {
 				t.Fatalf("ParseJitter(%q) = %+v, which reads back as %+v, %v", s, j, back, err)
+			}
+		}
+		if g, err := ParseGrowth(s); err == nil {
+			if back, err := ParseGrowth(g.String()); err != nil || back != g || g.validate() != nil {
+				t.Fatalf("ParseGrowth(%q) = %v, which reads back as %v, %v", s, g, back, err)
 			}
 		}
 		if b, err := ParseBudget(s); err == nil {

@@ -181,11 +181,11 @@ func (s Settings) Policy(sh Shape) Policy {
 }
 
 // Custom is the policy of one's own: the settings' first wait, longest wait,
-// multiplier, jitter, attempts and limit on total time. It is named after
-// the preset it equals, if any, else "custom".
+// multiplier, growth, jitter, attempts and limit on total time. It is named
+// after the preset it equals, if any, else "custom".
 func (s Settings) Custom() Policy {
 	p := Policy{Name: "custom", FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: s.Multiplier,
-		Jitter: s.Jitter, Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+		Growth: s.Growth, Jitter: s.Jitter, Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
 	for _, pr := range Presets() {
 		if pr.Policy.Same(p) {
 			p.Name = pr.Name
@@ -195,11 +195,12 @@ func (s Settings) Custom() Policy {
 }
 
 // WithPreset returns the settings with the preset's policy as the custom
-// one: its first wait, longest wait, multiplier, jitter, attempts and limit.
+// one: its first wait, longest wait, multiplier, growth, jitter, attempts
+// and limit.
 func (s Settings) WithPreset(pr Preset) Settings {
 	p := pr.Policy
-	s.FirstWait, s.LongestWait, s.Multiplier, s.Jitter, s.Attempts, s.MaxElapsed =
-		p.FirstWait, p.LongestWait, p.Multiplier, p.Jitter, p.Attempts, p.MaxElapsed
+	s.FirstWait, s.LongestWait, s.Multiplier, s.Growth, s.Jitter, s.Attempts, s.MaxElapsed =
+		p.FirstWait, p.LongestWait, p.Multiplier, p.Growth, p.Jitter, p.Attempts, p.MaxElapsed
 	return s
 }
 

@@ -24,6 +24,7 @@ func (p Policy) Validate() error {
 		check("multiplier", p.Multiplier, 1000, 10000),
 		check("attempts", p.Attempts, 2, MaxAttempts),
 		check("limit on total time", p.MaxElapsed, 0, MaxTime),
+		p.Growth.validate(),
 		p.Jitter.validate(),
 	} {
 		if err != nil {
@@ -66,27 +67,41 @@ func Run(p Policy, s Settings, o Options) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{Policy: p, Figures: noFigures()}, err
 	}
-	pl := newPlan(p, s.Draws)
-	if err := checkQueue(p, pl, s); err != nil {
-		return Result{Policy: p, Figures: noFigures()}, err
-	}
-	if !o.Engine && !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
-		var series *Series
-		if o.Series {
-			series = fastSeries(pl, s)
-		}
-		if !o.Series || series != nil {
-			ta := tallyPool.Get().(*tally)
-			defer tallyPool.Put(ta)
-			f, err := ta.crowdSeries(pl, s, series, o.Stop)
-			if err != nil {
-				series = nil
-			}
-			return Result{Policy: p, Figures: f, Series: series}, err
+	if s.HasQueue() {
+		if err := checkQueue(p, newPlan(p, s.Draws), s); err != nil {
+			return Result{Policy: p, Figures: noFigures()}, err
 		}
 	}
-	f, series, err := newEngine(pl, s, o.Series, o.Stop).run()
+	if !o.Engine && !s.HasService() {
+		ta := tallyPool.Get().(*tally)
+		r, ok, err := ta.run(p, s, o.Series, o.Stop)
+		tallyPool.Put(ta)
+		if ok || err != nil {
+			return r, err
+		}
+	}
+	f, series, err := newEngine(newPlan(p, s.Draws), s, o.Series, o.Stop).run()
 	return Result{Policy: p, Figures: f, Series: series}, err
+}
+
+// run is Run on the fast path, with ta's plan, if the horizon is short
+// enough for it (and its series, if kept).
+func (ta *tally) run(p Policy, s Settings, keepSeries bool, stop func() bool) (Result, bool, error) {
+	pl := ta.plan.renew(p, s.Draws)
+	if fastSlots(pl, s) > maxFastSlots {
+		return Result{}, false, nil
+	}
+	var series *Series
+	if keepSeries {
+		if series = fastSeries(pl, s); series == nil {
+			return Result{}, false, nil
+		}
+	}
+	f, err := ta.crowdSeries(pl, s, series, stop)
+	if err != nil {
+		return Result{Policy: p, Figures: f}, false, err
+	}
+	return Result{Policy: p, Figures: f, Series: series}, true, nil
 }
 
 // RunAll runs each policy as Run does, on up to workers goroutines at once

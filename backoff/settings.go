@@ -19,6 +19,7 @@ type Settings struct {
 	// The policy of one's own ("custom"): the first wait, longest wait,
 	// attempts above, and these.
 	Multiplier int    // thousandths: 2000 doubles
+	Growth     Growth // by the multiplier (the default) or linearly, by the first wait
 	Jitter     Jitter // how each wait is drawn
 	MaxElapsed int    // ms a client may spend in all; 0 for no limit
 
