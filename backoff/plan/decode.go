@@ -33,6 +33,7 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 	if len(data) > MaxBytes {
 		return fail(1, "a plan of %d bytes: want at most %d (a plan is a page of settings)", len(data), MaxBytes)
 	}
+	// The parser drops a byte-order mark too: a second one, after ours.
 	text := planStripBOM(string(data))
 	lines, boundLine, bound, _ := scanPlan(text)
 	if bound != "" {
@@ -43,7 +44,7 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return fail(lineAt(text, pe.Position), "not TOML: %s", planOneLine(pe.Message))
+			return fail(lineAt(planStripBOM(text), pe.Position), "not TOML: %s", planOneLine(pe.Message))
 		}
 		return fail(1, "not TOML: %s", planOneLine(err.Error()))
 	}

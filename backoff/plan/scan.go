@@ -54,10 +54,12 @@ type planScan struct {
 	unreadAt int    // where the scan stopped on text it cannot read, 0 if it did not
 }
 
-// scanPlan scans text (without its byte-order mark): the line of every key,
-// and a message for the first bound it passes, at that line, or "".
+// scanPlan scans text as the TOML parser reads it, after a byte-order mark
+// it drops: the line of every key, and a message for the first bound it
+// passes, at that line, or "". read is false when it stopped on text it
+// cannot read, which the parser refuses.
 func scanPlan(text string) (lines keyLines, line int, bound string, read bool) {
-	s := &planScan{text: text, line: 1, lines: keyLines{}}
+	s := &planScan{text: planStripBOM(text), line: 1, lines: keyLines{}}
 	s.top()
 	return s.lines, s.boundAt, s.bound, s.unreadAt == 0
 }
