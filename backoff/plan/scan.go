@@ -298,12 +298,17 @@ func (s *planScan) basicString() (end int, ok bool) {
 	return 0, false
 }
 
-// multiLine reads a """string""" or a ”'string”' from its first quote:
-// quote is the delimiter's character; a backslash escapes what follows it
-// only in a basic one.
+// multiLine reads a multi-line string from its first quote: quote is the
+// delimiter's character, " for a basic one and ' for a literal one; a
+// backslash escapes what follows it only in a basic one. It reads the end
+// as the parser does: three quotes followed by a fourth are a quote of
+// the text, unless the text would then end with five of them (six in a
+// row are not TOML), so that three, four or five quotes end it.
 func (s *planScan) multiLine(quote byte) bool {
 	delim := strings.Repeat(string(quote), 3)
-	for i := s.i + 3; i < len(s.text); i++ {
+	five := strings.Repeat(string(quote), 5)
+	start := s.i + 3
+	for i := start; i < len(s.text); i++ {
 		switch c := s.text[i]; {
 		case c == '\\' && quote == '"':
 			if i+1 < len(s.text) && s.text[i+1] == '\n' {
@@ -313,12 +318,16 @@ func (s *planScan) multiLine(quote byte) bool {
 		case c == '\n':
 			s.line++
 		case c == quote && strings.HasPrefix(s.text[i:], delim):
-			// A string may end with one or two of its quotes: """a"""""
-			end := i + 3
-			for n := 0; n < 2 && end < len(s.text) && s.text[end] == quote; n++ {
-				end++
+			if i+3 < len(s.text) && s.text[i+3] == quote {
+				// The parser's own test: five quotes, unless after a
+				// backslash (which it takes for an escaped quote even
+				// when the backslash is itself escaped), are too many.
+				if text := s.text[start : i+3]; strings.HasSuffix(text, five) && (quote == '\'' || !strings.HasSuffix(text, `\`+five)) {
+					return false
+				}
+				continue
 			}
-			s.i = end
+			s.i = i + 3
 			return true
 		}
 	}
