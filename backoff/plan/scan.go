@@ -225,6 +225,8 @@ func (s *planScan) key(table []string, nesting int) []string {
 		part, ok := s.keyPart()
 		if !ok {
 			s.unreadable()
+		}
+		if s.stopped {
 			return nil
 		}
 		path = append(path, part)
@@ -429,6 +431,9 @@ func (s *planScan) inlineTable(path []string, nesting int) {
 	}
 }
 
+// tomlEscapes are the escapes of one character a basic string may hold.
+var tomlEscapes = map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", 'e': "\x1b", '"': `"`, '\\': `\`}
+
 // unescapeTOML is a basic string's text with its escapes read, as the
 // parser reads them; an escape it cannot read stays as written (the parser
 // refuses it).
@@ -443,12 +448,19 @@ func unescapeTOML(s string) string {
 			continue
 		}
 		i++
-		simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", 'e': "\x1b", '"': `"`, '\\': `\`}
-		if out, ok := simple[s[i]]; ok {
+		if out, ok := tomlEscapes[s[i]]; ok {
 			b.WriteString(out)
 			continue
 		}
-		digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+		digits := 0
+		switch s[i] {
+		case 'x':
+			digits = 2
+		case 'u':
+			digits = 4
+		case 'U':
+			digits = 8
+		}
 		if digits > 0 && i+digits < len(s) {
 			if n, err := strconv.ParseUint(s[i+1:i+1+digits], 16, 32); err == nil && utf8.ValidRune(rune(n)) {
 				b.WriteRune(rune(n))
