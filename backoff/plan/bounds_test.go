@@ -169,3 +169,33 @@ func BenchmarkDecodePlanWorst(b *testing.B) {
 		})
 	}
 }
+
+// The costliest texts within the bounds: 200 headers of 8 parts of 100
+// bytes (162 KB), each part new, so the parser makes 1,600 tables; and a
+// note of nearly 1 MiB. Each is decoded (and the first refused for its
+// keys) allocating at most 16 MiB: about 8 MB and 4 MB here, where a text
+// past the bounds took gigabytes.
+func TestDecodePlanAtTheBounds(t *testing.T) {
+	var deep strings.Builder
+	for i := range MaxKeys {
+		parts := make([]string, MaxNesting)
+		for j := range parts {
+			parts[j] = fmt.Sprintf("%s%03d%d", strings.Repeat("k", MaxKeyBytes-4), i, j)
+		}
+		fmt.Fprintf(&deep, "[%s]\n", strings.Join(parts, "."))
+	}
+	for _, tt := range []struct{ name, text, want string }{
+		{"200 headers 8 deep", deep.String(), "plan.toml:1: " + strings.Repeat("k", 96) + "0000."},
+		{"a note of 1 MiB", "note = \"" + strings.Repeat("x", MaxBytes-20) + "\"\n", ""},
+	} {
+		var err error
+		bytes := allocated(func() { _, err = Decode("plan.toml", []byte(tt.text)) })
+		switch {
+		case tt.want == "" && err != nil,
+			tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), ": not a key of a plan")):
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		case bytes > 16<<20:
+			t.Errorf("%s: allocated %d bytes for a text of %d, want at most 16 MiB", tt.name, bytes, len(tt.text))
+		}
+	}
+}
