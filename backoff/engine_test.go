@@ -285,10 +285,17 @@ func TestFastPathCountsManyRetries(t *testing.T) {
 }
 
 // Past maxFastSlots (1 ms slots over an outage of hours), a crowd without
-// a service runs the engine, whose slots stream; its figures are still the
-// model's.
+// a service runs the engine, whose slots stream: Run asks its Stop from
+// the engine's code exactly as often as a run told to use the engine does
+// (most cases ask it; see sameEngineRun). Its figures are still the model's.
 func TestLongHorizonsRunTheEngine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 5))
+	asked := 0
+	defer func() {
+		if asked < 10 {
+			t.Errorf("only %d of 30 cases asked Stop, want at least 10 to tell the engine ran", asked)
+		}
+	}()
 	for i := range 30 {
 		s := Defaults()
 		s.Clients, s.Slot, s.Draws = pick(rng, 1, 40), 1, Draws(rng.IntN(2))
@@ -299,6 +306,9 @@ func TestLongHorizonsRunTheEngine(t *testing.T) {
 		pl := newPlan(p, s.Draws)
 		if fastSlots(pl, s) <= maxFastSlots {
 			t.Fatalf("case %d: %d slots, not past maxFastSlots", i, fastSlots(pl, s))
+		}
+		if sameEngineRun(t, i, p, s) {
+			asked++
 		}
 		runAgreesWithModel(t, i, p, s)
 	}

@@ -16,10 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/glyph"
 )
 
 // MaxJobs is how many jobs one run takes.
@@ -287,7 +286,28 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	return fmt.Sprintf("job %q: want name:number (0 to 999 failures) or name:fatal", e.Job)
+	return fmt.Sprintf("job %q: want name:number (0 to 999 failures, 1 to 3 digits) or name:fatal", e.Job)
+}
+
+// FailureDigits is how many digits a job's failures may have: 1 to 3, as
+// the reference reads them, so 099 is 99 and 0000, which has 4, is refused
+// though it is 0. The one rule of --plain, the reports and the
+// full-screen program.
+const FailureDigits = 3
+
+// DigitsRule is the rule a job's failures break when they are all digits
+// but more than FailureDigits of them: "failures go from 0 to 999" when
+// they are more, else "failures are written in 1 to 3 digits: 0099 has 4;
+// write 99".
+func DigitsRule(failures string) string {
+	n := strings.TrimLeft(failures, "0")
+	if n == "" {
+		n = "0"
+	}
+	if len(n) > FailureDigits {
+		return "failures go from 0 to 999"
+	}
+	return fmt.Sprintf("failures are written in 1 to %d digits: %s has %d; write %s", FailureDigits, failures, len(failures), n)
 }
 
 // Rule is the rule the job breaks, in words: "failures go from 0 to 999".
@@ -302,7 +322,7 @@ func (e *FormatError) Rule() string {
 	case rest == "":
 		return "nothing after the colon: give the failures, 0 to 999, or fatal"
 	case strings.Trim(rest, "0123456789") == "":
-		return "failures go from 0 to 999"
+		return DigitsRule(rest)
 	}
 	return "after the colon come the failures, a whole number from 0 to 999, or fatal"
 }
@@ -351,8 +371,8 @@ func Parse(line string) ([]Job, error) {
 	return jobs, nil
 }
 
-// ParseJob reads one job, written without spaces: name:failures (1 to 3
-// digits) or name:fatal. The name is what comes before the first colon and
+// ParseJob reads one job, written without spaces: name:failures (1 to
+// FailureDigits digits, as the reference reads them) or name:fatal. The name is what comes before the first colon and
 // must not be empty; anything else is a *FormatError.
 func ParseJob(word string) (Job, error) {
 	colon := strings.IndexByte(word, ':')
@@ -363,37 +383,39 @@ func ParseJob(word string) (Job, error) {
 	if rest == "fatal" {
 		return Job{Name: name, Fatal: true}, nil
 	}
-	n, ok := backoff.ParseDigits(rest, 3)
+	n, ok := backoff.ParseDigits(rest, FailureDigits)
 	if !ok {
 		return Job{}, &FormatError{Job: word}
 	}
 	return Job{Name: name, Failures: n}, nil
 }
 
-// NameError is a job whose name holds a format character (Unicode category
-// Cf, such as U+200B, which shows as nothing, or U+202E, which turns the
-// text after it around): a report that writes the name would not show what
-// it says.
+// NameError is a job whose name holds a character that does not show as
+// itself (glyph.Unseen): a format character, such as U+200B, which shows
+// as nothing, or U+202E, which turns the text after it around; another
+// default-ignorable one, such as the Hangul filler U+3164; a blank other
+// than the space, such as U+2800 or the line separator U+2028. A report that
+// writes the name would not show what it says, and two jobs could look
+// the same.
 type NameError struct {
 	Job  Job
-	Char rune // the first format character in the name
+	Char rune // the first such character in the name
 }
 
 func (e *NameError) Error() string {
-	return fmt.Sprintf("job %q: a name cannot hold invisible or direction-changing characters (Unicode format characters, category Cf), here %U", e.Job.String(), e.Char)
+	return fmt.Sprintf("job %s: a name cannot hold a character that does not show as itself (invisible, blank or direction-changing), here %U",
+		glyph.Quote(e.Job.String()), e.Char)
 }
 
-// CheckNames refuses a job whose name holds a format character, with a
-// *NameError. Parse takes any name, as the reference does (--plain keeps
-// its behaviour); the reports and the full-screen program call this too.
+// CheckNames refuses a job whose name holds a character that does not
+// show as itself, with a *NameError. Parse takes any name, as the
+// reference does (--plain keeps its behaviour); the reports and the
+// full-screen program call this too.
 func CheckNames(jobs []Job) error {
 	for _, j := range jobs {
-		if i := strings.IndexFunc(j.Name, isFormat); i >= 0 {
-			r, _ := utf8.DecodeRuneInString(j.Name[i:])
+		if r, ok := glyph.First(j.Name); ok {
 			return &NameError{Job: j, Char: r}
 		}
 	}
 	return nil
 }
-
-func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }

@@ -257,6 +257,17 @@ func TestCheckNames(t *testing.T) {
 		{"\ufeffbom:2", 0xFEFF},
 		{"soft\u00adhyphen:3", 0xAD},
 		{"a\u2066b\u2069:0", 0x2066},
+		// Outside category Cf, and as unseen: default-ignorable fillers and
+		// joiners, a blank pattern, a line separator, a no-break space.
+		{"a\u3164:1", 0x3164},
+		{"\u115fb:1", 0x115F},
+		{"e\u034f:2", 0x034F},
+		{"x\u2800:fatal", 0x2800},
+		{"l\u2028m:0", 0x2028},
+		{"n\u00a0o:0", 0x00A0},
+		{"v\ufe0f:0", 0xFE0F},
+		{"ideo\u3000:0", 0x3000},
+		{"ok:0 é:1 a\u0301:1 😀:2", 0}, // accents and symbols show
 	}
 	for _, tt := range tests {
 		jobs, err := Parse(tt.line)
@@ -354,8 +365,13 @@ func TestFormatErrorRule(t *testing.T) {
 		{"alpha", "a job is name:failures (0 to 999) or name:fatal"},
 		{":3", "the name before the colon is empty"},
 		{"a:", "nothing after the colon: give the failures, 0 to 999, or fatal"},
+		// One rule, the reference's: 1 to 3 digits. 099 is 99; 0099 is 99
+		// too but has 4 digits, and 0000 is 0 with 4.
 		{"alpha:1000", "failures go from 0 to 999"},
-		{"alpha:0000", "failures go from 0 to 999"},
+		{"alpha:01000", "failures go from 0 to 999"},
+		{"alpha:0000", "failures are written in 1 to 3 digits: 0000 has 4; write 0"},
+		{"a:0099", "failures are written in 1 to 3 digits: 0099 has 4; write 99"},
+		{"a:000000000999", "failures are written in 1 to 3 digits: 000000000999 has 12; write 999"},
 		{"a:x", "after the colon come the failures, a whole number from 0 to 999, or fatal"},
 		{"a:-1", "after the colon come the failures, a whole number from 0 to 999, or fatal"},
 		{"a:b:1", "after the colon come the failures, a whole number from 0 to 999, or fatal"},

@@ -310,6 +310,11 @@ func TestJobs(t *testing.T) {
 		{"", plain.Cancelled, 0},
 		{"alpha", "alpha: write a job as name:failures (0 to 999) or name:fatal.", 0},
 		{"alpha:1000", "alpha:1000: failures go from 0 to 999.", 0},
+		// --plain's rule, 1 to 3 digits: 099 runs as 99, 0099 is refused,
+		// and the words say why.
+		{"a:0099", "a:0099: failures are written in 1 to 3 digits: 0099 has 4; write 99.", 0},
+		{"a:0000", "a:0000: failures are written in 1 to 3 digits: 0000 has 4; write 0.", 0},
+		{"a:099", "", 6}, // 99 failures: every one of the 6 attempts fails
 		{":3", ":3: a job needs a name before the colon.", 0},
 		{"bravo:", "bravo:: after the colon, how many times it fails (0 to 999), or fatal.", 0},
 		{"bravo:two", "bravo:two: after the colon, a number of failures from 0 to 999, or fatal; two is neither.", 0},
@@ -350,6 +355,12 @@ func TestJobsRefuseFormatCharacters(t *testing.T) {
 		{"alpha:0 b\u202eravo:2", `"b\u202eravo:2"`, "U+202E"},
 		{"\u200bx:fatal", `"\u200bx:fatal"`, "U+200B"},
 		{"a:1 b\u2066c:3", `"b\u2066c:3"`, "U+2066"},
+		// Not format characters, and as unseen: two jobs would look alike.
+		{"a:1 a\u3164:1", `"a\u3164:1"`, "U+3164"},
+		{"\u115fa:1", `"\u115fa:1"`, "U+115F"},
+		{"e\u034f:2", `"e\u034f:2"`, "U+034F"},
+		{"x\u2800:fatal", `"x\u2800:fatal"`, "U+2800"},
+		{"l\u2028m:0", `"l\u2028m:0"`, "U+2028"},
 	}
 	for _, tt := range tests {
 		m := send(t, newApp(t, 100, 30), press("4", "enter", "ok:0", "enter", "enter", "backspace", "backspace", "backspace", "backspace", tt.line, "enter")...)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/glyph"
 	"github.com/retryplanner/retry-planner/views/pane"
 	"github.com/retryplanner/retry-planner/views/words"
 )
@@ -207,6 +208,13 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 			name := strings.TrimSpace(m.input.Value())
 			if name == "" {
 				m.note, m.failed = pane.SaveNoName, true
+				m.render()
+				return m, nil
+			}
+			if r, unseen := glyph.First(name); unseen {
+				// U+202E would turn the name around, U+200B hide in it: in
+				// "Open it again with" the command would not say what it is.
+				m.note, m.failed = pane.SaveUnseen(r), true
 				m.render()
 				return m, nil
 			}

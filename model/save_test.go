@@ -223,6 +223,12 @@ func TestSaveErrors(t *testing.T) {
 		{"no permission", []string{"s", "ctrl+u", "/etc/plan.toml", "enter"}, "Could not save /etc/plan.toml: permission denied."},
 		{"a name with a space", []string{"s", "ctrl+u", "my plan", "enter"}, `Could not save "my plan": permission denied.`},
 		{"no name", []string{"s", "ctrl+u", "space", "enter"}, pane.SaveNoName},
+		// Characters that do not show as themselves: refused beside the
+		// field, before anything is written, so that "Open it again with"
+		// never shows them.
+		{"a right-to-left override", []string{"s", "ctrl+u", "plan\u202elmth.toml", "enter"}, "A file name cannot hold U+202E, which does not show as itself: type the name again."},
+		{"a zero width space", []string{"s", "ctrl+u", "pl\u200ban.toml", "enter"}, "A file name cannot hold U+200B, which does not show as itself: type the name again."},
+		{"a Hangul filler", []string{"s", "ctrl+u", "\u3164.toml", "enter"}, "A file name cannot hold U+3164, which does not show as itself: type the name again."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,9 +16,11 @@ import (
 
 // Decode reads a plan from data, the text of file (named in errors).
 // It starts from Default, so a plan may leave out any key. It refuses,
-// with a *Error naming the file, the line and the rule: text that is not
-// TOML; a key a plan does not have (keys are case-sensitive); a value of the
-// wrong type (a string where a number goes, a decimal where a whole number
+// with a *Error naming the file, the line and the rule: text of more than
+// MaxBytes, or that passes a bound of a plan's shape (MaxNesting, MaxKeys,
+// MaxListValues, MaxKeyBytes), before any of it is decoded; text that is
+// not TOML; a key a plan does not have (keys are case-sensitive); a value of
+// the wrong type (a string where a number goes, a decimal where a whole number
 // goes); a value out of its range under backoff.WideLimits, or one the
 // jitter's, budget's, draws' or policies' rules refuse. The first problem in
 // the file's order is the one reported; ranges that depend on other keys
@@ -31,13 +33,18 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 	if len(data) > MaxBytes {
 		return fail(1, "a plan of %d bytes: want at most %d (a plan is a page of settings)", len(data), MaxBytes)
 	}
+	// The parser drops a byte-order mark too: a second one, after ours.
 	text := planStripBOM(string(data))
+	lines, boundLine, bound, _ := scanPlan(text)
+	if bound != "" {
+		return fail(boundLine, "%s", bound)
+	}
 	var raw map[string]any
 	md, err := decodeTOML(text, &raw)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return fail(lineAt(text, pe.Position), "not TOML: %s", planOneLine(pe.Message))
+			return fail(lineAt(planStripBOM(text), pe.Position), "not TOML: %s", planOneLine(pe.Message))
 		}
 		return fail(1, "not TOML: %s", planOneLine(err.Error()))
 	}
@@ -52,7 +59,7 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 	var first *Error // the first problem in the file's order
 	problem := func(at toml.Key, msg string) {
 		if first == nil {
-			first = &Error{File: file, Line: planKeyLine(text, md.Keys(), at), Msg: planShowable(msg)}
+			first = &Error{File: file, Line: lines.of(at), Msg: planShowable(msg)}
 		}
 	}
 	// Every key in the file's order, against the plan's own, in exact case.
@@ -101,11 +108,11 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 				ms, _ := backoff.ParseTime(s)
 				shown += fmt.Sprintf(" (%d ms)", ms)
 			}
-			return fail(planKeyLine(text, md.Keys(), key), "%s = %s: %s", key, shown, msg)
+			return fail(lines.of(key), "%s = %s: %s", key, shown, msg)
 		}
 		if key, ok := inFile[k.blame]; ok {
 			v, _ := tomlLookup(raw, key)
-			return fail(planKeyLine(text, md.Keys(), key), "%s = %s: more than the longest wait, %d ms by default: set %s too",
+			return fail(lines.of(key), "%s = %s: more than the longest wait, %d ms by default: set %s too",
 				key, tomlShow(v), plan.Settings.LongestWait, k.path())
 		}
 		return fail(1, "%s: %s", k.path(), msg) // a default out of range: cannot happen

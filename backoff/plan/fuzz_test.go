@@ -12,9 +12,12 @@ import (
 
 // FuzzDecodePlan: no text makes Decode panic; what it refuses gets one
 // line naming the file and a line of the text; what it accepts is a valid
-// plan that Encode writes back to a file that reads as the same plan.
+// plan that Encode writes back to a file that reads as the same plan. The
+// scan that bounds a text before it is decoded reads, to its end, every
+// text within the bounds that the TOML parser reads, and finds the line of
+// every key the parser finds: else a bound could be passed unseen.
 //
-//	go test -fuzz FuzzDecodePlan -fuzztime 60s ./views
+//	go test -fuzz FuzzDecodePlan -fuzztime 60s ./backoff/plan
 func FuzzDecodePlan(f *testing.F) {
 	f.Add(Encode(Default()))
 	f.Add(Encode(richPlan()))
@@ -32,6 +35,9 @@ func FuzzDecodePlan(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) <= MaxBytes {
+			checkScan(t, planStripBOM(text))
+		}
 		p, err := Decode("fuzz.toml", []byte(text))
 		if err != nil {
 			var pe *Error
@@ -55,4 +61,27 @@ func FuzzDecodePlan(f *testing.F) {
 			t.Fatalf("written and read again: got %+v, %v; want %+v", again, err, p)
 		}
 	})
+}
+
+// checkScan fails when the TOML parser reads a text within the bounds that
+// the scan does not read to its end, or finds a key the scan has no line for.
+func checkScan(t *testing.T, text string) {
+	t.Helper()
+	lines, _, bound, read := scanPlan(text)
+	if bound != "" {
+		return
+	}
+	var raw map[string]any
+	md, err := decodeTOML(text, &raw)
+	if err != nil {
+		return
+	}
+	if !read {
+		t.Fatalf("%q: the parser reads it, the scan stopped", text)
+	}
+	for _, k := range md.Keys() {
+		if _, ok := lines[k.String()]; !ok {
+			t.Fatalf("%q: the parser finds %s, the scan has no line for it (it has %v)", text, k, lines)
+		}
+	}
 }

@@ -289,8 +289,8 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"a number for the note", "note = 5\n", "plan.toml:1: note = 5: want a string of text, not a whole number"},
 		{"a decimal for the seeds", "[spread]\nseeds = 1e3\n", "plan.toml:2: spread.seeds = 1000: want a whole number from 0 (none) to 10000, not a decimal"},
 		{"a value for a table", "crowd = 5\n", "plan.toml:1: crowd = 5: want the table [crowd], not a whole number"},
-		// The parser keeps the position of an array of tables' last header.
-		{"an array of tables", "[[crowd]]\nclients = 5\n[[crowd]]\n", "plan.toml:3: crowd = [{...}]: want the table [crowd], not an array of tables"},
+		// An array of tables is where it is first named.
+		{"an array of tables", "[[crowd]]\nclients = 5\n[[crowd]]\n", "plan.toml:1: crowd = [{...}]: want the table [crowd], not an array of tables"},
 
 		// Values out of range, each field.
 		{"first wait", "[policy]\nfirst_wait_ms = 0\n", "plan.toml:2: policy.first_wait_ms = 0: want a time from 1 to 3600000 ms"},
@@ -345,7 +345,7 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"Windows line ends", "[crowd]\r\n\r\nclients = 0\r\n", "plan.toml:3: crowd.clients = 0: want a whole number from 1 to 1000000"},
 		{"a byte-order mark", "\xef\xbb\xbf[crowd]\nclients = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
 		{"a quoted key", "[crowd]\n\"clients\" = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
-		{"a key with a comma", "[crowd]\n\"a,b\" = 0\n", `plan.toml:1: crowd."a,b": not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws`},
+		{"a key with a comma", "[crowd]\n\"a,b\" = 0\n", `plan.toml:2: crowd."a,b": not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws`},
 		{"a long string", "note = 1\n[crowd]\ndraws = \"" + strings.Repeat("x", 100) + "\"\n", "plan.toml:1: note = 1: want a string of text, not a whole number"},
 		{"a long string shown short", "[crowd]\ndraws = \"" + strings.Repeat("x", 100) + "\"\n", `plan.toml:2: crowd.draws = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...": want "reference" or "independent"`},
 	}
@@ -369,21 +369,30 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 }
 
-// A key with a comma cannot be a struct tag, so its line comes from its
-// table's; every other key's line is its own.
+// Every key's line is where it is first named: a table made by dotted keys
+// or by a header below it takes that line; a key with a comma or a dot in
+// its quoted name has its own.
 func TestPlanKeyLine(t *testing.T) {
-	text := "a = 1\n\"b c\" = 2\nd.e = 3\n[f]\n\"g.h\" = [\n1]\n[i.j]\nk = 4\n"
+	text := "a = 1\n\"b c\" = 2\nd.e = 3\n[f]\n\"g.h\" = [\n1]\n[i.j]\nk = 4\n[f.\"x,y\"]\n\"\\u0041\" = {m = 5,\n n = 6}\n"
 	var raw map[string]any
 	md, err := toml.Decode(text, &raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"a": 1, `"b c"`: 2, "d.e": 3, "d": 3, "f": 4, `f."g.h"`: 5, "i": 7, "i.j": 7, "i.j.k": 8}
+	want := map[string]int{"a": 1, `"b c"`: 2, "d.e": 3, "d": 3, "f": 4, `f."g.h"`: 5, "i": 7, "i.j": 7, "i.j.k": 8,
+		`f."x,y"`: 9, `f."x,y".A`: 10, `f."x,y".A.m`: 10, `f."x,y".A.n`: 11}
 	keys := append(md.Keys(), toml.Key{"d"}, toml.Key{"i"})
+	lines, _, bound, read := scanPlan(text)
+	if bound != "" || !read {
+		t.Fatalf("got bound %q, read %v; want none passed and the text read", bound, read)
+	}
 	for _, k := range keys {
-		if got := planKeyLine(text, md.Keys(), k); got != want[k.String()] {
+		if got := lines.of(k); got != want[k.String()] {
 			t.Errorf("%s: got line %d, want %d", k, got, want[k.String()])
 		}
+	}
+	if len(keys) != len(want) {
+		t.Errorf("got %d keys, want %d: %v", len(keys), len(want), keys)
 	}
 }
 

@@ -25,6 +25,9 @@ type files interface {
 	readPlan(name string) ([]byte, error)
 	// exists reports whether something is at name.
 	exists(name string) bool
+	// dangling is an error saying what name is when it is a symbolic link
+	// to nothing, else nil.
+	dangling(name string) error
 }
 
 // osFiles are the process's files.
@@ -33,6 +36,9 @@ type osFiles struct{}
 func (osFiles) readPlan(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
+		if link := danglingLink(name); link != nil {
+			return nil, link
+		}
 		return nil, err
 	}
 	defer f.Close()
@@ -45,6 +51,35 @@ func (osFiles) readPlan(name string) ([]byte, error) {
 func (osFiles) exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
+}
+
+func (osFiles) dangling(name string) error { return danglingLink(name) }
+
+// danglingLinkError is a name that is a symbolic link to nothing: what it
+// points to is not there.
+type danglingLinkError struct{ target string }
+
+func (e danglingLinkError) Error() string {
+	return "a symbolic link to " + shownFile(e.target) + ", which is not there"
+}
+
+// danglingLink is a *fs.PathError holding a danglingLinkError when name is
+// a symbolic link to nothing, else nil. Such a name is neither a file that
+// is there (to overwrite with --force) nor a folder that is missing: a
+// report or a save refuses it, saying what it is.
+func danglingLink(name string) error {
+	fi, err := os.Lstat(name)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	target, err := os.Readlink(name)
+	if err != nil {
+		return nil
+	}
+	return &fs.PathError{Op: "open", Path: name, Err: danglingLinkError{target: target}}
 }
 
 // loadPlan reads and decodes the plan in file for flag (--plan or
@@ -111,6 +146,9 @@ type outFile struct {
 // createOut opens name for a report to write; without force, a file
 // already there is an error for which exists reports true.
 func createOut(name string, force bool) (*outFile, error) {
+	if err := danglingLink(name); err != nil {
+		return nil, err
+	}
 	fi, err := os.Lstat(name)
 	switch {
 	case !force || errors.Is(err, fs.ErrNotExist):

@@ -14,6 +14,7 @@ import (
 
 	vpicture "github.com/retryplanner/retry-planner/views/picture"
 	vreport "github.com/retryplanner/retry-planner/views/report"
+	"github.com/retryplanner/retry-planner/views/words"
 	"github.com/spf13/cobra"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -346,7 +347,13 @@ func (ra *reportArgs) checkFiles(fsys files) error {
 		return usagef("--out and --save-plan both name %s: give each its own file", shownFile(r.out))
 	}
 	for _, f := range []struct{ flag, file string }{{"--out", r.out}, {"--save-plan", r.savePlan}} {
-		if f.file != "" && !r.force && fsys.exists(f.file) {
+		if f.file == "" {
+			continue
+		}
+		if err := fsys.dangling(f.file); err != nil {
+			return usagef("%s %s: %s: remove it, or name another file", f.flag, shownFile(f.file), words.FileReason(err, "no such folder"))
+		}
+		if !r.force && fsys.exists(f.file) {
 			return existsError(f.flag, f.file)
 		}
 	}

@@ -318,6 +318,8 @@ func errorCases() []errorCase {
 		{[]string{"jobs", ":3"}, []string{"jobs: :3: the name before the colon is empty"}},
 		{[]string{"jobs", "a:"}, []string{"jobs: a:: nothing after the colon"}},
 		{[]string{"jobs", "alpha:1000"}, []string{"jobs: alpha:1000: failures go from 0 to 999"}},
+		{[]string{"jobs", "a:0099"}, []string{"jobs: a:0099: failures are written in 1 to 3 digits: 0099 has 4; write 99"}},
+		{[]string{"jobs", "a:0000"}, []string{"jobs: a:0000: failures are written in 1 to 3 digits: 0000 has 4; write 0"}},
 		{[]string{"jobs", "a:-1"}, []string{"jobs: a:-1: after the colon come the failures"}},
 		{[]string{"jobs", "a:Fatal"}, []string{"jobs: a:Fatal:", "or fatal"}},
 		{[]string{"jobs", "alpha:0", "bravo:2", "bravo:1"}, []string{"jobs: bravo appears twice; give each job its own name"}},
@@ -330,7 +332,13 @@ func errorCases() []errorCase {
 		// format characters (Cf) in a name: a report would not show what it says
 		{[]string{"jobs", "a\u202eb:1"}, []string{`job "a\u202eb:1"`, "direction-changing", "U+202E"}},
 		{[]string{"jobs", "ok:0", "x\u200b:fatal"}, []string{`job "x\u200b:fatal"`, "invisible", "U+200B"}},
-		{[]string{"jobs", "\ufeffbom:2"}, []string{`job "\ufeffbom:2"`, "format characters", "U+FEFF"}},
+		{[]string{"jobs", "\ufeffbom:2"}, []string{`job "\ufeffbom:2"`, "invisible", "U+FEFF"}},
+		// not format characters, yet they show as nothing or as a blank
+		{[]string{"jobs", "a:1", "a\u3164:1"}, []string{`job "a\u3164:1"`, "does not show as itself", "U+3164"}},
+		{[]string{"jobs", "\u115fb:1"}, []string{`job "\u115fb:1"`, "U+115F"}},
+		{[]string{"jobs", "e\u034f:2"}, []string{`job "e\u034f:2"`, "U+034F"}},
+		{[]string{"jobs", "x\u2800:fatal"}, []string{`job "x\u2800:fatal"`, "blank", "U+2800"}},
+		{[]string{"jobs", "l\u2028m:0"}, []string{`job "l\u2028m:0"`, "U+2028"}},
 		{[]string{"jobs", "soft\u00adhyphen:2"}, []string{`job "soft\u00adhyphen:2"`, "U+00AD"}},
 		// an empty value, refused for --client as for every other flag
 		{[]string{"schedule", "--policy", "fixed", "--client", ""}, []string{`--client ""`, "1 to 200 (the clients)"}},

@@ -363,6 +363,8 @@ func (ff fuzzFiles) readPlan(name string) ([]byte, error) {
 	return []byte(text[:min(len(text), plan.MaxBytes+1)]), nil
 }
 
+func (fuzzFiles) dangling(string) error { return nil }
+
 func (ff fuzzFiles) exists(name string) bool {
 	_, ok := ff[name]
 	return ok

@@ -144,7 +144,10 @@ Times are whole milliseconds in keys ending _ms, or a string holding a
 duration ("1.5s", "2m"); counts are whole numbers (1_000_000 is a million).
 A plan that is not TOML, has a key a plan does not have, a value of the wrong
 type or out of its range is refused in one line naming its file, line and
-rule (plan.toml:7: ...), and nothing runs. So is a file larger than 1 MiB.
+rule (plan.toml:7: ...), and nothing runs. So is a file larger than 1 MiB,
+or one shaped like no plan, refused before it is decoded: keys and lists
+nested more than 8 deep, more than 200 keys and tables or 200 values in
+lists, a key's name longer than 100 bytes.
 
 crowd --compare FILE runs the crowd of the plan in FILE (A) beside the command
 line's (B), figure by figure, each with the change from A to B and whether it

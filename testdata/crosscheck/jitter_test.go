@@ -33,7 +33,12 @@ import (
 //     of its ends, which uniform waits miss with probability 1e-9 at each
 //     end.
 //
-//  2. Our band. A library wait of w ns is inside our band [Low, High] when
+//  2. Our band. It is exactly the band our model gives from the library's
+//     own numbers (each row's band): its unjittered base rounded down to
+//     whole ms and its factor, δ rounded down; so a band even 1 ms too
+//     wide or too narrow fails, which the checks below alone would let
+//     through where the library's range is wider than the band. A library
+//     wait of w ns is inside our band [Low, High] when
 //     Low <= w/1e6 < High+1, that is when w rounded down to whole ms is in
 //     the band, as our whole-ms waits are. Where the library's whole range
 //     [lo, hi) lies in [Low*1e6, (High+1)*1e6) no wait may fall outside.
@@ -109,6 +114,12 @@ var jittered = []struct {
 	// span is the library's range for retry k, [lo, hi) ns, from its
 	// unjittered base and its jitter factor.
 	span func(k int) (lo, hi float64)
+	// band is the band our model gives retry k from the library's own
+	// numbers: its unjittered base rounded down to whole ms, d, and its
+	// factor in thousandths, F, with δ = floor(d*F/1000) (MODEL.md
+	// section 2). Our preset's band must be exactly this: not merely
+	// inside the library's range, where a band 1 ms too wide can hide.
+	band func(k int) (low, high int)
 }{
 	{
 		preset: "cenkalti", name: "v4",
@@ -119,6 +130,9 @@ var jittered = []struct {
 		},
 		span: cenkaltiSpan(func() func() time.Duration {
 			return cenkaltiv4.NewExponentialBackOff(cenkaltiv4.WithRandomizationFactor(0)).NextBackOff
+		}, cenkaltiv4.DefaultRandomizationFactor),
+		band: spreadBand(func(k int) time.Duration {
+			return repeat(k, cenkaltiv4.NewExponentialBackOff(cenkaltiv4.WithRandomizationFactor(0)).NextBackOff)[k-1]
 		}, cenkaltiv4.DefaultRandomizationFactor),
 	},
 	{
@@ -132,6 +146,11 @@ var jittered = []struct {
 			b := cenkaltiv5.NewExponentialBackOff()
 			b.RandomizationFactor = 0
 			return b.NextBackOff
+		}, cenkaltiv5.DefaultRandomizationFactor),
+		band: spreadBand(func(k int) time.Duration {
+			b := cenkaltiv5.NewExponentialBackOff()
+			b.RandomizationFactor = 0
+			return repeat(k, b.NextBackOff)[k-1]
 		}, cenkaltiv5.DefaultRandomizationFactor),
 	},
 	// Our retry k is the connection backoff's Backoff(k-1): Backoff(0) is
@@ -153,6 +172,11 @@ var jittered = []struct {
 			d := float64(grpcBackoff(grpcExponential{c}, k-1))
 			return d * (1 - j), d * (1 + j)
 		},
+		band: spreadBand(func(k int) time.Duration {
+			c := grpcbackoff.DefaultConfig
+			c.Jitter = 0
+			return grpcBackoff(grpcExponential{c}, k-1)
+		}, grpcbackoff.DefaultConfig.Jitter),
 	},
 	// The preset's 3 attempts are 2 retries; the SDK's legacy formula,
 	// ExponentialJitterBackoff, is U * 2^attempt s with attempt the 1-based
@@ -178,6 +202,11 @@ var jittered = []struct {
 			})
 		},
 		span: func(k int) (lo, hi float64) { return 0, math.Ldexp(float64(time.Second), k) },
+		// Full jitter: u(0, d) with d = 2^k s.
+		band: func(k int) (low, high int) {
+			d, _ := ms(time.Duration(1<<k) * time.Second)
+			return 0, d
+		},
 	},
 	{
 		preset: "client-go", name: "Step",
@@ -196,8 +225,31 @@ var jittered = []struct {
 			d := float64(repeat(k, b.Step)[k-1])
 			return d, d * (1 + j)
 		},
+		// Up jitter: u(d, d + δ).
+		band: func(k int) (low, high int) {
+			var b wait.Backoff = k8sretry.DefaultBackoff
+			f, _ := thousandths(b.Jitter)
+			b.Jitter = 0
+			d, _ := ms(repeat(k, b.Step)[k-1])
+			return d, d + d*f/1000
+		},
 	},
 }
+
+// spreadBand is our band for spread jitter of factor f around the
+// library's unjittered base(k): [d - δ, d + δ], d the base rounded down
+// to whole ms, δ = floor(d*F/1000) with F the factor in thousandths.
+func spreadBand(base func(k int) time.Duration, f float64) func(k int) (low, high int) {
+	return func(k int) (low, high int) {
+		d, _ := ms(base(k))
+		factor, _ := thousandths(f)
+		delta := d * factor / 1000
+		return d - delta, d + delta
+	}
+}
+
+// pair is a band as one value, to compare.
+func pair(low, high int) [2]int { return [2]int{low, high} }
 
 func upTo(n int) []int {
 	out := make([]int, n)
@@ -290,6 +342,9 @@ func TestJitter(t *testing.T) {
 			}
 			var results []retryResult
 			for i, k := range row.retries {
+				if got, want := pair(p.Band(k, p.FirstWait)), pair(row.band(k)); got != want {
+					t.Errorf("retry %d: got our band %v ms, want exactly %v from the library's base and factor", k, got, want)
+				}
 				r := compareRetry(t, p, k, lib[i], ours[row.preset][k-1], row.span, crit)
 				ksTests += 2
 				results = append(results, r)

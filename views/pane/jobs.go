@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
 	"github.com/retryplanner/retry-planner/views/words"
 )
@@ -77,7 +78,7 @@ func JobLineError(err error) string {
 	case errors.As(err, &many):
 		return fmt.Sprintf("%d jobs: up to %d run at a time.", many.Count, ledger.MaxJobs)
 	case errors.As(err, &name):
-		return fmt.Sprintf("%s: a name cannot hold invisible or direction-changing characters (Unicode format characters), here %U.", strconv.Quote(name.Job.String()), name.Char)
+		return fmt.Sprintf("%s: a name cannot hold a character that does not show as itself (invisible, blank or direction-changing), here %U.", glyph.Quote(name.Job.String()), name.Char)
 	case errors.As(err, &dup):
 		return dup.Error()
 	case err != nil:
@@ -98,7 +99,7 @@ func jobRule(word string) string {
 		return "after the colon, how many times it fails (0 to 999), or fatal."
 	}
 	if _, digits := backoff.ParseDigits(rest, len(rest)); digits {
-		return "failures go from 0 to 999."
+		return ledger.DigitsRule(rest) + "."
 	}
 	return "after the colon, a number of failures from 0 to 999, or fatal; " + shown(rest) + " is neither."
 }

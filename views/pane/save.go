@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -21,6 +22,13 @@ const (
 	SavePrompt = "save the plan as> "
 	SaveNoName = "Type a file name."
 )
+
+// SaveUnseen refuses a name holding r, a character that does not show as
+// itself (glyph.Unseen), such as U+202E, which turns the text after it
+// around, or U+200B, which shows as nothing.
+func SaveUnseen(r rune) string {
+	return fmt.Sprintf("A file name cannot hold %U, which does not show as itself: type the name again.", r)
+}
 
 // SaveExists asks before file is overwritten.
 func SaveExists(file string) string {

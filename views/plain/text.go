@@ -6,10 +6,10 @@ package plain
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
 )
 
@@ -54,7 +54,7 @@ func JobsError(err error) string {
 	case errors.Is(err, ledger.ErrTooManyJobs):
 		return JobsTooMany
 	case errors.As(err, &name):
-		return fmt.Sprintf("Job %s: a name cannot hold invisible or direction-changing characters (Unicode format characters), here %U.", strconv.Quote(name.Job.String()), name.Char)
+		return fmt.Sprintf("Job %s: a name cannot hold a character that does not show as itself (invisible, blank or direction-changing), here %U.", glyph.Quote(name.Job.String()), name.Char)
 	}
 	return JobsFormat
 }

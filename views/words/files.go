@@ -3,19 +3,21 @@ package words
 import (
 	"errors"
 	"io/fs"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/retryplanner/retry-planner/glyph"
 )
 
 // ShownFile is a file's name for a message: as given, or quoted when it
-// holds a space, a quote or anything that does not show as itself.
+// holds a space, a quote or anything that does not show as itself
+// (glyph.Unseen), which the quotes write as an escape: U+3164, which
+// shows as nothing, as \u3164.
 func ShownFile(name string) string {
 	if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool {
-		return r == ' ' || r == '"' || !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r)
+		return r == ' ' || r == '"' || glyph.Unseen(r)
 	}) {
-		return strconv.Quote(name)
+		return glyph.Quote(name)
 	}
 	return name
 }

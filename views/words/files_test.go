@@ -11,6 +11,10 @@ func TestShellWordAndShownFile(t *testing.T) {
 		{"$HOME.toml", "'$HOME.toml'", "$HOME.toml"},
 		{"a\u202eb", "'a\u202eb'", `"a\u202eb"`},
 		{"", "''", `""`},
+		// Not format characters, yet unseen: escaped where strconv.Quote
+		// would leave them as they are.
+		{"a\u3164.toml", "'a\u3164.toml'", `"a\u3164.toml"`},
+		{"b\u2800.toml", "'b\u2800.toml'", `"b\u2800.toml"`},
 	}
 	for _, tt := range tests {
 		if got := ShellWord(tt.name); got != tt.shell {
