@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/glyph"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 )
 
 // MaxJobs is how many jobs one run takes.

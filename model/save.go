@@ -13,7 +13,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
-	"github.com/retryplanner/retry-planner/glyph"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/views/pane"
 	"github.com/retryplanner/retry-planner/views/words"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/glyph"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
 	"github.com/retryplanner/retry-planner/views/words"
 )

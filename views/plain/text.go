@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/glyph"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
 )
 

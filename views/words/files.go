@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/retryplanner/retry-planner/glyph"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 )
 
 // ShownFile is a file's name for a message: as given, or quoted when it
