@@ -100,6 +100,9 @@ func clientsClause(s backoff.Settings, f backoff.Figures) string {
 	default:
 		out = Count(f.NotThrough) + " of " + clientsOf(all) + " (" + Percent(f.NotThrough, all) + ") never get through: " + reasons(s, f)
 	}
+	if f.NotThrough > 0 && s.Load > 0 && f.CrowdAllThroughBy < 0 {
+		out += ", the whole crowd of " + Count(s.Clients) + " among them"
+	}
 	if f.TimedOut > 0 {
 		out += " (" + attempts(f.TimedOut) + " timed out waiting in the queue)"
 	}
@@ -191,10 +194,12 @@ type Ranked struct {
 	Rank  int // from 1
 }
 
-// rankKeys are what the ranking weighs, in order: the clients not
-// through, whether the service is still overloaded, when it recovers, the
-// peak after back, when the crowd is all through, and the retries; lower
-// is better in each. A time that does not exist ranks after every time.
+// rankKeys are what the ranking weighs, in order: whether the service is
+// still overloaded when the fresh load stops (a service that does not
+// recover does not survive, whatever else), the clients not through, when
+// the service recovers, the peak after back, when the crowd is all
+// through, and the retries; lower is better in each. A time that does not
+// exist ranks after every time.
 func rankKeys(f backoff.Figures) [6]int64 {
 	absent := func(v int) int64 {
 		if v < 0 {
@@ -206,11 +211,11 @@ func rankKeys(f backoff.Figures) [6]int64 {
 	if f.StillOverloaded {
 		overloaded = 1
 	}
-	return [6]int64{int64(f.NotThrough), overloaded, absent(f.RecoveredAfter), int64(f.PeakAfterBack), absent(f.CrowdAllThroughBy), int64(f.Retries)}
+	return [6]int64{overloaded, int64(f.NotThrough), absent(f.RecoveredAfter), int64(f.PeakAfterBack), absent(f.CrowdAllThroughBy), int64(f.Retries)}
 }
 
 // RankingWeighs says in words what the ranking weighs, in its order.
-const RankingWeighs = "by clients not through, then when the service recovers, the peak after back, when the crowd is all through, the retries"
+const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, when the crowd is all through, the retries"
 
 // Rank orders the run's results by rankKeys, ties in the run's order.
 func Rank(rs []backoff.Result) []Ranked {
@@ -269,10 +274,12 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 
 // Choice says which policy to choose and why: the first of the ranking,
 // against the first that ranks after it, by the first figure the ranking
-// weighs on which they differ.
+// weighs on which they differ; and, where a policy ranked lower for
+// leaving the service overloaded leaves fewer clients not through, that
+// too.
 func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	first := rs[order[0].Index]
-	name, f := first.Policy.Name, first.Figures
+	name, g := first.Policy.Name, first.Figures
 	if len(order) == 1 {
 		return "Only " + name + " ran"
 	}
@@ -297,38 +304,54 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	if next < 0 {
 		return out + ": every policy does the same on every figure the ranking weighs"
 	}
-	other := rs[next]
-	g, o := f, other.Figures
-	on := other.Policy.Name
-	nt := func(n int) string {
-		if n == 0 {
-			return "none of " + Count(g.Clients)
-		}
-		return notThroughOf(n, g.Clients)
-	}
+	o, on := rs[next].Figures, rs[next].Policy.Name
+	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g.NotThrough, g.Clients))
+	var why string
 	switch ka, kb := rankKeys(g), rankKeys(o); {
-	case ka[0] != kb[0] && g.NotThrough == 0:
-		return fmt.Sprintf("%s: every client gets through, where %s leaves %s not through", out, on, notThroughOf(o.NotThrough, o.Clients))
 	case ka[0] != kb[0]:
-		return fmt.Sprintf("%s: it leaves the fewest clients not through, %s, where %s leaves %s", out, nt(g.NotThrough), on, notThroughOf(o.NotThrough, o.Clients))
+		why = fmt.Sprintf("with it the service recovers, %s after it is back, where with %s it is still overloaded when the load stops", Human(g.RecoveredAfter), on)
+	case ka[1] != kb[1] && g.NotThrough == 0:
+		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, notThroughOf(o.NotThrough, o.Clients))
 	case ka[1] != kb[1]:
-		return fmt.Sprintf("%s: as few clients not through as %s (%s), and the service recovers, %s after it is back, where with %s it is still overloaded when the load stops",
-			out, on, nt(g.NotThrough), Human(g.RecoveredAfter), on)
+		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, notThroughOf(g.NotThrough, g.Clients), notThroughOf(o.NotThrough, o.Clients))
 	case ka[2] != kb[2]:
-		return fmt.Sprintf("%s: as few clients not through as %s (%s), and the service recovers sooner, %s after it is back against %s",
-			out, on, nt(g.NotThrough), Human(g.RecoveredAfter), Human(o.RecoveredAfter))
+		why = fmt.Sprintf("%s, and the service recovers sooner, %s after it is back against %s", as, Human(g.RecoveredAfter), Human(o.RecoveredAfter))
 	case ka[3] != kb[3]:
-		return fmt.Sprintf("%s: as few clients not through as %s (%s), and a lower peak after back, %s against %s in a %s slot",
-			out, on, nt(g.NotThrough), Count(g.PeakAfterBack), Count(o.PeakAfterBack), Human(s.Slot))
+		why = fmt.Sprintf("%s, and a lower peak after back, %s against %s in a %s slot", as, Count(g.PeakAfterBack), Count(o.PeakAfterBack), Human(s.Slot))
 	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0:
-		return fmt.Sprintf("%s: as few clients not through as %s (%s), and the crowd all through by %s, where with %s none of the crowd gets through",
-			out, on, nt(g.NotThrough), Human(g.CrowdAllThroughBy), on)
+		why = fmt.Sprintf("%s, and the crowd all through by %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
 	case ka[4] != kb[4]:
-		return fmt.Sprintf("%s: as few clients not through as %s (%s), and the crowd all through sooner, by %s against %s",
-			out, on, nt(g.NotThrough), Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
+		why = fmt.Sprintf("%s, and the crowd all through sooner, by %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
+	default:
+		why = fmt.Sprintf("%s, and fewer retries, %s against %s", as, Count(g.Retries), Count(o.Retries))
 	}
-	return fmt.Sprintf("%s: as few clients not through as %s (%s), and fewer retries, %s against %s",
-		out, on, nt(g.NotThrough), Count(g.Retries), Count(o.Retries))
+	// A policy ranked lower only for leaving the service overloaded may
+	// leave fewer clients not through: say so, with the one that leaves
+	// the fewest.
+	if !g.StillOverloaded {
+		fewest := -1
+		for _, r := range order {
+			f := rs[r.Index].Figures
+			if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
+				fewest = r.Index
+			}
+		}
+		if fewest >= 0 {
+			f := rs[fewest].Figures
+			why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
+				rs[fewest].Policy.Name, notThroughOf(f.NotThrough, f.Clients))
+		}
+	}
+	return out + ": " + why
+}
+
+// noneOr is a count of clients not through for "as few as": "none of 200",
+// or "19 of 200 (9.5%)".
+func noneOr(n, all int) string {
+	if n == 0 {
+		return "none of " + Count(all)
+	}
+	return notThroughOf(n, all)
 }
 
 // SeedsVerdict is a policy's verdict over many seeds, figure by figure:

@@ -75,6 +75,15 @@ func TestVerdict(t *testing.T) {
 			backoff.Figures{Clients: 7200, StableFrom: 10000, PeakAfterBack: 19, SlotCapacity: 200, AllThroughBy: 69990, CrowdAllThroughBy: 25700},
 			"The service is stable from the moment it is back, at 10 s; every one of the 7,200 clients gets through, the crowd's last at 25.7 s; " +
 				"its peak after back is 0.1x capacity (19 attempts in a 100 ms slot that serves 200)."},
+		{"the issue's budget: the whole crowd throttled", func() backoff.Settings {
+			s := settingsWith(2000, 1500, grpc, 1)
+			s.Clients, s.Outage = 50000, 30000
+			return s
+		}(),
+			backoff.Figures{Clients: 185000, NotThrough: 95000, Throttled: 95000, StableFrom: 30000, PeakAfterBack: 150, SlotCapacity: 200, AllThroughBy: 89999, CrowdAllThroughBy: -1},
+			"The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
+				"all 95,000 were throttled by the budget (185,000 clients share one bucket), the whole crowd of 50,000 among them; " +
+				"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."},
 		{"no capacity: the peak as a rate", backoff.Defaults(),
 			backoff.Figures{Clients: 200, StableFrom: 10000, PeakAfterBack: 200, SlotCapacity: -1, CrowdAllThroughBy: 15000},
 			"With no limit on capacity, the service serves every attempt from the moment it is back, at 10 s; every one of the 200 clients gets through, the last at 15 s; " +
@@ -91,8 +100,9 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-// The ranking weighs the clients not through first, so the policy whose
-// clients all gave up never ranks first for its low peak.
+// The ranking weighs a service that recovers first, then the clients not
+// through, so the policy whose clients all gave up never ranks first for
+// its low peak.
 func TestRank(t *testing.T) {
 	r := func(name string, f backoff.Figures) backoff.Result {
 		return backoff.Result{Policy: backoff.Policy{Name: name}, Figures: f}
@@ -106,12 +116,14 @@ func TestRank(t *testing.T) {
 		r("d", backoff.Figures{Clients: 200, NotThrough: 0, StillOverloaded: true, RecoveredAfter: -1, CrowdAllThroughBy: 25000}),
 	}
 	got := Rank(rs)
-	order := []Ranked{{Index: 2, Rank: 1}, {Index: 3, Rank: 1}, {Index: 1, Rank: 3}, {Index: 4, Rank: 4}, {Index: 0, Rank: 5}}
+	// d leaves the service overloaded: it ranks after fixed, which loses
+	// every client but lets the service recover.
+	order := []Ranked{{Index: 2, Rank: 1}, {Index: 3, Rank: 1}, {Index: 1, Rank: 3}, {Index: 0, Rank: 4}, {Index: 4, Rank: 5}}
 	if !slices.Equal(got, order) {
 		t.Errorf("got %v, want %v", got, order)
 	}
 	line := RankingLine(s, rs)
-	wantLine := "Ranking for this run (" + RankingWeighs + "): 1 b, c (tied); 3 a; 4 d; 5 fixed. " +
+	wantLine := "Ranking for this run (" + RankingWeighs + "): 1 b, c (tied); 3 a; 4 fixed; 5 d. " +
 		"Choose b (or c, which does as well): as few clients not through as a (none of 200), and the service recovers sooner, 0 ms after it is back against 2 s."
 	if line != wantLine {
 		t.Errorf("ranking:\ngot  %q\nwant %q", line, wantLine)
@@ -122,11 +134,14 @@ func TestRank(t *testing.T) {
 		want string
 	}{
 		{backoff.Figures{Clients: 200, NotThrough: 3}, backoff.Figures{Clients: 200, NotThrough: 19},
-			"Choose x: it leaves the fewest clients not through, 3 of 200 (1.5%), where y leaves 19 of 200 (9.5%)"},
+			"Choose x: it leaves fewer clients not through than y, 3 of 200 (1.5%) against 19 of 200 (9.5%)"},
 		{backoff.Figures{Clients: 200}, backoff.Figures{Clients: 200, NotThrough: 19},
 			"Choose x: every client gets through, where y leaves 19 of 200 (9.5%) not through"},
 		{backoff.Figures{Clients: 200, RecoveredAfter: 4400}, backoff.Figures{Clients: 200, StillOverloaded: true, RecoveredAfter: -1},
-			"Choose x: as few clients not through as y (none of 200), and the service recovers, 4.4 s after it is back, where with y it is still overloaded when the load stops"},
+			"Choose x: with it the service recovers, 4.4 s after it is back, where with y it is still overloaded when the load stops"},
+		{backoff.Figures{Clients: 200, NotThrough: 9, RecoveredAfter: 4400}, backoff.Figures{Clients: 200, StillOverloaded: true, RecoveredAfter: -1},
+			"Choose x: with it the service recovers, 4.4 s after it is back, where with y it is still overloaded when the load stops; " +
+				"y leaves fewer not through, 0 of 200 (0%), but with it the service is still overloaded when the load stops"},
 		{backoff.Figures{Clients: 200, PeakAfterBack: 9}, backoff.Figures{Clients: 200, PeakAfterBack: 200},
 			"Choose x: as few clients not through as y (none of 200), and a lower peak after back, 9 against 200 in a 100 ms slot"},
 		{backoff.Figures{Clients: 200, CrowdAllThroughBy: 15000}, backoff.Figures{Clients: 200, CrowdAllThroughBy: -1},
@@ -148,5 +163,18 @@ func TestRank(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		}
+	}
+	// The README's metastable failure: exponential leaves the fewest not
+	// through, but the service is still overloaded with it.
+	ms := []backoff.Result{
+		r("fixed", backoff.Figures{Clients: 59000, NotThrough: 4635, StillOverloaded: true, RecoveredAfter: -1}),
+		r("exponential", backoff.Figures{Clients: 59000, NotThrough: 2970, StillOverloaded: true, RecoveredAfter: -1}),
+		r("full jitter", backoff.Figures{Clients: 59000, NotThrough: 3399, RecoveredAfter: 293700}),
+		r("decorrelated", backoff.Figures{Clients: 59000, NotThrough: 3040, RecoveredAfter: 382500}),
+	}
+	want := "Choose decorrelated: it leaves fewer clients not through than full jitter, 3,040 of 59,000 (5.2%) against 3,399 of 59,000 (5.8%); " +
+		"exponential leaves fewer not through, 2,970 of 59,000 (5%), but with it the service is still overloaded when the load stops"
+	if got := Choice(s, ms, Rank(ms)); got != want {
+		t.Errorf("the metastable failure:\ngot  %q\nwant %q", got, want)
 	}
 }
