@@ -87,16 +87,22 @@ func clientsClause(s backoff.Settings, f backoff.Figures) string {
 	var out string
 	switch {
 	case f.NotThrough == 0:
-		out = "every one of the " + clientsOf(all) + " gets through"
+		out = everyOne(all) + " gets through"
 		if f.CrowdAllThroughBy >= 0 {
-			last := "the last"
-			if s.Load > 0 {
-				last = "the crowd's last"
+			last := "the last "
+			switch {
+			case all == 1:
+				last = ""
+			case s.Load > 0:
+				last = "the crowd's last "
 			}
-			out += ", " + last + " at " + Human(f.CrowdAllThroughBy)
+			out += ", " + last + "at " + Human(f.CrowdAllThroughBy)
 		}
 	case f.NotThrough == all:
 		out = "none of the " + clientsOf(all) + " gets through (100%): " + reasons(s, f)
+		if all == 1 {
+			out = "the 1 client never gets through (100%): " + reasons(s, f)
+		}
 	default:
 		out = Count(f.NotThrough) + " of " + clientsOf(all) + " (" + Percent(f.NotThrough, all) + ") never get through: " + reasons(s, f)
 	}
@@ -107,6 +113,14 @@ func clientsClause(s backoff.Settings, f backoff.Figures) string {
 		out += " (" + attempts(f.TimedOut) + " timed out waiting in the queue)"
 	}
 	return out
+}
+
+// everyOne is "every one of the 200 clients", or "the 1 client".
+func everyOne(n int) string {
+	if n == 1 {
+		return "the 1 client"
+	}
+	return "every one of the " + clientsOf(n)
 }
 
 func clientsOf(n int) string {
@@ -374,7 +388,7 @@ func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string
 	}
 	var clients string
 	if nt := ps.Spread("not_through"); nt.Worst == 0 {
-		clients = "every one of the " + clientsOf(all) + " gets through in every seed"
+		clients = everyOne(all) + " gets through in every seed"
 	} else {
 		clients = "not through, of " + clientsOf(all) + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, all) + ")" })
 	}

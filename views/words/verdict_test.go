@@ -178,3 +178,21 @@ func TestRank(t *testing.T) {
 		t.Errorf("the metastable failure:\ngot  %q\nwant %q", got, want)
 	}
 }
+
+// One client is one client: no "every one of the 1 client".
+func TestVerdictOfOneClient(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients = 1
+	through := Verdict(s, backoff.Figures{Clients: 1, StableFrom: 10000, PeakAfterBack: 1, SlotCapacity: -1, CrowdAllThroughBy: 15000})
+	lost := Verdict(s, backoff.Figures{Clients: 1, NotThrough: 1, GaveUp: 1, StableFrom: 10000, SlotCapacity: -1, CrowdAllThroughBy: -1})
+	for _, tt := range []struct{ got, want string }{
+		{through, "With no limit on capacity, the service serves every attempt from the moment it is back, at 10 s; the 1 client gets through, at 15 s; " +
+			"its peak after back is 1 attempt in a 100 ms slot (10/s)."},
+		{lost, "With no limit on capacity, the service serves every attempt from the moment it is back, at 10 s; the 1 client never gets through (100%): 1 gave up before the service was back; " +
+			"no attempt arrives once it is back."},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got  %q\nwant %q", tt.got, tt.want)
+		}
+	}
+}
