@@ -81,3 +81,49 @@ func TestProgramBudgetVerdicts(t *testing.T) {
 		t.Errorf("the crowd table: head %q, grpc's row %q; want not through first, 95,000 · 51.4%%, and gave up 0 last", head, row)
 	}
 }
+
+// The settings form explains the budget where it is set: how many clients
+// share a bucket with the settings the form holds, what an outage does to
+// it, and the libraries' typical values; the text follows the fields.
+func TestFormExplainsTheBudget(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Load, s.Processes = 50000, 30000, 2000, 1500, 10
+	tm := teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), inline(WithSeeds(0))...), teatest.WithInitialTermSize(100, 30))
+	sendKeys(tm, "5", "enter")
+	waitFor(t, tm, "┃ first wait")
+	for _, title := range formTitles()[1:] {
+		sendKeys(tm, "enter")
+		waitFor(t, tm, "┃ "+title)
+		if title == "budget" {
+			break
+		}
+	}
+	view := strings.Join(strings.Fields(strings.ReplaceAll(finalApp(t, tm).View(), "┃", " ")), " ")
+	for _, want := range []string{
+		"here 18,500 clients share each of 10 buckets", // 50,000 and 1,500 a second until 90 s, over 10 processes
+		"A total outage empties a bucket",
+		"grpc:10:0.1, gRPC's example; aws:500:5, the AWS SDKs' standard.",
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the budget field does not say %q:\n%s", want, view)
+		}
+	}
+	// On another field, the text is gone; the clients it counts follow
+	// the form as it is typed: here one process.
+	tm = teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), inline(WithSeeds(0))...), teatest.WithInitialTermSize(100, 30))
+	sendKeys(tm, "5", "enter")
+	waitFor(t, tm, "┃ first wait")
+	for _, title := range formTitles()[1:] {
+		sendKeys(tm, "enter")
+		waitFor(t, tm, "┃ "+title)
+		if title == "processes" {
+			break
+		}
+	}
+	sendKeys(tm, "backspace", "backspace", "1", "shift+tab")
+	waitFor(t, tm, "┃ budget")
+	view = strings.Join(strings.Fields(strings.ReplaceAll(finalApp(t, tm).View(), "┃", " ")), " ")
+	if !strings.Contains(view, "here 185,000 clients share one bucket") {
+		t.Errorf("with one process typed, the budget field does not say 185,000 share one bucket:\n%s", view)
+	}
+}
