@@ -201,9 +201,10 @@ schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           total_ms, drawn_total_ms
 crowd     slot_ms, policies [{policy, verdict, every figure, still_overloaded,
           the rates, cut_short_from_attempt, policy_settings}], ranking
-          {line, choose, order [{rank, policy}]}: a service that recovers
-          first, then by clients not through, when it recovers, the peak
-          after back, when the crowd is all through, the retries
+          {line, choose (null when every policy ties), order [{rank,
+          policy}]}: a service that recovers first, then by clients not
+          through, when it recovers, the peak after back, when the crowd is
+          all through, the retries
 crowd --seeds
           slot_ms, seeds {first, last, count}, policies [{policy, verdict,
           every figure as {median, p95, worst}, seeds_none_through,

@@ -97,6 +97,9 @@ func TestBudgetVerdict(t *testing.T) {
 	want := "The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
 		"all 95,000 were throttled by the budget (185,000 clients share one bucket), the whole crowd of 50,000 among them; " +
 		"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."
+	if doc.Ranking.Choose != "" {
+		t.Errorf("ranking: choose %q, want none (null): every policy ties", doc.Ranking.Choose)
+	}
 	for _, p := range doc.Policies {
 		if p.NotThrough != 95000 || p.Clients != 185000 || p.Verdict != want {
 			t.Errorf("%s: not through %d of %d, verdict %q; want 95000 of 185000 and %q", p.Policy, p.NotThrough, p.Clients, p.Verdict, want)
@@ -105,7 +108,7 @@ func TestBudgetVerdict(t *testing.T) {
 	text := reportOf(t, append([]string{"crowd"}, args...)...)
 	for _, line := range []string{
 		"  grpc             95,000 of 185,000, 51.4%                      -              0 ms\n",
-		"Choose grpc (or aws, which does as well): every policy does the same on every figure the ranking weighs.\n",
+		"1 grpc, aws (tied). No policy does better than another here: they tie on every figure the ranking weighs; whatever the policy, the budget throttles 95,000 of 185,000 (51.4%).\n",
 	} {
 		if !strings.Contains(text, line) {
 			t.Errorf("the text does not say %q:\n%s", line, text)

@@ -63,8 +63,8 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// rankingDoc is the ranking for the JSON: the line, the policy to choose,
-// and every policy's rank in order.
+// rankingDoc is the ranking for the JSON: the line, the policy to choose
+// (null when every policy ties), and every policy's rank in order.
 func rankingDoc(s backoff.Settings, crowds []backoff.Result) any {
 	if len(crowds) == 0 {
 		return nil
@@ -74,5 +74,9 @@ func rankingDoc(s backoff.Settings, crowds []backoff.Result) any {
 	for _, r := range order {
 		ranks = append(ranks, object{{"rank", r.Rank}, {"policy", crowds[r.Index].Policy.String()}})
 	}
-	return object{{"line", words.RankingLine(s, crowds)}, {"choose", crowds[order[0].Index].Policy.String()}, {"order", ranks}}
+	var choose any = crowds[order[0].Index].Policy.String()
+	if len(order) > 1 && order[len(order)-1].Rank == 1 {
+		choose = nil // every policy ties: none to choose
+	}
+	return object{{"line", words.RankingLine(s, crowds)}, {"choose", choose}, {"order", ranks}}
 }

@@ -286,7 +286,8 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ". " + Choice(s, rs, order) + "."
 }
 
-// Choice says which policy to choose and why: the first of the ranking,
+// Choice says which policy to choose and why, or that none does better
+// when every policy ties: the first of the ranking,
 // against the first that ranks after it, by the first figure the ranking
 // weighs on which they differ; and, where a policy ranked lower for
 // leaving the service overloaded leaves fewer clients not through, that
@@ -307,6 +308,15 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 		next = r.Index
 		break
 	}
+	if next < 0 {
+		// A tie of all: the policy does not decide this run. Say what
+		// does when a budget throttles clients.
+		out := "No policy does better than another here: they tie on every figure the ranking weighs"
+		if g.Throttled > 0 {
+			out += "; whatever the policy, the budget throttles " + notThroughOf(g.Throttled, g.Clients)
+		}
+		return out
+	}
 	out := "Choose " + name
 	if tied != nil {
 		verb := "do"
@@ -314,9 +324,6 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 			verb = "does"
 		}
 		out += " (or " + Or(tied) + ", which " + verb + " as well)"
-	}
-	if next < 0 {
-		return out + ": every policy does the same on every figure the ranking weighs"
 	}
 	o, on := rs[next].Figures, rs[next].Policy.Name
 	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g.NotThrough, g.Clients))

@@ -151,7 +151,9 @@ func TestRank(t *testing.T) {
 		{backoff.Figures{Clients: 200, Retries: 770}, backoff.Figures{Clients: 200, Retries: 800},
 			"Choose x: as few clients not through as y (none of 200), and fewer retries, 770 against 800"},
 		{backoff.Figures{Clients: 200}, backoff.Figures{Clients: 200},
-			"Choose x (or y, which does as well): every policy does the same on every figure the ranking weighs"},
+			"No policy does better than another here: they tie on every figure the ranking weighs"},
+		{backoff.Figures{Clients: 185000, NotThrough: 95000, Throttled: 95000}, backoff.Figures{Clients: 185000, NotThrough: 95000, Throttled: 95000},
+			"No policy does better than another here: they tie on every figure the ranking weighs; whatever the policy, the budget throttles 95,000 of 185,000 (51.4%)"},
 	} {
 		// Either way round, the better one is chosen.
 		for _, pair := range [][2]backoff.Result{{r("x", tt.a), r("y", tt.b)}, {r("y", tt.b), r("x", tt.a)}} {
