@@ -186,7 +186,7 @@ func TestProgramShowsTheSpreadsProgress(t *testing.T) {
 	tm := startProgram(t, WithCompute(w.compute()))
 	wait(t, w.half, "half the spread")
 	waitFor(t, tm, pane.SpreadComputing(100, backoff.Independent)+": 50 of 100")
-	sendKeys(tm, "2", "down")
+	sendKeys(tm, "2", "pgdown") // the crowd table, under the verdicts
 	tm.Send(settingsWith(func(s *backoff.Settings) { s.FirstWait = 100 }))
 	wait(t, w.stopped, "the spread stopping")
 	waitFor(t, tm, "253/264") // full jitter's busiest slot over 100 seeds, at a first wait of 100 ms
@@ -212,7 +212,7 @@ func TestProgramComparesPlans(t *testing.T) {
 	sendKeys(tm, "1")
 	waitFor(t, tm, "2  152 ms   0 ms–1 s  152 ms") // pane 1 follows the plan: full jitter (chosen in pane 3) at the defaults
 	sendKeys(tm, "P", "2")
-	waitFor(t, tm, "28 · 280/s") // full jitter's busiest slot at the defaults, in the crowd table
+	waitFor(t, tm, "36 of 200 clients (18%) never get through") // full jitter's verdict at the defaults, first in the crowd pane
 	m := finalApp(t, tm)
 	if m.runs.pinned != nil || m.CrowdPane().Data().A != nil {
 		t.Error("after P: a plan is still pinned")

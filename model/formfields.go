@@ -22,6 +22,9 @@ type formText struct {
 	set   func(p *Plan, typed string) error // reads typed into p, checked against p so far
 	rng   func(s backoff.Settings) string   // the range its title gives
 	field backoff.Field                     // the setting it is, or -1
+	// desc, if set, is what the field says under its title, from the
+	// settings the form holds so far.
+	desc func(s backoff.Settings) string
 }
 
 // formTexts are the form's text fields in order: the crowd (the
@@ -46,7 +49,7 @@ func formTexts() []formText {
 			p.Settings.Budget = b
 			return nil
 		},
-		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }})
+		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }, desc: budgetDescription})
 	out = append(out, settingText(backoff.Processes, 1))
 	out = append(out, settingText(backoff.Multiplier, 2), formText{name: "jitter", group: 2, field: -1,
 		get: func(p Plan) string { return p.Settings.Jitter.String() },
@@ -175,4 +178,13 @@ func rangeError(s backoff.Settings, f backoff.Field) string {
 // fieldTitle is a text field's title: its name and its range.
 func fieldTitle(t formText, s backoff.Settings) string {
 	return t.name + " (" + t.rng(s) + ")"
+}
+
+// budgetDescription says, beside the budget, whose tokens a bucket holds
+// here and what an outage does to it, with the libraries' typical values.
+func budgetDescription(s backoff.Settings) string {
+	clients := s.Clients + s.FreshRequests()
+	return "A bucket's tokens are shared by the clients of one process (processes, below), the fresh requests included: here " +
+		words.SharedBucket(s, clients) + ". A total outage empties a bucket: every attempt fails, so retries soon stop " +
+		"(grpc:10:0.1 refuses from the 5th failure, aws:500:5 after 100 retries). Typical: grpc:10:0.1, gRPC's example; aws:500:5, the AWS SDKs' standard."
 }

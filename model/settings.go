@@ -214,6 +214,8 @@ func (m *SettingsPane) drawForm() {
 	view := m.form.View()
 	if msg := m.fieldError(); msg != "" {
 		view = besideFocused(view, pane.ErrorMark+" "+msg, m.width, m.styles)
+	} else if desc := m.focusedDescription(); desc != "" {
+		view = underFocused(view, m.styles.Muted.Render(pane.Wrap(desc, max(min(m.width, pane.ProseWidth)-4, 1))))
 	}
 	m.frame = pane.Fit(m.title+"\n\n"+view, m.width, m.height)
 }
@@ -228,6 +230,42 @@ func (m *SettingsPane) fieldError() string {
 		return f.Error().Error()
 	}
 	return ""
+}
+
+// focusedDescription is what the focused text field says under it, from
+// the settings the form holds so far; "" for most fields. It is drawn by
+// the pane rather than by huh, whose inline fields run a description into
+// their title.
+func (m *SettingsPane) focusedDescription() string {
+	f := m.form.GetFocusedField()
+	if f == nil {
+		return ""
+	}
+	for _, t := range formTexts() {
+		if t.name == f.GetKey() && t.desc != nil {
+			p, _ := m.draft.plan(m.plan, -1)
+			return t.desc(p.Settings)
+		}
+	}
+	return ""
+}
+
+// underFocused puts text, already styled, on lines of their own under the
+// focused field (the lines the theme's thick border starts), within the
+// border.
+func underFocused(view, text string) string {
+	lines := strings.Split(view, "\n")
+	last := -1
+	for i, l := range lines {
+		if strings.HasPrefix(ansi.Strip(l), "┃") {
+			last = i
+		}
+	}
+	if last < 0 {
+		return view + "\n" + text
+	}
+	under := "┃   " + strings.ReplaceAll(text, "\n", "\n┃   ")
+	return strings.Join(append(lines[:last+1], append([]string{under}, lines[last+1:]...)...), "\n")
 }
 
 // besideFocused puts msg after the focused field's last line (the lines

@@ -138,7 +138,7 @@ func TestProgramAppliesSettings(t *testing.T) {
 	}
 	sendKeys(tm, "enter")
 	waitFor(t, tm, "Applied: first wait 1 s → 100 ms.")
-	sendKeys(tm, "2")
+	sendKeys(tm, "2", "pgdown") // the crowd table, under the verdicts
 	waitFor(t, tm, "250 · 2,500/s")
 	m := finalApp(t, tm)
 	want := backoff.Defaults()

@@ -55,8 +55,9 @@ func verdicts(t *testing.T, args ...string) map[string]map[string][4]string {
 }
 
 // Each figure's verdict follows its direction: fewer retries are better,
-// fewer through worse; an absent figure has none; CSV and text say the
-// same as JSON.
+// fewer through worse; an absent figure has none; a figure the side doing
+// better does better on by losing more clients is not judged; CSV and text
+// say the same as JSON.
 func TestCompareVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	six := filepath.Join(dir, "six.toml")
@@ -67,8 +68,10 @@ func TestCompareVerdicts(t *testing.T) {
 		figure string
 		want   [4]string
 	}{
-		{"retries", [4]string{"962", "800", "-162", "better"}},
-		{"attempts", [4]string{"1162", "1000", "-162", "better"}},
+		// Fewer retries with 5 attempts: 126 more clients gave up.
+		{"retries", [4]string{"962", "800", "-162", "not judged"}},
+		{"attempts", [4]string{"1162", "1000", "-162", "not judged"}},
+		{"not_through", [4]string{"36", "162", "126", "worse"}},
 		{"through", [4]string{"164", "38", "-126", "worse"}},
 		{"served", [4]string{"164", "38", "-126", "worse"}},
 		{"gave_up", [4]string{"36", "162", "126", "worse"}},
@@ -82,12 +85,12 @@ func TestCompareVerdicts(t *testing.T) {
 	if len(fewer) != 3 || fewer["fixed in a"]["retries"][3] != "only in a" || fewer["aws in b"]["retries"][3] != "only in b" || fewer["aws in b"]["retries"][0] != "" {
 		t.Errorf("policies in one side: got %v, want fixed only in a and aws only in b", fewer)
 	}
-	// The other way round, every verdict turns.
+	// The other way round, every verdict turns; not judged stays so.
 	three := filepath.Join(dir, "five.toml")
 	reportOf(t, "crowd", "--policies", "full-jitter", "--attempts", "5", "--save-plan", three)
 	more := verdicts(t, "crowd", "--compare", three, "--policies", "full-jitter")["full jitter in both"]
 	for name, v := range jitter {
-		flip := map[string]string{"better": "worse", "worse": "better", "same": "same", "n/a": "n/a"}[v[3]]
+		flip := map[string]string{"better": "worse", "worse": "better", "same": "same", "n/a": "n/a", "not judged": "not judged"}[v[3]]
 		if w := more[name]; w[3] != flip || w[0] != v[1] || w[1] != v[0] {
 			t.Errorf("%s: 6 against 5 %q, 5 against 6 %q; want the sides swapped and the verdict turned", name, w, v)
 		}
@@ -121,8 +124,9 @@ func TestCompareVerdicts(t *testing.T) {
 	for _, want := range []string{
 		"A, the plan in " + six + ", against B, the command line's.",
 		"The settings that differ, A to B: --attempts 6 to 5.",
-		"  full jitter     retries                        962         800        -162   ▼ better\n",
-		"                  through                        164          38        -126   ▲ worse\n",
+		"  full jitter     retries                        962         800        -162   ▼ not judged\n",
+		"                  through                        164          38        -126   ▼ worse\n",
+		"                  gave up                         36         162        +126   ▲ worse\n",
 		"                  clients                        200         200           0   =\n",
 		"                  slot capacity                    -           -\n",
 		"Only in A: fixed.\nOnly in B: aws.\n",

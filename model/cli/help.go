@@ -131,11 +131,17 @@ time T is whole milliseconds (1000) or a duration of whole ms (1s, 250ms,
 adds after the five. A preset sets its first wait, longest wait, multiplier,
 jitter, attempts and limit; the flags after it override them.
 
-A budget's tokens are shared by the clients of one process (--processes
-spreads the clients over processes, each with its own bucket). A total
-outage empties a bucket: every failure takes a token, so the clients that
-fail during it stop retrying once half the tokens are gone. Typical values:
-gRPC's example grpc:10:0.1, the AWS SDKs' standard aws:500:5.
+A budget's tokens are shared by all the clients of one process, the fresh
+requests included: client n is in process (n-1) mod P (--processes P), so
+each bucket serves about clients/P of them. 50,000 clients and --load 1500
+until 90 s are 185,000 clients; with --processes 1 they share one bucket.
+A total outage empties a bucket, for every attempt fails: grpc:MAX:RATIO
+takes a token at each failure and refuses retries once MAX/2 are gone
+(grpc:10:0.1: from the process's 5th failure on); aws:QUOTA:COST takes COST
+at each retry (aws:500:5: 100 retries, then none until served attempts give
+tokens back). Typical values: gRPC's example grpc:10:0.1, the AWS SDKs'
+standard aws:500:5. Each crowd report's verdict says how many clients share
+a bucket.
 `)
 	return b.String()
 }

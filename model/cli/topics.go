@@ -170,19 +170,25 @@ schedule  attempt,wait_ms,at_ms,low_ms,high_ms,cut_short,outcome: a row per
           retry (the first attempt, at 0 ms, is none); cut_short: reference
           draws cannot reach the band's top; outcome: down, through, not
           needed or past the limit.
-crowd     policy, verdict, then the figures in the order of help model's list
-          under their JSON names, still_overloaded, retries_per_client,
-          most_in_a_slot_per_s, peak_after_back_per_s,
+crowd     policy, verdict (the policy's verdict in one sentence), the
+          reference's retries, most_in_a_slot, busiest_slot_from_ms,
+          all_through_by_ms and gave_up, then the other figures in the order
+          of help model's list under their JSON names, still_overloaded,
+          retries_per_client, most_in_a_slot_per_s, peak_after_back_per_s,
           cut_short_from_attempt, and the policy's settings
           (policy_first_wait_ms, policy_longest_wait_ms, policy_growth,
           policy_multiplier, policy_jitter, policy_attempts,
           policy_max_elapsed_ms).
 crowd --seeds
-          policy, then FIGURE_median, FIGURE_p95 and FIGURE_worst of every
-          figure (times as FIGURE_median_ms), seeds_none_through,
-          seeds_still_overloaded, cut_short_from_attempt and the settings.
+          policy, verdict (figure by figure over the seeds), then
+          FIGURE_median, FIGURE_p95 and FIGURE_worst of every figure (times
+          as FIGURE_median_ms), seeds_none_through, seeds_still_overloaded,
+          cut_short_from_attempt and the settings.
 crowd --compare
-          policy,figure,a,b,change,verdict: a row per policy and figure.
+          policy,figure,a,b,change,verdict: a row per policy and figure;
+          verdict is better, worse, same, n/a, not judged (the side that
+          does better leaves a larger share of its clients not through),
+          only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
           capacity and, with a queue, timed_out, wasted, dropped, queue: a row
           per slot up to the last with any attempt; side by side, policy
@@ -198,9 +204,13 @@ schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           total_ms, drawn_total_ms
 crowd     slot_ms, policies [{policy, verdict, every figure, still_overloaded,
           the rates, cut_short_from_attempt, policy_settings}], ranking
+          {line, choose (null when every policy ties), order [{rank,
+          policy}]}: a service that recovers first, then by clients not
+          through, when it recovers, the peak after back, when the crowd is
+          all through, the retries
 crowd --seeds
-          slot_ms, seeds {first, last, count}, policies [{policy, every
-          figure as {median, p95, worst}, seeds_none_through,
+          slot_ms, seeds {first, last, count}, policies [{policy, verdict,
+          every figure as {median, p95, worst}, seeds_none_through,
           seeds_still_overloaded, cut_short_from_attempt, policy_settings}]
 crowd --compare
           a and b, each {file, settings, slot_ms, seeds, policies}, then

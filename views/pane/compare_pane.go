@@ -15,12 +15,15 @@ const (
 	BetterMark = "✓"
 	WorseMark  = "✗"
 	SameMark   = "="
+	// NotJudgedMark follows a change that the side doing better on it
+	// owes to losing a larger share of its clients (words.Judge).
+	NotJudgedMark = "~"
 )
 
 // compareFields are the figures A and B are held against, by JSON name:
 // the crowd's, then the service's when either plan has one.
 func compareFields(a, b RunData) []backoff.FigureField {
-	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
+	names := []string{"not_through", "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
 	if a.Settings.HasService() || b.Settings.HasService() {
 		names = append(names, "served", "rejected")
 		if a.Settings.Budget.Kind != backoff.BudgetNone || b.Settings.Budget.Kind != backoff.BudgetNone {
@@ -75,6 +78,20 @@ func paneFigureValue(f backoff.FigureField, v int) string {
 	return words.Count(v)
 }
 
+// notJudged marks 2 for a change, better or worse, that the side doing
+// better owes to losing a larger share of its clients; the clients not
+// through and through are always judged.
+const notJudged = 2
+
+// judged is a change's better (1), worse (-1) or neither (0) as Change
+// gives it, or notJudged where words.WonByLosing says so.
+func judged(f backoff.FigureField, better int, a, b words.Lost) int {
+	if better == 0 || f.Name == "not_through" || f.Name == "through" || !words.WonByLosing(better > 0, a, b) {
+		return better
+	}
+	return notJudged
+}
+
 // CompareView is pane 2 while a pinned plan A differs from the plan B now:
 // for each policy, each figure of both and the change, marked better or
 // worse by character and colour; under each, the medians over seeds once
@@ -85,8 +102,9 @@ func CompareView(a, b RunData, w int, st *Styles) string {
 		changes = "the spread's seeds or draws"
 	}
 	intro := "A is the pinned plan, B the plan now; B differs in " + changes + "."
-	legend := fmt.Sprintf("%s B is better than A, %s worse: fewer retries, a lower peak, an earlier time, fewer who gave up and a lower p99 are better. x swaps A and B; P drops A.",
-		BetterMark, WorseMark)
+	legend := fmt.Sprintf("%s B is better than A, %s worse: fewer clients not through, fewer retries, a lower peak, an earlier time, fewer who gave up and a lower p99 are better. "+
+		"%s not judged: the side that does better on it leaves a larger share of its clients not through, so it does better by losing clients. x swaps A and B; P drops A.",
+		BetterMark, WorseMark, NotJudgedMark)
 	lines := []string{st.Title.Render(prose("Plans A and B, side by side", w)), st.Text.Render(prose(intro, w)), st.Muted.Render(prose(legend, w)), ""}
 	fields := compareFields(a, b)
 	n := min(len(a.Crowds), len(b.Crowds))
@@ -124,17 +142,34 @@ func compareBlock(a, b RunData, i int, fields []backoff.FigureField, w int, st *
 	if an := a.Crowds[i].Policy.Name; an != name {
 		name = an + " → " + name
 	}
+	lost := func(f backoff.Figures) words.Lost { return words.Lost{NotThrough: f.NotThrough, Clients: f.Clients} }
+	lostA, lostB := lost(fa), lost(fb)
+	var medLostA, medLostB words.Lost
+	if medians {
+		medLost := func(sp backoff.PolicySpread) words.Lost {
+			return words.Lost{NotThrough: sp.Spread("not_through").Median, Clients: sp.Spread("clients").Median}
+		}
+		medLostA, medLostB = medLost(spA), medLost(spB)
+	}
+	value := func(f backoff.FigureField, v, clients int) string {
+		if f.Name == "not_through" {
+			return words.Count(v) + " · " + words.Percent(v, clients)
+		}
+		return paneFigureValue(f, v)
+	}
 	var rows [][]string
-	var kinds [][2]int // the change's and the median change's: 1 better, -1 worse, 0 neither
+	var kinds [][2]int // the change's and the median change's: 1 better, -1 worse, 0 neither, notJudged
 	for _, f := range fields {
 		va, vb := f.Get(fa), f.Get(fb)
 		text, better := Change(f, va, vb)
-		row := []string{f.Label, paneFigureValue(f, va), paneFigureValue(f, vb), changeCell(text, better)}
+		better = judged(f, better, lostA, lostB)
+		row := []string{f.Label, value(f, va, fa.Clients), value(f, vb, fb.Clients), changeCell(text, better)}
 		kind := [2]int{better, 0}
 		if medians {
 			ma, mb := spA.Spread(f.Name).Median, spB.Spread(f.Name).Median
 			text, better := Change(f, ma, mb)
-			row = append(row, paneFigureValue(f, ma), paneFigureValue(f, mb), changeCell(text, better))
+			better = judged(f, better, medLostA, medLostB)
+			row = append(row, value(f, ma, medLostA.Clients), value(f, mb, medLostB.Clients), changeCell(text, better))
 			kind[1] = better
 		}
 		rows, kinds = append(rows, row), append(kinds, kind)
@@ -163,6 +198,8 @@ func compareBlock(a, b RunData, i int, fields []backoff.FigureField, w int, st *
 			return st.Best
 		case -1:
 			return st.Worst
+		case notJudged:
+			return st.Muted
 		}
 		return st.Cell
 	})
@@ -175,6 +212,8 @@ func changeCell(text string, better int) string {
 		return text + " " + BetterMark
 	case -1:
 		return text + " " + WorseMark
+	case notJudged:
+		return text + " " + NotJudgedMark
 	}
 	return text + "  "
 }

@@ -34,8 +34,7 @@ type figureColumn struct {
 	spread      string                                    // the figure whose median and p95 go under it; "" for none
 	value       func(f backoff.Figures) (int, bool)       // what the marks compare; nil for none
 	better      backoff.Better
-	worst       bool // mark the worst as well as the best
-	drop        int  // a narrow pane leaves out the columns of the lowest drop above 0 first
+	drop        int // a narrow pane leaves out the columns of the lowest drop above 0 first
 	// narrow, if set, is the cell for a pane too narrow even without the
 	// columns that give way: the count without its rate.
 	narrow func(d RunData, f backoff.Figures) string
@@ -69,13 +68,24 @@ func present(get func(backoff.Figures) int) func(backoff.Figures) (int, bool) {
 	return func(f backoff.Figures) (int, bool) { v := get(f); return v, v >= 0 }
 }
 
-// paneCrowdColumns are the crowd table's: the reference's, with the retries
-// per client and the busiest slot as a rate.
+// withShare is a count of clients and its share of all clients: "95,000 ·
+// 51.4%".
+func withShare(get func(backoff.Figures) int) func(RunData, backoff.Figures) string {
+	return func(_ RunData, f backoff.Figures) string {
+		return words.Count(get(f)) + " · " + words.Percent(get(f), f.Clients)
+	}
+}
+
+// paneCrowdColumns are the crowd table's: the clients not through and
+// their share first, then the reference's, with the retries per client and
+// the busiest slot as a rate.
 func paneCrowdColumns() []figureColumn {
 	retries := func(f backoff.Figures) int { return f.Retries }
 	most := func(f backoff.Figures) int { return f.MostInASlot }
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
+	notThrough := func(f backoff.Figures) int { return f.NotThrough }
 	return []figureColumn{
+		{head: "not through", short: "lost", cell: withShare(notThrough), narrow: count(notThrough), spread: "not_through", value: always(notThrough)},
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
 		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }, drop: 2},
 		{head: "most in a slot", short: "busiest", cell: withRate(most), narrow: count(most), spread: "most_in_a_slot", value: always(most)},
@@ -84,14 +94,20 @@ func paneCrowdColumns() []figureColumn {
 	}
 }
 
-// backColumns are the figures once the service is back.
-func backColumns() []figureColumn {
+// backColumns are the figures once the service is back. With a fresh load,
+// all through by is when the load stops: the crowd's own is shown instead.
+func backColumns(d RunData) []figureColumn {
 	peak := func(f backoff.Figures) int { return f.PeakAfterBack }
 	through := func(f backoff.Figures) int { return f.AllThroughBy }
+	throughCol := figureColumn{head: "all through by", short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)}
+	if d.Settings.Load > 0 {
+		crowd := func(f backoff.Figures) int { return f.CrowdAllThroughBy }
+		throughCol = figureColumn{head: "crowd all through by", short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
+	}
 	return []figureColumn{
 		{head: "peak after back", short: "peak", cell: withRate(peak), narrow: count(peak), spread: "peak_after_back", value: always(peak)},
 		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom }), drop: 1},
-		{head: "all through by", short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)},
+		throughCol,
 	}
 }
 
@@ -103,85 +119,70 @@ func serviceColumns(d RunData) []figureColumn {
 		return f.Get
 	}
 	cols := []figureColumn{
-		{head: "served", short: "served", cell: count(get("served")), spread: "served", value: always(get("served")), better: backoff.Higher, worst: true},
-		{head: "rejected", short: "rejected", cell: count(get("rejected")), spread: "rejected", value: always(get("rejected")), worst: true},
+		{head: "served", short: "served", cell: count(get("served")), spread: "served", value: always(get("served")), better: backoff.Higher},
+		{head: "rejected", short: "rejected", cell: count(get("rejected")), spread: "rejected", value: always(get("rejected"))},
 	}
 	if s.Budget.Kind != backoff.BudgetNone {
-		cols = append(cols, figureColumn{head: "throttled", short: "throttled", cell: count(get("throttled")), spread: "throttled", value: always(get("throttled")), worst: true})
+		cols = append(cols, figureColumn{head: "throttled", short: "throttled", cell: count(get("throttled")), spread: "throttled", value: always(get("throttled"))})
 	}
 	for _, p := range d.Policies {
 		if p.MaxElapsed > 0 {
-			cols = append(cols, figureColumn{head: "out of time", short: "late", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time")), worst: true})
+			cols = append(cols, figureColumn{head: "out of time", short: "late", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time"))})
 			break
 		}
 	}
-	stable := get("stable_from_ms")
-	cols = append(cols, figureColumn{head: "stable from", short: "stable", cell: timeCell(stable), spread: "stable_from_ms", value: always(stable), worst: true})
-	if s.Load > 0 {
-		cols = append(cols, figureColumn{head: "still overloaded", short: "overloaded",
-			cell: func(_ RunData, f backoff.Figures) string {
-				if f.StillOverloaded {
-					return "yes"
-				}
-				return "no"
-			},
-			bad: func(f backoff.Figures) bool { return f.StillOverloaded }})
-	}
+	// Recovered after is absent while the service is still overloaded: the
+	// worst, whatever the others are.
+	recovered := get("recovered_after_ms")
+	cols = append(cols, figureColumn{head: "recovered after", short: "recovered",
+		cell: func(_ RunData, f backoff.Figures) string {
+			if f.StillOverloaded {
+				return "overloaded"
+			}
+			return words.Human(recovered(f))
+		},
+		spread: "recovered_after_ms", value: present(recovered), bad: func(f backoff.Figures) bool { return f.StillOverloaded }})
 	p50, p99 := get("latency_p50_ms"), get("latency_p99_ms")
 	return append(cols,
 		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50), drop: 1},
-		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99), worst: true})
+		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99)})
 }
 
 // marks says, for each policy and column, whether its value is the best
-// (+1) or the worst (-1) of the column. Ties are all marked; a column where
-// all are alike, or none has a value, has no marks.
+// (+1) or the worst (-1) of the column, by words.Marks: the best only among
+// the policies with the fewest clients not through, the worst wherever the
+// values differ. A column's bad values are the worst whatever the others
+// are.
 func marks(crowds []backoff.Result, cols []figureColumn) [][]int {
 	out := make([][]int, len(crowds))
 	for i := range out {
 		out[i] = make([]int, len(cols))
 	}
+	notThrough := make([]int, len(crowds))
+	for i, r := range crowds {
+		notThrough[i] = r.Figures.NotThrough
+	}
 	for c, col := range cols {
+		if col.value != nil {
+			values := make([]words.Value, len(crowds))
+			for i, r := range crowds {
+				v, ok := col.value(r.Figures)
+				values[i] = words.Value{V: v, OK: ok}
+			}
+			for i, m := range words.Marks(values, notThrough, col.better) {
+				switch m {
+				case words.Best:
+					out[i][c] = 1
+				case words.Worst:
+					out[i][c] = -1
+				}
+			}
+		}
 		if col.bad != nil {
 			for i, r := range crowds {
 				if col.bad(r.Figures) {
 					out[i][c] = -1
 				}
-			}
-		}
-		if col.value == nil {
-			continue
-		}
-		rank := func(v int) int { // lower is better
-			if col.better == backoff.Higher {
-				return -v
-			}
-			return v
-		}
-		lo, hi, found := 0, 0, false
-		for _, r := range crowds {
-			if v, ok := col.value(r.Figures); ok {
-				if !found || rank(v) < lo {
-					lo = rank(v)
-				}
-				if !found || rank(v) > hi {
-					hi = rank(v)
-				}
-				found = true
-			}
-		}
-		if !found || lo == hi {
-			continue
-		}
-		for i, r := range crowds {
-			v, ok := col.value(r.Figures)
-			switch {
-			case !ok && col.worst:
-				out[i][c] = -1 // a time that does not exist ranks after every time
-			case ok && rank(v) == lo:
-				out[i][c] = 1
-			case ok && rank(v) == hi && col.worst:
-				out[i][c] = -1
 			}
 		}
 	}
@@ -401,9 +402,18 @@ func ownPolicy(d RunData) string {
 // crowdLegend explains the crowd tables' heads, marks and spread rows.
 func crowdLegend(d RunData) string {
 	s := d.Settings
-	out := fmt.Sprintf("%s the best of its column, %s the worst. most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
+	out := fmt.Sprintf("%s the best of its column among the policies with the fewest clients not through (a policy does no better by losing clients), "+
+		"%s the worst of its column. not through (lost): the clients that never got through, gave up, throttled or out of time, and their share of all clients; "+
+		"most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
-		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot)) + ownPolicy(d)
+		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot))
+	if s.Load > 0 {
+		out += " crowd all through by: when the last client of the crowd, not of the fresh load, got through."
+	}
+	if s.HasService() {
+		out += " recovered after: from the outage's end until the service is stable; overloaded: still overloaded when the fresh load stops."
+	}
+	out += ownPolicy(d)
 	switch {
 	case d.Seeds > 0 && d.Spread != nil:
 		out += fmt.Sprintf(" Under each policy, %s: the median and the 95th percentile over %s seeds from seed %d with %s; the figures beside the name are seed %d's alone.",
@@ -440,7 +450,7 @@ func CrowdPane(d CrowdData, w int, st *Styles) string {
 	if d.Pinned {
 		head = append(head, st.Note.Render(prose("This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it).", w)))
 	}
-	left := min(w, max(ProseWidth, 0))
+	left := min(w, crowdTablesWidth)
 	tables := crowdTables(b, left, st)
 	bars := crowdBars(b, w, st)
 	var body string
@@ -453,10 +463,17 @@ func CrowdPane(d CrowdData, w int, st *Styles) string {
 	return Fit(strings.Join(append(head, body), "\n"), w, 1<<20)
 }
 
+// crowdTablesWidth is the most pane 2's tables take beside the bars: the
+// reference's columns and the clients not through, with their long heads;
+// its sentences keep to ProseWidth.
+const crowdTablesWidth = ProseWidth + 10
+
 // crowdTables are pane 2's tables and sentences, at most w wide.
 func crowdTables(d RunData, w int, st *Styles) string {
 	s := d.Settings
 	parts := []string{
+		verdicts(d, w, st),
+		"",
 		st.Text.Render(prose(CrowdIntroFull(s), w)),
 		"",
 		figureTable(d, paneCrowdColumns(), w, st),
@@ -466,7 +483,7 @@ func crowdTables(d RunData, w int, st *Styles) string {
 	}
 	parts = append(parts, "",
 		st.Title.Render(cut("Once the service is back at "+words.Human(s.Outage), w)),
-		figureTable(d, backColumns(), w, st))
+		figureTable(d, backColumns(d), w, st))
 	if s.HasService() {
 		parts = append(parts, "", st.Title.Render(cut("What the service did", w)), figureTable(d, serviceColumns(d), w, st))
 	}
@@ -478,6 +495,20 @@ func crowdTables(d RunData, w int, st *Styles) string {
 		}
 	}
 	return Fit(strings.Join(parts, "\n"), w, 1<<20)
+}
+
+// VerdictTitle heads pane 2's verdicts.
+const VerdictTitle = "Will the service survive the retries?"
+
+// verdicts are each policy's verdict, its name first, then the run's
+// ranking and the policy to choose.
+func verdicts(d RunData, w int, st *Styles) string {
+	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
+	for _, r := range d.Crowds {
+		lines = append(lines, st.Text.Render(prose(r.Policy.Name+": "+words.Verdict(d.Settings, r.Figures), w)))
+	}
+	lines = append(lines, st.Note.Render(prose(words.RankingLine(d.Settings, d.Crowds), w)))
+	return strings.Join(lines, "\n")
 }
 
 // theFive are the run's results of the reference's five, when its first

@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -32,54 +33,147 @@ func six(t testing.TB, s backoff.Settings, seeds int) RunData {
 	return d
 }
 
-// The best of a column and, where it is marked, the worst; ties are all
-// marked; a column where all are alike has neither.
+// At the defaults: the best of a column only among the policies with the
+// fewest clients not through (exponential, equal jitter and custom, none),
+// the worst of every column where the values differ; ties are all marked;
+// a column where all are alike has neither.
 func TestMarks(t *testing.T) {
 	d := six(t, backoff.Defaults(), 0)
 	cols := paneCrowdColumns()
 	mk := marks(d.Crowds, cols)
-	name := func(c int) string { return cols[c].head }
+	fixed, exp, equal, custom := 0, 1, 3, 5 // full jitter 2 and decorrelated 4 carry none
+	const notThrough, retries, mostInASlot, gaveUp = 0, 1, 3, 5
 	want := map[[2]int]int{
-		{int(backoff.Decorrelated), 0}: 1, // fewest retries
-		{int(backoff.Decorrelated), 2}: 1, // lowest busiest slot
-		{int(backoff.Exponential), 4}:  1, // fewest gave up, with equal jitter and custom
-		{int(backoff.EqualJitter), 4}:  1,
-		{5, 4}:                         1,
+		{fixed, notThrough}: -1, {exp, notThrough}: 1, {equal, notThrough}: 1, {custom, notThrough}: 1,
+		// decorrelated's 770 is lower, but 19 of its clients gave up.
+		{fixed, retries}: -1, {exp, retries}: 1, {custom, retries}: 1,
+		{fixed, mostInASlot}: -1, {exp, mostInASlot}: -1, {custom, mostInASlot}: -1, {equal, mostInASlot}: 1,
+		// fixed's 200 who gave up carry the worst mark, as the legend says.
+		{fixed, gaveUp}: -1, {exp, gaveUp}: 1, {equal, gaveUp}: 1, {custom, gaveUp}: 1,
 	}
 	for p := range mk {
 		for c := range mk[p] {
 			if got := mk[p][c]; got != want[[2]int{p, c}] {
-				t.Errorf("%s, %s: got mark %d, want %d", d.Policies[p].Name, name(c), got, want[[2]int{p, c}])
+				t.Errorf("%s, %s: got mark %d, want %d", d.Policies[p].Name, cols[c].head, got, want[[2]int{p, c}])
 			}
 		}
+	}
+	// Once the service is back: fixed's peak of 0 comes from clients who
+	// all gave up before it was back; it is not the best.
+	bcols := backColumns(d)
+	bmk := marks(d.Crowds, bcols)
+	if bmk[fixed][0] == 1 || bmk[equal][0] != 1 || bmk[exp][0] != -1 {
+		t.Errorf("peak after back: fixed %d, equal jitter %d, exponential %d; want not best, best, worst", bmk[fixed][0], bmk[equal][0], bmk[exp][0])
+	}
+	if bmk[fixed][2] != -1 || bmk[exp][2] != 1 {
+		t.Errorf("all through by: fixed %d, exponential %d; want worst (none got through), best", bmk[fixed][2], bmk[exp][2])
 	}
 	// All alike is no mark: with a first wait of 100 ms every policy makes
 	// 1000 retries.
 	s := backoff.Defaults()
 	s.FirstWait = 100
 	for p, row := range marks(six(t, s, 0).Crowds, cols) {
-		if row[0] != 0 {
-			t.Errorf("%d: retries marked %d although all are 1000", p, row[0])
+		if row[retries] != 0 {
+			t.Errorf("%d: retries marked %d although all are 1000", p, row[retries])
 		}
 	}
-	// The service's worst: the latest stable, and the one still overloaded.
+	// The service's worst: the one still overloaded.
 	s = backoff.Defaults()
 	s.Capacity, s.Load = 100, 150 // more load than it serves: still overloaded
 	sd := six(t, s, 0)
 	scols := serviceColumns(sd)
 	smk := marks(sd.Crowds, scols)
 	for c, col := range scols {
-		if col.head != "stable from" && col.head != "still overloaded" {
+		if col.head != "recovered after" {
 			continue
 		}
-		worst := 0
-		for p := range smk {
-			if smk[p][c] == -1 {
-				worst++
+		for p, r := range sd.Crowds {
+			if r.Figures.StillOverloaded && smk[p][c] != -1 {
+				t.Errorf("%s is still overloaded, marked %d, want the worst", r.Policy.Name, smk[p][c])
 			}
 		}
-		if worst == 0 {
-			t.Errorf("%s: no policy marked the worst: %v", col.head, smk)
+	}
+}
+
+// The rule over random figures: no best on a policy with more clients not
+// through than another shown; the best is the best value among those with
+// the fewest; every column whose values differ has a worst, on its worst
+// value.
+func TestMarkRuleOverRandomFigures(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(16, 2))
+	s := backoff.Defaults()
+	s.Capacity, s.Load, s.Budget = 100, 50, backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+	d := RunData{Settings: s}
+	cols := append(append(paneCrowdColumns(), backColumns(d)...), serviceColumns(d)...)
+	pick := func(n int) int { return rnd.IntN(n) }
+	for trial := range 2000 {
+		n := 1 + pick(6)
+		crowds := make([]backoff.Result, n)
+		for i := range crowds {
+			f := backoff.Figures{Clients: 200}
+			// Few distinct values, so that ties are common.
+			f.NotThrough = pick(3) * 50
+			f.GaveUp = f.NotThrough
+			f.Retries, f.MostInASlot, f.PeakAfterBack = pick(4)*100, pick(4)*10, pick(4)*10
+			f.Served, f.Rejected, f.Throttled = pick(4)*100, pick(4)*10, pick(3)
+			f.StillOverloaded = pick(4) == 0
+			f.RecoveredAfter, f.AllThroughBy, f.CrowdAllThroughBy = pick(4)*1000, pick(3)*1000-1000, pick(3)*1000-1000
+			if f.StillOverloaded {
+				f.RecoveredAfter = -1
+			}
+			f.LatencyP50, f.LatencyP99 = pick(3)*100-100, pick(3)*100-100
+			crowds[i].Figures = f
+		}
+		mk := marks(crowds, cols)
+		fewest := crowds[0].Figures.NotThrough
+		for _, r := range crowds {
+			fewest = min(fewest, r.Figures.NotThrough)
+		}
+		for c, col := range cols {
+			if col.value == nil {
+				continue
+			}
+			rank := func(f backoff.Figures) int64 {
+				v, ok := col.value(f)
+				switch {
+				case !ok:
+					return 1 << 62
+				case col.better == backoff.Higher:
+					return -int64(v)
+				}
+				return int64(v)
+			}
+			worst, bestOfFewest := int64(-1<<62), int64(1<<62)
+			for _, r := range crowds {
+				worst = max(worst, rank(r.Figures))
+				if r.Figures.NotThrough == fewest {
+					bestOfFewest = min(bestOfFewest, rank(r.Figures))
+				}
+			}
+			differ, worstMarked := false, false
+			for i, r := range crowds {
+				if rank(r.Figures) != rank(crowds[0].Figures) {
+					differ = true
+				}
+				switch mk[i][c] {
+				case 1:
+					if r.Figures.NotThrough > fewest {
+						t.Fatalf("trial %d, %s: policy %d has %d not through, more than %d, and is marked best", trial, col.head, i, r.Figures.NotThrough, fewest)
+					}
+					if rank(r.Figures) != bestOfFewest {
+						t.Fatalf("trial %d, %s: policy %d marked best is not the best of those with the fewest not through", trial, col.head, i)
+					}
+				case -1:
+					if rank(r.Figures) == worst {
+						worstMarked = true
+					} else if col.bad == nil || !col.bad(r.Figures) {
+						t.Fatalf("trial %d, %s: policy %d marked worst is not the worst", trial, col.head, i)
+					}
+				}
+			}
+			if differ && !worstMarked {
+				t.Fatalf("trial %d, %s: the values differ and no worst is marked: %v", trial, col.head, mk)
+			}
 		}
 	}
 }
@@ -152,17 +246,18 @@ func TestViewsFitAnyWidth(t *testing.T) {
 }
 
 // The figures on screen are --plain's, in human units: the crowd table's
-// full jitter row, and the reference's sentences under it.
+// full jitter row, after the clients not through and their share, and the
+// reference's sentences under it.
 func TestCrowdPaneFigures(t *testing.T) {
 	out := CrowdPane(CrowdData{B: six(t, backoff.Defaults(), 0)}, 100, DefaultStyles())
 	var row string
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "full jitter") {
+		if strings.HasPrefix(l, "full jitter ") {
 			row = l
 			break
 		}
 	}
-	if got, want := strings.Join(strings.Fields(row), " "), "full jitter 962 4.8 28 · 280/s 400 ms 36"; got != want {
+	if got, want := strings.Join(strings.Fields(row), " "), "full jitter 36 · 18% 962 4.8 28 · 280/s 400 ms 36"; got != want {
 		t.Errorf("full jitter row: got %q, want %q", got, want)
 	}
 	if !strings.Contains(out, "here 28, 44 and 15 against 200.") {
@@ -358,11 +453,46 @@ func TestQuickTableIsLipglosss(t *testing.T) {
 	// Pane 2's tables keep within any width, drawn the quick way or,
 	// where they must shrink, by lipgloss.
 	for w := 40; w <= 200; w += 7 {
-		for _, cols := range [][]figureColumn{paneCrowdColumns(), backColumns()} {
+		for _, cols := range [][]figureColumn{paneCrowdColumns(), backColumns(d)} {
 			got := figureTable(d, cols, w, st)
 			if Width(got) > w {
 				t.Errorf("width %d: a table %d wide", w, Width(got))
 			}
 		}
+	}
+}
+
+// The A/B view follows the same rule: with a budget that throttles every
+// client of the crowd, B's fewer who gave up are not better (~), and no
+// figure of B carries ✓ while B leaves a larger share not through.
+func TestCompareViewDoesNotPraiseLosingClients(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Load = 2000, 30000, 200, 150
+	a := six(t, s, 0)
+	s.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+	b := six(t, s, 0)
+	out := ansi.Strip(CompareView(a, b, 200, DefaultStyles()))
+	checked := 0
+	for i := range b.Crowds {
+		fa, fb := a.Crowds[i].Figures, b.Crowds[i].Figures
+		if fb.NotThrough <= fa.NotThrough {
+			continue
+		}
+		block := ansi.Strip(compareBlock(a, b, i, compareFields(a, b), 200, DefaultStyles()))
+		for _, line := range strings.Split(block, "\n") {
+			if strings.Contains(line, BetterMark) && !strings.HasPrefix(strings.TrimSpace(line), "not through") {
+				t.Errorf("%s: B leaves %d not through against A's %d, yet: %q", b.Crowds[i].Policy.Name, fb.NotThrough, fa.NotThrough, line)
+			}
+			if strings.HasPrefix(strings.TrimSpace(line), "gave up") && fb.GaveUp < fa.GaveUp && !strings.Contains(line, NotJudgedMark) {
+				t.Errorf("%s: fewer gave up because throttled, want %s: %q", b.Crowds[i].Policy.Name, NotJudgedMark, line)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no policy loses more clients with the budget: the test tests nothing")
+	}
+	if !strings.Contains(out, NotJudgedMark+" not judged") {
+		t.Error("the legend does not explain " + NotJudgedMark)
 	}
 }

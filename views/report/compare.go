@@ -16,7 +16,9 @@ import (
 // is better or worse. A figure's direction is backoff.FigureField's Better:
 // fewer retries, a lower peak after back, an earlier stable, fewer who gave
 // up, a lower p99 are better; more served and through are better; the
-// clients, where a slot lies and a slot's capacity are neither.
+// clients, where a slot lies and a slot's capacity are neither. A figure
+// that a side does better on while it leaves a larger share of its clients
+// not through is not judged: it does better by losing clients.
 
 // CompareSide is one side of a comparison: its settings as run, and either
 // its one seed's crowd or, over many seeds, its spread, whose medians are
@@ -46,6 +48,10 @@ const (
 	// or one that is neither better nor worse (the clients, where a slot
 	// lies, a slot's capacity) and changed.
 	VerdictNone = "n/a"
+	// VerdictNotJudged is a figure that the side doing better on it does
+	// better on by losing clients: that side leaves a larger share of its
+	// clients not through (words.Judge).
+	VerdictNotJudged = "not judged"
 	// VerdictOnlyA and VerdictOnlyB mark a policy that only one side runs.
 	VerdictOnlyA = "only in a"
 	VerdictOnlyB = "only in b"
@@ -155,6 +161,9 @@ func (c Comparison) changes() []policyChanges {
 			}
 			pc.figures = append(pc.figures, fc)
 		}
+		if pc.in == "both" {
+			judgeByClients(c.lost(c.A, ia), c.lost(c.B, ib), pc.figures)
+		}
 		out = append(out, pc)
 	}
 	for i, p := range pa {
@@ -168,17 +177,48 @@ func (c Comparison) changes() []policyChanges {
 	return out
 }
 
-// verdictMark is a verdict's mark in the text.
-func verdictMark(v string) string {
-	switch v {
-	case VerdictBetter:
-		return "▼ better"
-	case VerdictWorse:
-		return "▲ worse"
-	case VerdictSame:
+// lost is policy i's clients not through, of its clients, on a side.
+func (c Comparison) lost(cs CompareSide, i int) words.Lost {
+	nt, _ := backoff.FindField("not_through")
+	all, _ := backoff.FindField("clients")
+	return words.Lost{NotThrough: cs.value(i, nt), Clients: cs.value(i, all)}
+}
+
+// judgeByClients turns the better or worse of every figure but the clients
+// not through and through into not judged where the side that does better
+// on it leaves a larger share of its clients not through.
+func judgeByClients(a, b words.Lost, figures []figureChange) {
+	for i, fc := range figures {
+		if fc.field.Name == "not_through" || fc.field.Name == "through" {
+			continue
+		}
+		if (fc.verdict == VerdictBetter || fc.verdict == VerdictWorse) && words.WonByLosing(fc.verdict == VerdictBetter, a, b) {
+			figures[i].verdict = VerdictNotJudged
+		}
+	}
+}
+
+// verdictMark is a change's mark in the text: its direction, ▲ up or ▼
+// down, then its verdict, "better", "worse" or "not judged"; "=" for the
+// same.
+func verdictMark(fc figureChange) string {
+	if fc.verdict == VerdictSame {
 		return "="
 	}
-	return ""
+	arrow := ""
+	switch {
+	case !fc.hasChange():
+	case fc.b > fc.a:
+		arrow = "▲"
+	case fc.b < fc.a:
+		arrow = "▼"
+	}
+	word := ""
+	switch fc.verdict {
+	case VerdictBetter, VerdictWorse, VerdictNotJudged:
+		word = fc.verdict
+	}
+	return strings.TrimSpace(arrow + " " + word)
 }
 
 // sideWords says how a side's figures were found: "seed 7, reference draws"
@@ -233,7 +273,7 @@ func CompareText(c Comparison) string {
 					change += " ms"
 				}
 			}
-			rows = append(rows, []string{policy, fc.field.Label, spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc.verdict)})
+			rows = append(rows, []string{policy, fc.field.Label, spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc)})
 		}
 	}
 	if len(rows) > 0 {
@@ -241,10 +281,7 @@ func CompareText(c Comparison) string {
 			b.WriteString("Each figure is its median over the seeds:\n")
 		}
 		b.WriteString(compareTable(rows))
-		b.WriteString("The change is B's figure less A's. ▼ better, ▲ worse, = the same, in B against A: fewer attempts, retries, rejected, " +
-			"failed while down, gave up, throttled, out of time, a lower busiest slot and peak after back, an earlier all through by and " +
-			"stable from, lower latencies, and more served and through are better. No mark: a figure that is neither better nor worse " +
-			"(the clients, where a slot starts, a slot's capacity), or one that does not exist (\"-\", no client got through) in A or in B.\n")
+		b.WriteString(CompareLegend)
 	} else {
 		b.WriteString("No policy is in both.\n")
 	}
@@ -256,6 +293,16 @@ func CompareText(c Comparison) string {
 	}
 	return b.String()
 }
+
+// CompareLegend explains the comparison's marks.
+const CompareLegend = "The change is B's figure less A's: ▲ it rose, ▼ it fell, = the same. The word says whether B is better or worse than A: " +
+	"fewer attempts, retries, rejected, failed while down, gave up, throttled, out of time, clients not through, timed out, wasted, " +
+	"dropped, a lower busiest slot, peak after back and queue peak, an earlier all through by, stable from and recovered after, " +
+	"lower latencies, and more served and through are better. Not judged: the side that does better on the figure leaves a larger " +
+	"share of its clients not through, so it does better by losing clients (those who stop retry no more, load the service no more " +
+	"and have no latency to measure); only the clients not through and through are always judged. No word: a figure that is neither " +
+	"better nor worse (the clients, where a slot starts, a slot's capacity), or one that does not exist (\"-\", no client got through) " +
+	"in A or in B.\n"
 
 // compareTable lays out the rows: the policy and the figure left-aligned,
 // A, B and the change right-aligned, the mark last.
@@ -329,7 +376,8 @@ func compareCell(v int) string {
 
 // CompareCSV is the comparison, one row per policy and figure:
 // policy,figure,a,b,change,verdict. A figure absent on a side is an empty
-// cell, and so is its change; the verdict is better, worse, same, n/a, or
+// cell, and so is its change; the verdict is better, worse, same, n/a,
+// not judged (the side that does better loses more clients), or
 // "only in a" or "only in b" for a policy that one side does not run. With
 // many seeds, a and b are the medians.
 func CompareCSV(c Comparison) string {

@@ -62,13 +62,14 @@ func perClient(retries, clients int) string {
 	return backoff.FormatThousandths(int(int64(retries) * 1000 / int64(max(clients, 1))))
 }
 
-// crowdColumns is one policy's row: its name, every figure, whether it was
+// crowdColumns is one policy's row: its name, its verdict, every figure, whether it was
 // still overloaded, the retries a client and the per-slot counts as rates
 // a second, then the policy's settings.
 func crowdColumns(s backoff.Settings, r backoff.Result) (cols []column, doc object) {
 	f := r.Figures
-	cols = append(cols, column{"policy", r.Policy.String()})
-	doc = append(doc, member{"policy", r.Policy.String()})
+	verdict := words.Verdict(s, f)
+	cols = append(cols, column{"policy", r.Policy.String()}, column{"verdict", verdict})
+	doc = append(doc, member{"policy", r.Policy.String()}, member{"verdict", verdict})
 	for _, ff := range orderedFields() {
 		cell, value := figureValue(ff, f)
 		cols = append(cols, column{ff.Name, cell})
@@ -107,8 +108,8 @@ func cutShortFrom(s backoff.Settings, p backoff.Policy) (string, any) {
 	return itoa(k + 1), k + 1
 }
 
-// CrowdReportCSV is the crowd table, one row per policy: policy, then the
-// reference's columns (retries, most_in_a_slot, busiest_slot_from_ms,
+// CrowdReportCSV is the crowd table, one row per policy: policy, verdict
+// (words.Verdict's sentence), then the reference's columns (retries, most_in_a_slot, busiest_slot_from_ms,
 // all_through_by_ms, gave_up), then every other MODEL.md figure in its
 // order, still_overloaded, retries_per_client, most_in_a_slot_per_s,
 // peak_after_back_per_s, cut_short_from_attempt (the first attempt whose
@@ -138,23 +139,26 @@ func CrowdReportCSV(s backoff.Settings, crowds []backoff.Result) string {
 }
 
 // CrowdReportDoc is the crowd table as a JSON document: the settings, the
-// slot, and for each policy every figure under its MODEL.md name.
+// slot, for each policy its verdict and every figure under its MODEL.md
+// name, then the ranking (null without policies).
 func CrowdReportDoc(s backoff.Settings, crowds []backoff.Result) string {
 	policies := []object{}
 	for _, c := range crowds {
 		_, doc := crowdColumns(s, c)
 		policies = append(policies, doc)
 	}
-	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}})
+	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}, {"ranking", rankingDoc(s, crowds)}})
 }
 
 // CrowdReport is the crowd report's text: the reference's block (the table
-// and, for the five, its sentences) as --plain writes it, then the policies
+// and, for the five, its sentences) as --plain writes it, then each
+// policy's verdict, the ranking and the figures they rest on, the policies
 // beyond the five, the retries a client and the busiest slots as rates, the
 // service's table when there is a service, and the draws.
 func CrowdReport(s backoff.Settings, crowds []backoff.Result) string {
 	var b strings.Builder
 	b.WriteString(plain.CrowdText(s, crowds))
+	b.WriteString(VerdictBlock(s, crowds))
 	if len(crowds) > backoff.NumShapes && plain.AreTheFive(s, crowds[:backoff.NumShapes]) {
 		// The five and more: the reference's sentences speak of the five.
 		b.WriteString(plain.CrowdExplained(crowds[:backoff.NumShapes]) + "\n")

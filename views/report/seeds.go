@@ -6,16 +6,17 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/views/plain"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // The crowd over many seeds: each figure's median, 95th percentile and
 // worst, in text, CSV and JSON.
 
 // seedFigures are the figures the text over many seeds shows: the
-// reference's four and the peak after back, and with a service what it
-// did; CSV and JSON hold every figure.
+// reference's four, the peak after back and the clients not through, and
+// with a service what it did; CSV and JSON hold every figure.
 func seedFigures(s backoff.Settings) []string {
-	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "gave_up"}
+	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "gave_up", "not_through"}
 	if s.HasService() {
 		names = append(names, "rejected", "throttled", "out_of_time", "stable_from_ms", "latency_p99_ms")
 	}
@@ -27,6 +28,10 @@ func seedFigures(s backoff.Settings) []string {
 func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var b strings.Builder
 	b.WriteString(plain.CrowdIntro(s) + ".\n")
+	fmt.Fprintf(&b, "Will the service survive the retries? Each policy's verdict over %s, figure by figure (each figure's median, 95th percentile and worst is a figure one of the seeds gave, not all the same seed's):\n", seedRange(sc))
+	for _, p := range sc.Policies {
+		b.WriteString("  " + p.Policy.String() + ": " + words.SeedsVerdict(s, p, sc.Count) + "\n")
+	}
 	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
 	var rows [][]string
 	for _, p := range sc.Policies {
@@ -138,8 +143,8 @@ func spreadColumns(ff backoff.FigureField, sp backoff.Spread) []column {
 }
 
 // seedsColumns is one policy's row over the seeds.
-func seedsColumns(s backoff.Settings, p backoff.PolicySpread) []column {
-	cols := []column{{"policy", p.Policy.String()}}
+func seedsColumns(s backoff.Settings, p backoff.PolicySpread, count int) []column {
+	cols := []column{{"policy", p.Policy.String()}, {"verdict", words.SeedsVerdict(s, p, count)}}
 	for i, ff := range seedsFields() {
 		cols = append(cols, spreadColumns(ff, p.Spread(ff.Name))...)
 		if i == len(seedsFirst)-1 {
@@ -152,7 +157,7 @@ func seedsColumns(s backoff.Settings, p backoff.PolicySpread) []column {
 }
 
 // SeedsCSV is the crowd over many seeds, one row per policy: the policy,
-// the median, p95 and worst of retries, most_in_a_slot, all_through_by (ms)
+// its verdict over the seeds (words.SeedsVerdict), the median, p95 and worst of retries, most_in_a_slot, all_through_by (ms)
 // and gave_up, seeds_none_through, then the same of every other MODEL.md
 // figure in its order, seeds_still_overloaded, cut_short_from_attempt and
 // the policy's settings.
@@ -161,7 +166,7 @@ func SeedsCSV(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var records [][]string
 	for i, p := range sc.Policies {
 		var row []string
-		for _, col := range seedsColumns(s, p) {
+		for _, col := range seedsColumns(s, p, sc.Count) {
 			if i == 0 {
 				header = append(header, col.name)
 			}
@@ -185,11 +190,11 @@ func spreadJSON(ff backoff.FigureField, sp backoff.Spread) object {
 }
 
 // SeedsDoc is the crowd over many seeds as a JSON document: for each
-// policy, every figure's {median, p95, worst} under its MODEL.md name.
+// policy, its verdict over the seeds and every figure's {median, p95, worst} under its MODEL.md name.
 func SeedsDoc(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	policies := []object{}
 	for _, p := range sc.Policies {
-		doc := object{{"policy", p.Policy.String()}}
+		doc := object{{"policy", p.Policy.String()}, {"verdict", words.SeedsVerdict(s, p, sc.Count)}}
 		for i, ff := range seedsFields() {
 			doc = append(doc, member{ff.Name, spreadJSON(ff, p.Spread(ff.Name))})
 			if i == len(seedsFirst)-1 {

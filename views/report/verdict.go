@@ -1,0 +1,82 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/plain"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// The answer first: each policy's verdict (words.Verdict), the run's
+// ranking, and the figures they rest on, right after --plain's lines.
+
+// VerdictBlock is the verdicts, one line a policy, the ranking, then the
+// clients not through with their share, and where they say something the
+// reference's table cannot: when the crowd, not the fresh load, was all
+// through, and when the service recovered.
+func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
+	if len(crowds) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Will the service survive the retries? Each policy's verdict:\n")
+	for _, c := range crowds {
+		b.WriteString("  " + c.Policy.String() + ": " + words.Verdict(s, c.Figures) + "\n")
+	}
+	b.WriteString(words.RankingLine(s, crowds) + "\n")
+	head := []string{"policy", "not through"}
+	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of all clients"}
+	if s.Load > 0 {
+		head = append(head, "crowd all through by")
+		about = append(about, "crowd all through by: when the last client of the crowd, not of the fresh load, got through (all through by is when the load stops)")
+	}
+	if s.HasService() {
+		head = append(head, "recovered after")
+		about = append(about, "recovered after: from the outage's end until the service is stable")
+	}
+	var rows [][]string
+	for _, c := range crowds {
+		f := c.Figures
+		row := []string{c.Policy.String(), words.Share(f.NotThrough, f.Clients)}
+		if s.Load > 0 {
+			row = append(row, plain.ThroughBy(f.CrowdAllThroughBy))
+		}
+		if s.HasService() {
+			recovered := "still overloaded"
+			if f.RecoveredAfter >= 0 {
+				recovered = plain.Millis(f.RecoveredAfter)
+			}
+			row = append(row, recovered)
+		}
+		rows = append(rows, row)
+	}
+	b.WriteString(textTable(head, rows))
+	b.WriteString(upperFirst(strings.Join(about, "; ")) + ".\n")
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// rankingDoc is the ranking for the JSON: the line, the policy to choose
+// (null when every policy ties), and every policy's rank in order.
+func rankingDoc(s backoff.Settings, crowds []backoff.Result) any {
+	if len(crowds) == 0 {
+		return nil
+	}
+	order := words.Rank(crowds)
+	ranks := []object{}
+	for _, r := range order {
+		ranks = append(ranks, object{{"rank", r.Rank}, {"policy", crowds[r.Index].Policy.String()}})
+	}
+	var choose any = crowds[order[0].Index].Policy.String()
+	if len(order) > 1 && order[len(order)-1].Rank == 1 {
+		choose = nil // every policy ties: none to choose
+	}
+	return object{{"line", words.RankingLine(s, crowds)}, {"choose", choose}, {"order", ranks}}
+}

@@ -1,0 +1,110 @@
+package words
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// vals are values that all exist.
+func vals(vs ...int) []Value {
+	out := make([]Value, len(vs))
+	for i, v := range vs {
+		out[i] = Value{V: v, OK: true}
+	}
+	return out
+}
+
+// none is a value that does not exist.
+var none = Value{}
+
+// The rule's boundaries, worked by hand: _ unmarked, B best, W worst.
+func TestMarksBoundaries(t *testing.T) {
+	const (
+		U = Unmarked
+		B = Best
+		W = Worst
+	)
+	tests := []struct {
+		name       string
+		values     []Value
+		notThrough []int
+		better     backoff.Better
+		want       []Mark
+	}{
+		{"the lowest wins when all lose as few", vals(5, 3, 9), []int{0, 0, 0}, backoff.Lower, []Mark{U, B, W}},
+		{"higher is better", vals(5, 3, 9), []int{0, 0, 0}, backoff.Higher, []Mark{U, W, B}},
+		// fixed's 0 peak after back: every client gave up before the
+		// service was back; it is the worst of not through, so no best here.
+		{"a low value got by losing clients is not the best", vals(0, 200, 9), []int{200, 0, 0}, backoff.Lower, []Mark{U, W, B}},
+		{"ties in not through share the best", vals(7, 7, 9), []int{1, 1, 5}, backoff.Lower, []Mark{B, B, W}},
+		{"ties in not through on the column's worst: worst, no best", vals(7, 7, 2), []int{1, 1, 5}, backoff.Lower, []Mark{W, W, U}},
+		{"ties in not through, and the best among them differs", vals(7, 6, 2), []int{1, 1, 5}, backoff.Lower, []Mark{W, B, U}},
+		{"every value alike: no marks", vals(4, 4, 4), []int{0, 3, 9}, backoff.Lower, []Mark{U, U, U}},
+		{"all alike but with different losses: still no marks", vals(0, 0), []int{0, 200}, backoff.Lower, []Mark{U, U}},
+		{"the fewest lost have only the worst value: no best", vals(10, 3, 3), []int{0, 5, 5}, backoff.Lower, []Mark{W, U, U}},
+		{"an absent value is the worst", []Value{{15000, true}, none, {25000, true}}, []int{0, 200, 0}, backoff.Lower, []Mark{B, W, U}},
+		{"the fewest lost have no value: no best", []Value{none, {1, true}, {2, true}}, []int{0, 9, 9}, backoff.Lower, []Mark{W, U, U}},
+		{"every value absent: no marks", []Value{none, none}, []int{0, 1}, backoff.Lower, []Mark{U, U}},
+		{"present values alike, one absent", []Value{{5, true}, {5, true}, none}, []int{0, 0, 3}, backoff.Lower, []Mark{B, B, W}},
+		{"a figure with no direction has no marks", vals(1, 2, 3), []int{0, 0, 0}, backoff.Neither, []Mark{U, U, U}},
+		{"one policy: no marks", vals(3), []int{0}, backoff.Lower, []Mark{U}},
+		{"no policies", nil, nil, backoff.Lower, []Mark{}},
+	}
+	for _, tt := range tests {
+		if got := Marks(tt.values, tt.notThrough, tt.better); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// B against A: better and worse by the figure's direction, unless the side
+// that does better leaves a larger share of its clients not through.
+func TestJudge(t *testing.T) {
+	field := func(name string) backoff.FigureField {
+		f, ok := backoff.FindField(name)
+		if !ok {
+			t.Fatalf("no figure %s", name)
+		}
+		return f
+	}
+	even := Lost{NotThrough: 10, Clients: 100}
+	tests := []struct {
+		figure       string
+		a, b         int
+		lostA, lostB Lost
+		want         Judgement
+	}{
+		{"retries", 900, 800, even, even, Better},
+		{"retries", 800, 900, even, even, Worse},
+		{"retries", 800, 800, even, Lost{50, 100}, Same},
+		// The budget: gave up fell because B's clients were
+		// throttled instead, and B leaves more not through.
+		{"gave_up", 91880, 0, Lost{87897, 185000}, Lost{95000, 185000}, ByLosing},
+		{"peak_after_back", 771, 150, Lost{87897, 185000}, Lost{95000, 185000}, ByLosing},
+		// B keeps its clients: its retries are higher, but A won them by
+		// losing clients.
+		{"retries", 1500, 2470, Lost{500, 500}, Lost{440, 500}, ByLosing},
+		// Worse where B also loses more: worse stands.
+		{"served", 97103, 90000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
+		// Better where B also loses fewer: better stands.
+		{"stable_from_ms", 30000, 10000, Lost{9, 100}, Lost{3, 100}, Better},
+		// The figures the rule weighs are always judged.
+		{"not_through", 87897, 95000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
+		{"through", 97103, 90000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
+		// Shares, not counts: 20 of 200 is no more than 10 of 100.
+		{"retries", 900, 800, Lost{10, 100}, Lost{20, 200}, Better},
+		{"retries", 900, 800, Lost{10, 100}, Lost{21, 200}, ByLosing},
+		{"clients", 200, 300, even, even, Neither},
+		{"all_through_by_ms", 15000, -1, even, even, Worse},
+		{"all_through_by_ms", -1, 15000, even, even, Better},
+		{"all_through_by_ms", -1, -1, even, even, Same},
+		{"all_through_by_ms", -1, 15000, Lost{100, 100}, Lost{0, 100}, Better},
+	}
+	for _, tt := range tests {
+		if got := Judge(field(tt.figure), tt.a, tt.b, tt.lostA, tt.lostB); got != tt.want {
+			t.Errorf("%s %d → %d, lost %v → %v: got %d, want %d", tt.figure, tt.a, tt.b, tt.lostA, tt.lostB, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,438 @@
+package words
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// The verdict: one sentence per policy that answers the question people
+// bring, "will my service survive the retries after an outage?", from the
+// policy's figures alone. Every face prints the same sentence, in the
+// units people read (times as Human, counts with commas), so that the
+// text report, the CSV, the JSON and pane 2 say the same words.
+
+// Percent is n of all as a percentage to a tenth, halves up, without a
+// trailing ".0": 170 of 200 is "85%", 4,772 of 30,500 "15.6%". A share
+// that would round to 0% or 100% without being so is "<0.1%" or ">99.9%",
+// so that a percentage never says none or all when it is not.
+func Percent(n, all int) string {
+	if all <= 0 {
+		return "-"
+	}
+	tenths := (int64(n)*2000 + int64(all)) / (2 * int64(all))
+	switch {
+	case n > 0 && tenths == 0:
+		return "<0.1%"
+	case n < all && tenths == 1000:
+		return ">99.9%"
+	}
+	return tenthsOf(tenths) + "%"
+}
+
+// Share is a count of clients with its denominator and share: "4,772 of
+// 30,500, 15.6%".
+func Share(n, all int) string {
+	return Count(n) + " of " + Count(all) + ", " + Percent(n, all)
+}
+
+// notThroughOf is a count of clients with its share, for a sentence: "19
+// of 200 (9.5%)".
+func notThroughOf(n, all int) string {
+	return Count(n) + " of " + Count(all) + " (" + Percent(n, all) + ")"
+}
+
+// Times is a ratio of two counts to a tenth, halves up, without a
+// trailing ".0": 200 against 15 is "13.3x", 150 against 200 "0.8x", 180
+// against 15 "12x".
+func Times(n, of int) string {
+	if of <= 0 {
+		return "-"
+	}
+	tenths := (int64(n)*20 + int64(of)) / (2 * int64(of))
+	return tenthsOf(tenths) + "x"
+}
+
+// Verdict is the policy's answer in one sentence, in three parts:
+//   - the service: whether it recovers and when, or that it is still
+//     overloaded when the fresh load stops;
+//   - the clients: what share never gets through, and why (gave up,
+//     throttled by the budget, out of time; with a queue, how many attempts
+//     timed out);
+//   - the load: the peak after back against the capacity when one is set,
+//     as a rate a second when none is.
+func Verdict(s backoff.Settings, f backoff.Figures) string {
+	return serviceClause(s, f) + "; " + clientsClause(s, f) + "; " + peakClause(s, f) + "."
+}
+
+// serviceClause is whether the service recovers and when.
+func serviceClause(s backoff.Settings, f backoff.Figures) string {
+	back := Human(s.Outage)
+	switch {
+	case f.StillOverloaded || f.RecoveredAfter < 0:
+		return "The service is still overloaded when the fresh load stops at " + Human(s.LoadEnd())
+	case s.Capacity <= 0 && !s.HasQueue():
+		return "With no limit on capacity, the service serves every attempt from the moment it is back, at " + back
+	case f.RecoveredAfter == 0:
+		return "The service is stable from the moment it is back, at " + back
+	}
+	return "The service recovers " + Human(f.RecoveredAfter) + " after it is back, at " + Human(f.StableFrom)
+}
+
+// clientsClause is the share of clients that never gets through, and why.
+func clientsClause(s backoff.Settings, f backoff.Figures) string {
+	all := f.Clients
+	var out string
+	switch {
+	case f.NotThrough == 0:
+		out = everyOne(all) + " gets through"
+		if f.CrowdAllThroughBy >= 0 {
+			last := "the last "
+			switch {
+			case all == 1:
+				last = ""
+			case s.Load > 0:
+				last = "the crowd's last "
+			}
+			out += ", " + last + "at " + Human(f.CrowdAllThroughBy)
+		}
+	case f.NotThrough == all:
+		out = "none of the " + clientsOf(all) + " gets through (100%): " + reasons(s, f)
+		if all == 1 {
+			out = "the 1 client never gets through (100%): " + reasons(s, f)
+		}
+	default:
+		out = Count(f.NotThrough) + " of " + clientsOf(all) + " (" + Percent(f.NotThrough, all) + ") never get through: " + reasons(s, f)
+	}
+	if f.NotThrough > 0 && s.Load > 0 && f.CrowdAllThroughBy < 0 {
+		out += ", the whole crowd of " + Count(s.Clients) + " among them"
+	}
+	if f.TimedOut > 0 {
+		out += " (" + attempts(f.TimedOut) + " timed out waiting in the queue)"
+	}
+	return out
+}
+
+// everyOne is "every one of the 200 clients", or "the 1 client".
+func everyOne(n int) string {
+	if n == 1 {
+		return "the 1 client"
+	}
+	return "every one of the " + clientsOf(n)
+}
+
+func clientsOf(n int) string {
+	if n == 1 {
+		return "1 client"
+	}
+	return Count(n) + " clients"
+}
+
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return Count(n) + " attempts"
+}
+
+// reasons says how the clients not through ended: "all 170 gave up", or
+// "120 gave up, 50 throttled by the budget". A client that gave up when
+// nothing was rejected or timed out failed only while the service was
+// down, so it gave up before the service was back.
+func reasons(s backoff.Settings, f backoff.Figures) string {
+	gaveUp := "gave up"
+	if f.Rejected == 0 && f.TimedOut == 0 {
+		gaveUp = "gave up before the service was back"
+	}
+	var parts []string
+	add := func(n int, one, many string) {
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+one)
+		case n > 1:
+			parts = append(parts, Count(n)+" "+many)
+		}
+	}
+	add(f.GaveUp, gaveUp, gaveUp)
+	if f.Throttled > 0 {
+		bucket := " by the budget (" + SharedBucket(s, f.Clients) + ")"
+		add(f.Throttled, "was throttled"+bucket, "were throttled"+bucket)
+	}
+	add(f.OutOfTime, "ran out of time", "ran out of time")
+	if len(parts) == 1 && f.NotThrough > 1 {
+		return "all " + parts[0]
+	}
+	return And(parts)
+}
+
+// SharedBucket says how many clients share each budget's bucket: "185,000
+// clients share one bucket", "up to 3 clients share each of 100 buckets".
+func SharedBucket(s backoff.Settings, clients int) string {
+	p := max(s.Processes, 1)
+	if p == 1 {
+		if clients == 1 {
+			return "1 client has the bucket"
+		}
+		return clientsOf(clients) + " share one bucket"
+	}
+	each := (clients + p - 1) / p
+	up := ""
+	if clients%p != 0 {
+		up = "up to "
+	}
+	if each == 1 && up == "" {
+		return "each client has a bucket of its own"
+	}
+	return up + clientsOf(each) + " share each of " + Count(p) + " buckets"
+}
+
+// peakClause is the peak after back against the capacity.
+func peakClause(s backoff.Settings, f backoff.Figures) string {
+	switch {
+	case f.PeakAfterBack == 0:
+		return "no attempt arrives once it is back"
+	case f.SlotCapacity > 0:
+		return fmt.Sprintf("its peak after back is %s capacity (%s in a %s slot that serves %s)",
+			Times(f.PeakAfterBack, f.SlotCapacity), attempts(f.PeakAfterBack), Human(s.Slot), Count(f.SlotCapacity))
+	}
+	return fmt.Sprintf("its peak after back is %s in a %s slot (%s)", attempts(f.PeakAfterBack), Human(s.Slot), Rate(f.PeakAfterBack, s.Slot))
+}
+
+// A Ranked policy is its place in the run's ranking: policies that tie on
+// every figure the ranking weighs share a rank, and the next rank skips
+// as many (1, 2, 2, 4).
+type Ranked struct {
+	Index int // the policy's place in the run
+	Rank  int // from 1
+}
+
+// rankKeys are what the ranking weighs, in order: whether the service is
+// still overloaded when the fresh load stops (a service that does not
+// recover does not survive, whatever else), the clients not through, when
+// the service recovers, the peak after back, when the crowd is all
+// through, and the retries; lower is better in each. A time that does not
+// exist ranks after every time.
+func rankKeys(f backoff.Figures) [6]int64 {
+	absent := func(v int) int64 {
+		if v < 0 {
+			return 1 << 62
+		}
+		return int64(v)
+	}
+	overloaded := int64(0)
+	if f.StillOverloaded {
+		overloaded = 1
+	}
+	return [6]int64{overloaded, int64(f.NotThrough), absent(f.RecoveredAfter), int64(f.PeakAfterBack), absent(f.CrowdAllThroughBy), int64(f.Retries)}
+}
+
+// RankingWeighs says in words what the ranking weighs, in its order.
+const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, when the crowd is all through, the retries"
+
+// Rank orders the run's results by rankKeys, ties in the run's order.
+func Rank(rs []backoff.Result) []Ranked {
+	order := make([]Ranked, len(rs))
+	for i := range rs {
+		order[i] = Ranked{Index: i}
+	}
+	less := func(a, b int) bool {
+		ka, kb := rankKeys(rs[a].Figures), rankKeys(rs[b].Figures)
+		for k := range ka {
+			if ka[k] != kb[k] {
+				return ka[k] < kb[k]
+			}
+		}
+		return false
+	}
+	// Insertion sort: stable, and a run has a handful of policies.
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && less(order[j].Index, order[j-1].Index); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	for i := range order {
+		order[i].Rank = i + 1
+		if i > 0 && !less(order[i-1].Index, order[i].Index) {
+			order[i].Rank = order[i-1].Rank
+		}
+	}
+	return order
+}
+
+// RankingLine is the run's ranking and the policy to choose, and why, in
+// one line: "Ranking for this run (...): 1 equal jitter; 2 exponential,
+// custom (tied); ... Choose equal jitter: ...".
+func RankingLine(s backoff.Settings, rs []backoff.Result) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	order := Rank(rs)
+	var groups []string
+	for i := 0; i < len(order); {
+		j := i
+		var names []string
+		for ; j < len(order) && order[j].Rank == order[i].Rank; j++ {
+			names = append(names, rs[order[j].Index].Policy.Name)
+		}
+		g := strconv.Itoa(order[i].Rank) + " " + strings.Join(names, ", ")
+		if len(names) > 1 {
+			g += " (tied)"
+		}
+		groups = append(groups, g)
+		i = j
+	}
+	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ". " + Choice(s, rs, order) + "."
+}
+
+// Choice says which policy to choose and why, or that none does better
+// when every policy ties: the first of the ranking,
+// against the first that ranks after it, by the first figure the ranking
+// weighs on which they differ; and, where a policy ranked lower for
+// leaving the service overloaded leaves fewer clients not through, that
+// too.
+func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
+	first := rs[order[0].Index]
+	name, g := first.Policy.Name, first.Figures
+	if len(order) == 1 {
+		return "Only " + name + " ran"
+	}
+	var tied []string
+	next := -1
+	for _, r := range order[1:] {
+		if r.Rank == order[0].Rank {
+			tied = append(tied, rs[r.Index].Policy.Name)
+			continue
+		}
+		next = r.Index
+		break
+	}
+	if next < 0 {
+		// A tie of all: the policy does not decide this run. Say what
+		// does when a budget throttles clients.
+		out := "No policy does better than another here: they tie on every figure the ranking weighs"
+		if g.Throttled > 0 {
+			out += "; whatever the policy, the budget throttles " + notThroughOf(g.Throttled, g.Clients)
+		}
+		return out
+	}
+	out := "Choose " + name
+	if tied != nil {
+		verb := "do"
+		if len(tied) == 1 {
+			verb = "does"
+		}
+		out += " (or " + Or(tied) + ", which " + verb + " as well)"
+	}
+	o, on := rs[next].Figures, rs[next].Policy.Name
+	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g.NotThrough, g.Clients))
+	var why string
+	switch ka, kb := rankKeys(g), rankKeys(o); {
+	case ka[0] != kb[0]:
+		why = fmt.Sprintf("with it the service recovers, %s after it is back, where with %s it is still overloaded when the load stops", Human(g.RecoveredAfter), on)
+	case ka[1] != kb[1] && g.NotThrough == 0:
+		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, notThroughOf(o.NotThrough, o.Clients))
+	case ka[1] != kb[1]:
+		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, notThroughOf(g.NotThrough, g.Clients), notThroughOf(o.NotThrough, o.Clients))
+	case ka[2] != kb[2]:
+		why = fmt.Sprintf("%s, and the service recovers sooner, %s after it is back against %s", as, Human(g.RecoveredAfter), Human(o.RecoveredAfter))
+	case ka[3] != kb[3]:
+		why = fmt.Sprintf("%s, and a lower peak after back, %s against %s in a %s slot", as, Count(g.PeakAfterBack), Count(o.PeakAfterBack), Human(s.Slot))
+	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0:
+		why = fmt.Sprintf("%s, and the crowd all through by %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
+	case ka[4] != kb[4]:
+		why = fmt.Sprintf("%s, and the crowd all through sooner, by %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
+	default:
+		why = fmt.Sprintf("%s, and fewer retries, %s against %s", as, Count(g.Retries), Count(o.Retries))
+	}
+	// A policy ranked lower only for leaving the service overloaded may
+	// leave fewer clients not through: say so, with the one that leaves
+	// the fewest.
+	if !g.StillOverloaded {
+		fewest := -1
+		for _, r := range order {
+			f := rs[r.Index].Figures
+			if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
+				fewest = r.Index
+			}
+		}
+		if fewest >= 0 {
+			f := rs[fewest].Figures
+			why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
+				rs[fewest].Policy.Name, notThroughOf(f.NotThrough, f.Clients))
+		}
+	}
+	return out + ": " + why
+}
+
+// noneOr is a count of clients not through for "as few as": "none of 200",
+// or "19 of 200 (9.5%)".
+func noneOr(n, all int) string {
+	if n == 0 {
+		return "none of " + Count(all)
+	}
+	return notThroughOf(n, all)
+}
+
+// SeedsVerdict is a policy's verdict over many seeds, figure by figure:
+// each figure's median, 95th percentile and worst over the seeds. Each of
+// these is a figure some seed gave, but not all from one seed, so the
+// sentence speaks of each figure on its own rather than of one run.
+func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string {
+	all := ps.Spread("clients").Median
+	var service string
+	switch rec := ps.Spread("recovered_after_ms"); {
+	case s.Capacity <= 0 && !s.HasQueue():
+		service = "With no limit on capacity, the service serves every attempt from the moment it is back, at " + Human(s.Outage)
+	case ps.Overloaded == 0:
+		service = "Recovered after: " + trio(rec, Human)
+	default:
+		service = fmt.Sprintf("Still overloaded when the fresh load stops in %s of %s seeds", Count(ps.Overloaded), Count(seeds))
+		if rec.Median >= 0 {
+			service += "; recovered after, the seeds still overloaded counted as the worst: " + trio(rec, Human)
+		}
+	}
+	var clients string
+	if nt := ps.Spread("not_through"); nt.Worst == 0 {
+		clients = everyOne(all) + " gets through in every seed"
+	} else {
+		clients = "not through, of " + clientsOf(all) + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, all) + ")" })
+	}
+	peak := ps.Spread("peak_after_back")
+	load := "peak after back, in a " + Human(s.Slot) + " slot: " + trio(peak, attempts)
+	if slot := ps.Spread("slot_capacity").Median; slot > 0 {
+		load = "peak after back: " + trio(peak, func(v int) string {
+			if v == 0 {
+				return "no attempt"
+			}
+			return Times(v, slot) + " capacity"
+		})
+	}
+	return service + "; " + clients + "; " + load + "."
+}
+
+// trio is a spread in words, each value once: "0 ms at the median and
+// at worst" (the 95th percentile lies between them), "0 ms at the median
+// and the 95th percentile, 3.1 s at worst". It leaves out the percentiles
+// that land on a seed in which the figure does not exist (-1).
+func trio(sp backoff.Spread, show func(int) string) string {
+	m, p, w := sp.Median, sp.P95, sp.Worst
+	switch {
+	case m < 0:
+		return "none"
+	case p < 0:
+		return show(m) + " at the median"
+	case w < 0 && m == p:
+		return show(m) + " at the median and the 95th percentile"
+	case w < 0:
+		return show(m) + " at the median, " + show(p) + " at the 95th percentile"
+	case m == w:
+		return show(m) + " at the median and at worst"
+	case m == p:
+		return show(m) + " at the median and the 95th percentile, " + show(w) + " at worst"
+	case p == w:
+		return show(m) + " at the median, " + show(p) + " at the 95th percentile and at worst"
+	}
+	return show(m) + " at the median, " + show(p) + " at the 95th percentile, " + show(w) + " at worst"
+}
