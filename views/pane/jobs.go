@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/views/words"
 )
 

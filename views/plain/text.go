@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/ledger/glyph"
 	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/ledger/glyph"
 )
 
 // The plain menu's fixed lines and messages, as the reference writes them.
