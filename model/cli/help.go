@@ -136,6 +136,14 @@ spreads the clients over processes, each with its own bucket). A total
 outage empties a bucket: every failure takes a token, so the clients that
 fail during it stop retrying once half the tokens are gone. Typical values:
 gRPC's example grpc:10:0.1, the AWS SDKs' standard aws:500:5.
+
+--queue, --timeout, --drop-expired, --queue-order: a service that queues
+(help model). Each attempt joins the queue while it has room, else it is
+rejected; the service completes --capacity of them a second; a client
+that waits --timeout fails and may retry while its request stays queued,
+and the service then works on it for nothing (wasted) unless
+--drop-expired. A queue needs a capacity; a timeout, --drop-expired and
+lifo need a queue.
 `)
 	return b.String()
 }

@@ -76,6 +76,10 @@ func PlanChanges(a, b backoff.Settings) string {
 				return "a minute after the outage"
 			case f == backoff.Multiplier:
 				return "x" + backoff.FormatThousandths(v)
+			case f == backoff.Queue && v == 0:
+				return "none"
+			case f == backoff.Timeout && v == 0:
+				return "none"
 			case f.IsTime():
 				return words.Human(v)
 			}
@@ -92,6 +96,12 @@ func PlanChanges(a, b backoff.Settings) string {
 	if a.Budget != b.Budget {
 		out = append(out, fmt.Sprintf("budget %s → %s", a.Budget, b.Budget))
 	}
+	if a.QueueOrder != b.QueueOrder {
+		out = append(out, fmt.Sprintf("queue order %s → %s", a.QueueOrder, b.QueueOrder))
+	}
+	if a.DropExpired != b.DropExpired {
+		out = append(out, fmt.Sprintf("drop expired %s → %s", yesNo(a.DropExpired), yesNo(b.DropExpired)))
+	}
 	return strings.Join(out, ", ")
 }
 
@@ -99,7 +109,7 @@ func PlanChanges(a, b backoff.Settings) string {
 // program writes it beside a value in human units: "first wait".
 func fieldName(f backoff.Field) string {
 	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
-		"limit on total time", "capacity a second", "load a second", "load until", "processes"}[f]
+		"limit on total time", "capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
 }
 
 // FieldName is fieldName for any field, "" for one that is not.
@@ -108,4 +118,12 @@ func FieldName(f backoff.Field) string {
 		return ""
 	}
 	return fieldName(f)
+}
+
+// yesNo is a switch in words.
+func yesNo(on bool) string {
+	if on {
+		return "yes"
+	}
+	return "no"
 }

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// A service that queues (issue 15) on the command line: --queue,
+// --timeout, --drop-expired and --queue-order, in every mode but --plain.
+
+// queueFlags set every setting of the queue away from its default, with
+// the capacity a queue needs.
+func queueFlags() []string {
+	return []string{"--capacity", "100", "--queue", "1000", "--timeout", "1s", "--drop-expired", "--queue-order", "lifo"}
+}
+
+// The flags reach the settings in the full-screen program and every
+// command, before or after the command, in any case for the order.
+func TestQueueFlagsInEveryMode(t *testing.T) {
+	want := backoff.Defaults()
+	want.Capacity, want.Queue, want.Timeout, want.DropExpired, want.QueueOrder = 100, 1000, 1000, true, backoff.LIFO
+	for _, args := range [][]string{
+		queueFlags(),
+		append([]string{"crowd"}, queueFlags()...),
+		append(queueFlags(), "crowd"),
+		{"--queue", "1000", "timeline", "--policy", "fixed", "--capacity", "100", "--timeout", "1000", "--drop-expired=true", "--queue-order", "LIFO"},
+		append([]string{"schedule", "--policy", "fixed"}, queueFlags()...),
+		append([]string{"jobs", "a:1"}, queueFlags()...),
+	} {
+		opts, err := parseArgs(args)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		s := opts.settings
+		if args[0] == "--queue" {
+			s.Slot = want.Slot // the timeline's own slot
+		}
+		if s != want {
+			t.Errorf("%q: got %+v, want %+v", args, s, want)
+		}
+	}
+}
+
+// The boundaries of each setting, taken: a queue of 0 (none) and of 1, the
+// longest queue where the capacity can work it off; a timeout of 0 (for
+// ever), 1 ms and a day; the last of a repeated flag wins, and
+// --drop-expired=false undoes a --drop-expired before it.
+func TestQueueFlagsBoundaries(t *testing.T) {
+	tests := []struct {
+		args  []string
+		check func(s backoff.Settings) bool
+	}{
+		{[]string{"--queue", "0"}, func(s backoff.Settings) bool { return s.Queue == 0 && !s.HasQueue() }},
+		{[]string{"--queue", "1", "--capacity", "1"}, func(s backoff.Settings) bool { return s.Queue == 1 && s.HasQueue() }},
+		{[]string{"--queue", "10000000", "--capacity", "100000000"}, func(s backoff.Settings) bool { return s.Queue == backoff.MaxQueue }},
+		{[]string{"--queue", "5", "--capacity", "1", "--timeout", "0"}, func(s backoff.Settings) bool { return s.Timeout == 0 }},
+		{[]string{"--queue", "5", "--capacity", "1", "--timeout", "1"}, func(s backoff.Settings) bool { return s.Timeout == 1 }},
+		{[]string{"--queue", "5", "--capacity", "1", "--timeout", "24h"}, func(s backoff.Settings) bool { return s.Timeout == backoff.MaxTimeout }},
+		{[]string{"--queue", "5", "--queue", "7", "--capacity", "1"}, func(s backoff.Settings) bool { return s.Queue == 7 }},
+		{[]string{"--drop-expired", "--drop-expired=false"}, func(s backoff.Settings) bool { return !s.DropExpired }},
+		{[]string{"--queue-order", "lifo", "--queue-order", "fifo"}, func(s backoff.Settings) bool { return s.QueueOrder == backoff.FIFO }},
+		{[]string{"--queue-order", "Fifo"}, func(s backoff.Settings) bool { return s.QueueOrder == backoff.FIFO }},
+	}
+	for _, tt := range tests {
+		args := append([]string{"crowd"}, tt.args...)
+		opts, err := parseArgs(args)
+		if err != nil {
+			t.Errorf("%q: %v, want it taken", args, err)
+			continue
+		}
+		if !tt.check(opts.settings) {
+			t.Errorf("%q: got %+v", args, opts.settings)
+		}
+	}
+}
+
+// Each refusal is one line naming the flag, the value and what is allowed,
+// or what to add; status 2 and nothing on standard output.
+func TestQueueRefusals(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "lifo.toml", "[service]\ncapacity_per_second = 10\nqueue = 5\nqueue_order = \"lifo\"\ndrop_expired = true\n")
+	tests := []struct {
+		args []string
+		want string // the whole message after "retry-planner: "
+	}{
+		// Out of range, or not a value at all.
+		{[]string{"crowd", "--queue", "10000001", "--capacity", "1"}, "--queue 10000001: want a whole number of requests from 0 (no queue) to 10000000"},
+		{[]string{"crowd", "--queue", "-1"}, "--queue -1: want a whole number of requests from 0 (no queue) to 10000000"},
+		{[]string{"crowd", "--queue", "1k"}, "--queue 1k: want a whole number of requests from 0 (no queue) to 10000000"},
+		{[]string{"crowd", "--timeout", "86400001", "--queue", "1", "--capacity", "1"}, "--timeout 86400001: want 0 (wait for ever) to 86400000 ms"},
+		{[]string{"crowd", "--timeout", "25h", "--queue", "1", "--capacity", "1"}, "--timeout 25h (90000000 ms): want 0 (wait for ever) to 86400000 ms"},
+		{[]string{"crowd", "--timeout", "1.5ms"}, "--timeout 1.5ms: want a time of 0 (wait for ever) to 86400000 ms: whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"},
+		{[]string{"crowd", "--queue-order", "stack"}, "--queue-order stack: want fifo or lifo"},
+		{[]string{"crowd", "--queue-order", ""}, `--queue-order "": want fifo or lifo`},
+		{[]string{"crowd", "--drop-expired=yes"}, `--drop-expired takes no value but false, got "--drop-expired=yes": give --drop-expired, or --drop-expired=false to turn off a plan's`},
+		{[]string{"crowd", "--queue-order"}, "--queue-order needs a value: fifo or lifo"},
+		// A setting that needs another.
+		{[]string{"crowd", "--queue", "1"}, "--queue 1: a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue"},
+		{[]string{"crowd", "--queue", "1000", "--capacity", "0"}, "--queue 1000: a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue"},
+		{[]string{"crowd", "--timeout", "1s"}, "--timeout 1s (1000 ms): a timeout needs a queue to wait in: add --queue N (and --capacity), or drop --timeout"},
+		{[]string{"crowd", "--timeout", "1", "--capacity", "100", "--queue", "0"}, "--timeout 1: a timeout needs a queue to wait in: add --queue N (and --capacity), or drop --timeout"},
+		{[]string{"crowd", "--drop-expired"}, "--drop-expired: only a queue holds expired requests: add --queue N (and --capacity), or drop --drop-expired"},
+		{[]string{"crowd", "--queue-order", "lifo"}, "--queue-order lifo: lifo takes the newest request from a queue: add --queue N (and --capacity), or drop --queue-order"},
+		// A plan's, with a flag after it that takes its queue away.
+		{[]string{"crowd", "--plan", "lifo.toml", "--queue", "0"}, "--drop-expired (from --plan lifo.toml): only a queue holds expired requests: add --queue N (and --capacity), or drop --drop-expired"},
+		{[]string{"crowd", "--plan", "lifo.toml", "--queue", "0", "--drop-expired=false"}, "--queue-order lifo (from --plan lifo.toml): lifo takes the newest request from a queue: add --queue N (and --capacity), or drop --queue-order"},
+		{[]string{"crowd", "--plan", "lifo.toml", "--capacity", "0"}, "--queue 5 (from --plan lifo.toml): a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue"},
+		// A queue the capacity could not work off in the time a run counts:
+		// exponential's 6 attempts wait at most 16 s each, so every
+		// attempt has arrived by 96,000 ms (past the outage's 10,000), and
+		// 10,000,001 requests at 1 a second take 10,000,001,000 ms more, +2.
+		{[]string{"crowd", "--queue", "10000000", "--capacity", "1", "--policies", "exponential"},
+			"--queue 10000000 with --capacity 1 and --timeout 0 (the default): exponential: a queue of 10000000 at a capacity of 1 a second, with a timeout of 0 ms over 6 attempts, could go on for 10000097002 ms, more than the 4294967294 a run can count: shorten the queue or the timeout, or raise the capacity"},
+	}
+	for _, tt := range tests {
+		out, errs, code := runArgs(t, "", tt.args...)
+		if code != 2 || out != "" || errs != "retry-planner: "+tt.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q;\nwant 2, nothing and %q", tt.args, code, out, errs, "retry-planner: "+tt.want)
+		}
+	}
+	// The full-screen program refuses them the same way, before it opens.
+	if _, err := parseArgs([]string{"--queue", "1"}); err == nil || err.Error() != "--queue 1: a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue" {
+		t.Errorf("the full-screen program --queue 1: got %v", err)
+	}
+	if _, err := parseArgs([]string{"--queue", "10000000", "--capacity", "1"}); err == nil {
+		t.Errorf("the full-screen program with a queue it cannot work off: got no error")
+	}
+	// --compare's plan too.
+	writeFile(t, dir, "long.toml", "[service]\ncapacity_per_second = 1\nqueue = 10_000_000\n")
+	checkUsageError(t, []string{"crowd", "--compare", "long.toml"}, "--compare long.toml: fixed: a queue of 10000000 at a capacity of 1 a second")
+}
+
+// --plain refuses each of them, as it refuses the service's other
+// settings, whatever the value.
+func TestPlainRefusesTheQueue(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--plain", "--queue", "0"}, "queue"},
+		{[]string{"--plain", "--queue", "100", "--capacity", "10"}, "queue"},
+		{[]string{"--plain", "--timeout", "0"}, "timeout"},
+		{[]string{"--plain", "--timeout", "1s"}, "timeout"},
+		{[]string{"--plain", "--drop-expired"}, "drop-expired"},
+		{[]string{"--plain", "--drop-expired=false"}, "drop-expired"},
+		{[]string{"--queue-order", "fifo", "--plain"}, "queue-order"},
+	} {
+		want := "retry-planner: --plain keeps the reference's settings and takes no --" + tt.flag + ": drop it, or use a report or the full-screen program, which take it\n"
+		out, errs, code := runArgs(t, "", tt.args...)
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing and %q", tt.args, code, out, errs, want)
+		}
+	}
+}
+
+// The plan a report ran keeps the queue, and loaded again it gives the
+// same report, every setting of the queue in its [service].
+func TestQueueSavePlan(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "q.toml")
+	args := append([]string{"crowd", "--policies", "exponential", "--clients", "300", "--load", "90", "--load-until", "20s"}, queueFlags()...)
+	direct := reportOf(t, append(args, "--format", "json")...)
+	reportOf(t, append(args, "--save-plan", saved)...)
+	if got := reportOf(t, "crowd", "--plan", saved, "--format", "json"); got != direct {
+		t.Errorf("--plan saved: got\n%s\nwant\n%s", got, direct)
+	}
+	text := readFile(t, saved)
+	for _, line := range []string{"\nqueue = 1000\n", "\ntimeout_ms = 1000\n", "\ndrop_expired = true\n", "\nqueue_order = \"lifo\"\n"} {
+		if !strings.Contains(text, line) {
+			t.Errorf("the plan saved has no %q:\n%s", line, text)
+		}
+	}
+}
+
+// The shells complete --queue-order's two values.
+func TestQueueCompletion(t *testing.T) {
+	for _, args := range [][]string{{"__complete", "--queue-order", ""}, {"__complete", "crowd", "--queue-order", ""}} {
+		out, _, code := runArgs(t, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "fifo\nlifo\n") {
+			t.Errorf("%q: exit %d, got %q, want fifo and lifo", args, code, out)
+		}
+	}
+}
