@@ -143,7 +143,8 @@ rejected; the service completes --capacity of them a second; a client
 that waits --timeout fails and may retry while its request stays queued,
 and the service then works on it for nothing (wasted) unless
 --drop-expired. A queue needs a capacity; a timeout, --drop-expired and
-lifo need a queue.
+lifo need a queue. Text reports show the queue's figures only when there is
+one; CSV and JSON always carry them (0 without a queue).
 `)
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -183,5 +184,100 @@ func TestQueueCompletion(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "fifo\nlifo\n") {
 			t.Errorf("%q: exit %d, got %q, want fifo and lifo", args, code, out)
 		}
+	}
+}
+
+// The issue's worked metastable failure, read back from the report
+// goldens' JSON (testdata/reports/queue): MODEL.md's clients through of
+// 30,500 for each way out, whether the service was still overloaded when
+// the load ended, and the section 6 sums each run must keep.
+func TestQueueWorkedExampleGoldens(t *testing.T) {
+	for _, tt := range []struct {
+		golden     string
+		through    int
+		overloaded bool
+		queued     bool
+	}{
+		{"metastable", 134, true, true},
+		{"drop-expired", 26315, false, true},
+		{"lifo", 25697, false, true},
+		{"budget", 25650, false, true},
+		{"no-queue", 25795, true, false},
+	} {
+		var doc struct {
+			Settings struct {
+				Queue     int `json:"queue"`
+				TimeoutMs int `json:"timeout_ms"`
+			} `json:"settings"`
+			Policies []struct {
+				Policy          string `json:"policy"`
+				Clients         int    `json:"clients"`
+				Attempts        int    `json:"attempts"`
+				Served          int    `json:"served"`
+				Rejected        int    `json:"rejected"`
+				FailedWhileDown int    `json:"failed_while_down"`
+				TimedOut        int    `json:"timed_out"`
+				Wasted          int    `json:"wasted"`
+				Dropped         int    `json:"dropped"`
+				QueuePeak       int    `json:"queue_peak"`
+				Through         int    `json:"through"`
+				StillOverloaded bool   `json:"still_overloaded"`
+			} `json:"policies"`
+		}
+		path := filepath.Join(repoTestdata, "reports", "queue", tt.golden+".json")
+		if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(doc.Policies) != 1 || doc.Policies[0].Policy != "exponential" {
+			t.Fatalf("%s: got %d policies, want exponential alone", path, len(doc.Policies))
+		}
+		p := doc.Policies[0]
+		if p.Clients != 30500 || p.Through != tt.through {
+			t.Errorf("%s: %d of %d clients through, want %d of 30500", tt.golden, p.Through, p.Clients, tt.through)
+		}
+		if p.StillOverloaded != tt.overloaded {
+			t.Errorf("%s: still overloaded %v, want %v", tt.golden, p.StillOverloaded, tt.overloaded)
+		}
+		if (doc.Settings.Queue == 1000 && doc.Settings.TimeoutMs == 1000) != tt.queued {
+			t.Errorf("%s: queue %d, timeout %d ms; want a queue of 1000 and 1 s: %v", tt.golden, doc.Settings.Queue, doc.Settings.TimeoutMs, tt.queued)
+		}
+		if sum := p.Served + p.Rejected + p.FailedWhileDown + p.TimedOut; sum != p.Attempts {
+			t.Errorf("%s: served + rejected + failed while down + timed out = %d, want the attempts, %d", tt.golden, sum, p.Attempts)
+		}
+		if p.Wasted+p.Dropped != p.TimedOut || p.QueuePeak > doc.Settings.Queue {
+			t.Errorf("%s: wasted %d + dropped %d against timed out %d, queue peak %d of %d", tt.golden, p.Wasted, p.Dropped, p.TimedOut, p.QueuePeak, doc.Settings.Queue)
+		}
+		if !tt.queued && p.TimedOut+p.Wasted+p.Dropped+p.QueuePeak != 0 {
+			t.Errorf("%s: without a queue got timed out %d, wasted %d, dropped %d, queue peak %d; want 0", tt.golden, p.TimedOut, p.Wasted, p.Dropped, p.QueuePeak)
+		}
+	}
+}
+
+// crowd --compare names each setting of the queue that differs, as its
+// flag, and holds the queue's figures against each other: the worked
+// example without a queue (A) against it with one (B), dropping expired
+// requests and serving the newest first.
+func TestQueueCompare(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.toml")
+	base := queued()[:len(queued())-4]
+	reportOf(t, append([]string{"crowd", "--policies", "exponential", "--save-plan", a}, base...)...)
+	args := append([]string{"crowd", "--compare", a, "--policies", "exponential", "--queue", "1000", "--timeout", "1s", "--drop-expired", "--queue-order", "lifo"}, base...)
+	text := reportOf(t, args...)
+	if want := "The settings that differ, A to B: --queue 0 to 1000; --timeout 0 to 1000 ms; --drop-expired false to true; --queue-order fifo to lifo.\n"; !strings.Contains(text, want) {
+		t.Errorf("got\n%s\nwant the line %q", text, want)
+	}
+	v := verdicts(t, args...)["exponential in both"]
+	for figure, want := range map[string]string{"timed_out": "0", "dropped": "0", "wasted": "0", "queue_peak": "0", "through": "25795"} {
+		if got := v[figure][0]; got != want {
+			t.Errorf("A's %s: got %q, want %q", figure, got, want)
+		}
+	}
+	if v["timed_out"][1] == "0" || v["timed_out"][1] != v["dropped"][1] || v["wasted"][1] != "0" {
+		t.Errorf("B with --drop-expired: timed out %q, dropped %q, wasted %q; want as many dropped as timed out, none wasted",
+			v["timed_out"][1], v["dropped"][1], v["wasted"][1])
+	}
+	if v["timed_out"][3] != "worse" {
+		t.Errorf("timed out from 0 to %s: verdict %q, want worse", v["timed_out"][1], v["timed_out"][3])
 	}
 }

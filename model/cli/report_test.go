@@ -128,7 +128,27 @@ func reportCases() []reportCase {
 		{"readme/metastable", with(metastable(), "crowd", "--policies", "fixed,exponential,full-jitter,decorrelated")},
 		{"readme/metastable-hour", append(with(metastable(), "crowd", "--policies", "exponential,full-jitter"), "--load-until", "1h")},
 		{"readme/metastable-budget", with(metastable(), "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1")},
+		// A service that queues: the worked metastable failure (the
+		// README's), its three ways out and the service without a queue;
+		// timelines of one policy and side by side; the spread over seeds.
+		{"queue/metastable", with(queued(), "crowd", "--policies", "exponential")},
+		{"queue/drop-expired", with(queued(), "crowd", "--policies", "exponential", "--drop-expired")},
+		{"queue/lifo", with(queued(), "crowd", "--policies", "exponential", "--queue-order", "lifo")},
+		{"queue/budget", with(queued(), "crowd", "--policies", "exponential", "--budget", "grpc:10:0.1")},
+		{"queue/no-queue", with(queued()[:len(queued())-4], "crowd", "--policies", "exponential")},
+		{"queue/timeline", with(queued(), "timeline", "--policy", "exponential", "--slot", "10s")},
+		{"queue/timeline-all", with(queued(), "timeline", "--policies", "exponential,full-jitter", "--slot", "30s", "--drop-expired")},
+		{"queue/crowd-seeds", with(queued(), "crowd", "--seeds", "5", "--policies", "exponential,full-jitter", "--queue-order", "lifo")},
 	}
+}
+
+// queued is the worked metastable failure with a queue: 2,000
+// clients, an outage of 30 s, 4 attempts, a capacity of 100 a second, a
+// fresh load of 95 a second for 5 minutes, a queue of 1,000 and a timeout
+// of 1 s; the queue's two flags last.
+func queued() []string {
+	return []string{"--clients", "2000", "--outage", "30s", "--attempts", "4", "--capacity", "100", "--load", "95", "--load-until", "5m",
+		"--queue", "1000", "--timeout", "1s"}
 }
 
 // metastable is the README's metastable failure: a load of 95% of the
