@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"image/png"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -279,5 +280,28 @@ func TestQueueCompare(t *testing.T) {
 	}
 	if v["timed_out"][3] != "worse" {
 		t.Errorf("timed out from 0 to %s: verdict %q, want worse", v["timed_out"][1], v["timed_out"][3])
+	}
+}
+
+// The README's picture of the metastable failure is a PNG of the size its
+// command draws.
+func TestReadmeQueuePicture(t *testing.T) {
+	readme := readFile(t, filepath.Join("..", "..", "README.md"))
+	const out = " --out testdata/readme/queue-timeline.png"
+	const command = "retry-planner timeline --policy exponential --clients 2000 --outage 30s --attempts 4 --capacity 100 --load 95 --load-until 5m " +
+		"--queue 1000 --timeout 1s --slot 10s --format png --width 800" + out
+	if !strings.Contains(readme, command) || !strings.Contains(readme, "](testdata/readme/queue-timeline.png)") {
+		t.Errorf("the README does not show testdata/readme/queue-timeline.png with the command that draws it, %q", command)
+	}
+	img, err := png.Decode(strings.NewReader(readFile(t, filepath.Join(repoTestdata, "readme", "queue-timeline.png"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, err := png.Decode(strings.NewReader(reportOf(t, strings.Fields(strings.TrimSuffix(strings.TrimPrefix(command, "retry-planner "), out))...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
+		t.Errorf("testdata/readme/queue-timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
 	}
 }
