@@ -43,7 +43,7 @@ func SeedAndDraws(s backoff.Settings) string {
 }
 
 // Computing says what a run of the crowds computes: "a crowd of 1,000,000
-// clients under 6 policies".
+// clients under 6 policies", and ", against a queue of 20,000" with one.
 func Computing(s backoff.Settings, policies int) string {
 	who := words.Count(s.Clients) + " clients"
 	if s.Clients == 1 {
@@ -52,7 +52,11 @@ func Computing(s backoff.Settings, policies int) string {
 	if n := s.FreshRequests(); n > 0 {
 		who += " and " + words.Count(n) + " fresh requests"
 	}
-	return fmt.Sprintf("a crowd of %s under %d policies", who, policies)
+	out := fmt.Sprintf("a crowd of %s under %d policies", who, policies)
+	if s.HasQueue() {
+		out += ", against a queue of " + words.Count(s.Queue)
+	}
+	return out
 }
 
 // SpreadComputing says what a spread computes: "the spread over 100 seeds
