@@ -305,3 +305,29 @@ func TestReadmeQueuePicture(t *testing.T) {
 		t.Errorf("testdata/readme/queue-timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
 	}
 }
+
+// schedule and jobs are one client's waits and a few jobs: they say that
+// the queue, as the rest of the service, acts on a crowd; timeline's text
+// without a queue has none of the queue's columns.
+func TestQueueInOtherReports(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"schedule", "--policy", "fixed"}, queueFlags()...), "the capacity, the queue, the fresh load and the budget act on a crowd"},
+		{append([]string{"jobs", "a:1"}, queueFlags()...), "the capacity, the queue, the fresh load and the budget act on a crowd"},
+		{[]string{"schedule", "--policy", "fixed", "--capacity", "100"}, "the capacity, the fresh load and the budget act on a crowd"},
+	} {
+		if out := reportOf(t, tt.args...); !strings.Contains(out, tt.want) {
+			t.Errorf("%q: no %q in\n%s", tt.args, tt.want, out)
+		}
+	}
+	out := reportOf(t, "timeline", "--policy", "exponential", "--capacity", "100", "--load", "50", "--format", "csv")
+	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity" {
+		t.Errorf("no queue: the timeline's CSV head is %q", head)
+	}
+	out = reportOf(t, "timeline", "--policy", "exponential", "--capacity", "100", "--load", "50", "--queue", "1", "--format", "csv")
+	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity,timed_out,wasted,dropped,queue" {
+		t.Errorf("a queue of 1: the timeline's CSV head is %q", head)
+	}
+}

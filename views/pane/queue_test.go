@@ -205,3 +205,29 @@ func TestSettingsSummaryQueue(t *testing.T) {
 		t.Errorf("the changes to a queue: got %q", got)
 	}
 }
+
+// Plans A and B side by side hold the queue's figures against each other
+// when either queues: A without a queue, B with one.
+func TestCompareQueue(t *testing.T) {
+	s := smallQueue()
+	a := s
+	a.Queue, a.Timeout = 0, 0
+	names := func(a, b backoff.Settings) []string {
+		var out []string
+		for _, f := range compareFields(RunData{Settings: a}, RunData{Settings: b}) {
+			out = append(out, f.Name)
+		}
+		return out
+	}
+	got := strings.Join(names(a, s), " ")
+	if !strings.HasSuffix(got, "timed_out wasted dropped queue_peak") {
+		t.Errorf("A without a queue, B with one: figures %s, want the queue's last", got)
+	}
+	if got := strings.Join(names(a, a), " "); strings.Contains(got, "wasted") {
+		t.Errorf("neither queues: figures %s, want none of the queue's", got)
+	}
+	ra := six(t, a, 0)
+	if out := CrowdPane(CrowdData{B: six(t, s, 0), A: &ra}, 120, DefaultStyles()); !strings.Contains(out, "wasted") || !strings.Contains(out, "queue peak") {
+		t.Errorf("A and B: no wasted or queue peak in\n%s", out)
+	}
+}
