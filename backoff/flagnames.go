@@ -31,6 +31,10 @@ func (f Field) Flag() string {
 		return "load-until"
 	case Processes:
 		return "processes"
+	case Queue:
+		return "queue"
+	case Timeout:
+		return "timeout"
 	}
 	return f.String()
 }

@@ -463,3 +463,15 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 		e.completed(int64(p.t), t, n)
 	}
 }
+
+// CheckQueue returns the error Run would return for policy p under s
+// because a run with the queue of s could go on past the time a run can
+// count, or nil: so that a face can refuse the settings before running
+// them. Settings that ValidateIn refuses (a queue without a capacity) are
+// Validate's to report: CheckQueue says nothing of them.
+func CheckQueue(p Policy, s Settings) error {
+	if !s.HasQueue() || s.Capacity <= 0 || p.Validate() != nil {
+		return nil
+	}
+	return checkQueue(p, newPlan(p, s.Draws), s)
+}

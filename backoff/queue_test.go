@@ -210,13 +210,15 @@ func TestQueueValidation(t *testing.T) {
 		{"drop expired without a queue", WideLimits, func(s *Settings) { s.DropExpired = true }, "drop expired: only a queue"},
 		{"lifo without a queue", WideLimits, func(s *Settings) { s.QueueOrder = LIFO }, "queue order: lifo needs a queue"},
 		{"a queue past its range", WideLimits, func(s *Settings) { queued(s); s.Queue = MaxQueue + 1 },
-			"queue: 10000001 is not from 0 to 10000000 requests"},
-		{"a negative queue", WideLimits, func(s *Settings) { s.Queue = -1 }, "queue: -1 is not from 0"},
+			"queue in requests: 10000001 is not from 0 to 10000000"},
+		{"a negative queue", WideLimits, func(s *Settings) { s.Queue = -1 }, "queue in requests: -1 is not from 0"},
 		{"a timeout past its range", WideLimits, func(s *Settings) { queued(s); s.Timeout = MaxTimeout + 1 },
-			"timeout: 86400001 is not from 0 to 86400000 ms"},
-		{"a negative timeout", WideLimits, func(s *Settings) { queued(s); s.Timeout = -1 }, "timeout: -1 is not from 0"},
+			"timeout in ms: 86400001 is not from 0 to 86400000"},
+		{"a negative timeout", WideLimits, func(s *Settings) { queued(s); s.Timeout = -1 }, "timeout in ms: -1 is not from 0"},
 		{"an order of neither", WideLimits, func(s *Settings) { queued(s); s.QueueOrder = 2 }, "queue order: QueueOrder(2) is not fifo or lifo"},
-		{"--plain refuses a queue", PlainLimits, func(s *Settings) { s.Queue = 10 }, "no queue"},
+		// The queue's limit and timeout are Fields: their ranges come first,
+		// and --plain's are 0 to 0.
+		{"--plain refuses a queue", PlainLimits, func(s *Settings) { s.Queue = 10 }, "queue in requests: 10 is not from 0 to 0"},
 		{"--plain refuses lifo", PlainLimits, func(s *Settings) { s.QueueOrder = LIFO }, "no queue"},
 	}
 	for _, tt := range tests {

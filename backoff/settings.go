@@ -115,7 +115,8 @@ type Field int
 
 // The settings a person can change, in the order the reference's settings
 // form asks for them, then the slot width, the custom policy's, and the
-// service's.
+// service's, its queue last. DropExpired and QueueOrder are no numbers:
+// like the jitter, the draws and the budget, they have no Field.
 const (
 	FirstWait Field = iota
 	LongestWait
@@ -130,6 +131,8 @@ const (
 	Load
 	LoadUntil
 	Processes
+	Queue   // the queue's limit in requests; 0 for no queue
+	Timeout // the client's timeout in ms; 0 waits for ever
 	numFields
 )
 
@@ -149,7 +152,8 @@ func FormFields() []Field {
 }
 
 var fieldLabels = [numFields]string{"first wait in ms", "longest wait in ms", "attempts per client", "clients", "outage in ms", "seed",
-	"slot in ms", "multiplier in thousandths", "limit on total time in ms", "capacity a second", "load a second", "load until in ms", "processes"}
+	"slot in ms", "multiplier in thousandths", "limit on total time in ms", "capacity a second", "load a second", "load until in ms", "processes",
+	"queue in requests", "timeout in ms"}
 
 // String is the field as the reference's prompts name it, such as "first
 // wait in ms".
@@ -163,7 +167,7 @@ func (f Field) String() string {
 // IsTime reports whether the field is a time in milliseconds.
 func (f Field) IsTime() bool {
 	switch f {
-	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil:
+	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil, Timeout:
 		return true
 	}
 	return false
@@ -220,7 +224,7 @@ func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
 			return 1, 600000
 		case Multiplier:
 			return 2000, 2000
-		case MaxElapsed, Capacity, Load:
+		case MaxElapsed, Capacity, Load, Queue, Timeout:
 			return 0, 0
 		case LoadUntil:
 			return DefaultLoadUntil, DefaultLoadUntil
@@ -256,6 +260,10 @@ func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
 		return 0, MaxTime
 	case Processes:
 		return 1, MaxProcesses
+	case Queue:
+		return 0, MaxQueue
+	case Timeout:
+		return 0, MaxTimeout
 	}
 	return 0, -1
 }
@@ -306,6 +314,10 @@ func (s *Settings) field(f Field) *int {
 		return &s.LoadUntil
 	case Processes:
 		return &s.Processes
+	case Queue:
+		return &s.Queue
+	case Timeout:
+		return &s.Timeout
 	}
 	return nil
 }

@@ -50,7 +50,7 @@ func formTexts() []formText {
 			return nil
 		},
 		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }, desc: budgetDescription})
-	out = append(out, settingText(backoff.Processes, 1))
+	out = append(out, settingText(backoff.Processes, 1), queueText(), timeoutText())
 	out = append(out, settingText(backoff.Multiplier, 2), formText{name: "jitter", group: 2, field: -1,
 		get: func(p Plan) string { return p.Settings.Jitter.String() },
 		set: func(p *Plan, typed string) error {
@@ -89,6 +89,44 @@ func settingText(f backoff.Field, group int) formText {
 			return nil
 		},
 		rng: func(s backoff.Settings) string { return rangeText(s, f) }}
+}
+
+// queueText is the queue's field: a whole number as the others, and a
+// queue needs the capacity above it.
+func queueText() formText {
+	t := settingText(backoff.Queue, 1)
+	set := t.set
+	t.set = func(p *Plan, typed string) error {
+		q := *p // a field that refuses leaves the plan as it was
+		if err := set(&q, typed); err != nil {
+			return err
+		}
+		if q.Settings.Queue > 0 && q.Settings.Capacity <= 0 {
+			return errors.New("A queue needs a capacity to serve it: set the capacity above, or 0 for no queue.")
+		}
+		*p = q
+		return nil
+	}
+	return t
+}
+
+// timeoutText is the client's timeout: a time as the others, and a
+// timeout needs the queue above it.
+func timeoutText() formText {
+	t := settingText(backoff.Timeout, 1)
+	set := t.set
+	t.set = func(p *Plan, typed string) error {
+		q := *p
+		if err := set(&q, typed); err != nil {
+			return err
+		}
+		if q.Settings.Timeout > 0 && !q.Settings.HasQueue() {
+			return errors.New("A timeout needs a queue to wait in: set the queue above, or 0 for none.")
+		}
+		*p = q
+		return nil
+	}
+	return t
 }
 
 // readSetting reads a setting as the flags do: a time as backoff.ParseTime,
@@ -159,6 +197,10 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 		out = "0 for none to " + show(high)
 	case backoff.LoadUntil:
 		out += ", or default"
+	case backoff.Queue:
+		out = "0 for none to " + show(high) + " requests; needs a capacity"
+	case backoff.Timeout:
+		out = "0 for none to " + show(high) + "; needs a queue"
 	}
 	return out
 }

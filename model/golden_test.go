@@ -31,6 +31,14 @@ func withService(s *backoff.Settings) {
 	s.Capacity, s.Load = 100, 50
 }
 
+// withQueue is the metastable failure in small: 200 clients of 4
+// attempts against 20 a second from a queue of 100, with a timeout of 1 s,
+// under 19 fresh requests a second: the service wastes its capacity on
+// clients that left and is still overloaded when the load ends.
+func withQueue(s *backoff.Settings) {
+	s.Attempts, s.Capacity, s.Load, s.Queue, s.Timeout = 4, 20, 19, 100, 1000
+}
+
 func cat(parts ...[]tea.Msg) []tea.Msg {
 	var out []tea.Msg
 	for _, p := range parts {
@@ -48,6 +56,7 @@ func paneStates() []goldenState {
 	k := press
 	firstWait100 := applied(func(s *backoff.Settings) { s.FirstWait = 100 })
 	service := applied(withService)
+	queue := applied(withQueue)
 	return []goldenState{
 		{"client", nil},
 		{"client_full_jitter", k("right")},
@@ -58,6 +67,8 @@ func paneStates() []goldenState {
 		{"timeline_all", k("3", "a")},
 		{"timeline_service", cat([]tea.Msg{service}, k("3", "right"))},
 		{"timeline_ab", cat(k("p"), []tea.Msg{firstWait100}, k("3", "right"))},
+		{"crowd_queue", cat([]tea.Msg{queue}, k("2", "pgdown"))},
+		{"timeline_queue", cat([]tea.Msg{queue}, k("3", "right"))},
 		{"jobs", k("4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal", "enter")},
 		{"settings", k("5")},
 		{"settings_form", k("5", "enter")},
@@ -109,10 +120,21 @@ func moreStates() []goldenState {
 		{"settings_error_gone", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter", "shift+tab")},
 		{"settings_takes_durations", cat(k("5", "enter", "backspace", "backspace", "1s500ms"), enters(1))},
 		{"settings_page_2", cat(k("5"), enters(8))},
-		{"settings_page_3", cat(k("5"), enters(13))},
-		{"settings_preset_grpc", cat(k("5"), enters(13), k("right"))},
+		{"settings_page_3", cat(k("5"), enters(17))},
+		{"settings_preset_grpc", cat(k("5"), enters(17), k("right"))},
 		{"settings_applied", cat(k("5", "enter", "backspace", "backspace", "1.5s"), enters(formFields))},
 		{"settings_cancelled", k("5", "enter", "esc")},
+		// A queue: what the service did, dropping expired requests and
+		// serving the newest first; pane 3's rows; the settings and the
+		// form's page of the service.
+		{"crowd_queue_dropped_lifo", cat([]tea.Msg{applied(func(s *backoff.Settings) {
+			withQueue(s)
+			s.DropExpired, s.QueueOrder = true, backoff.LIFO
+		})}, k("2", "pgdown"))},
+		{"timeline_queue_dropped", cat([]tea.Msg{applied(func(s *backoff.Settings) { withQueue(s); s.DropExpired = true })}, k("3", "right"))},
+		{"timeline_queue_all", cat([]tea.Msg{applied(withQueue)}, k("3", "a"))},
+		{"settings_queue", cat([]tea.Msg{applied(withQueue)}, k("5"))},
+		{"settings_queue_page_2", cat(k("5"), []tea.Msg{applied(withQueue)}, enters(8))},
 	}
 }
 

@@ -321,7 +321,7 @@ func TestIssue9Units(t *testing.T) {
 // after the preset it equals; the form picks a preset and fills its fields.
 func TestIssue7PresetInTheForm(t *testing.T) {
 	m := deliver(t, quick(t, 120, 40), press("5")...)
-	m = deliver(t, m, enters(13)...) // the preset, on the third page
+	m = deliver(t, m, enters(17)...) // the preset, on the third page
 	if f := m.SettingsPane().form.GetFocusedField(); f.GetKey() != presetKey {
 		t.Fatalf("the focused field is %q, want the preset", f.GetKey())
 	}

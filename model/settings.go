@@ -101,6 +101,8 @@ const (
 	presetKey      = "preset"
 	drawsKey       = "draws"
 	spreadDrawsKey = "the spread's draws"
+	queueOrderKey  = "queue order"
+	dropExpiredKey = "drop expired"
 	customPreset   = "custom"
 )
 
@@ -109,10 +111,12 @@ const (
 // lives behind a pointer so the fields' bindings survive the pane being
 // copied.
 type formDraft struct {
-	text        [16]string
+	text        [18]string
 	preset      string
 	draws       backoff.Draws
 	spreadDraws backoff.Draws
+	queueOrder  backoff.QueueOrder
+	dropExpired bool
 	// checking is set while the form takes an enter or a tab: only then do
 	// the fields check what they hold. huh also checks a field as it loses
 	// the cursor, which would leave its error behind it; here the error
@@ -135,6 +139,7 @@ func (d *formDraft) plan(base Plan, upTo int) (Plan, error) {
 		}
 	}
 	p.Settings.Draws, p.SpreadDraws = d.draws, d.spreadDraws
+	p.Settings.QueueOrder, p.Settings.DropExpired = d.queueOrder, d.dropExpired
 	return p, first
 }
 
@@ -321,10 +326,10 @@ func (m *SettingsPane) rebuild() {
 	}
 }
 
-// formPageLines is the most lines a page of the form takes: the third, its
-// title, three selects of two lines each and four more fields, with room
-// for two titles that wrap in a narrow pane.
-const formPageLines = 13
+// formPageLines is the most lines a page of the form takes: the second, its
+// title, seven fields and two selects of two lines each, with room for two
+// titles that wrap in a narrow pane.
+const formPageLines = 14
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
@@ -377,6 +382,16 @@ func (m *SettingsPane) build() {
 		m.draft.preset, m.filled = c.Name, c.Name
 	}
 	m.draft.draws, m.draft.spreadDraws = m.plan.Settings.Draws, m.plan.SpreadDraws
+	m.draft.queueOrder, m.draft.dropExpired = m.plan.Settings.QueueOrder, m.plan.Settings.DropExpired
+	// The queue's order and what becomes of expired requests close the
+	// service's page; the final check says when they need a queue.
+	pages[1] = append(pages[1],
+		huh.NewSelect[backoff.QueueOrder]().Key(queueOrderKey).Title("queue order (←/→): which waiting request the service takes next").
+			Inline(true).Options(huh.NewOption(pane.QueueOrderName(backoff.FIFO), backoff.FIFO), huh.NewOption(pane.QueueOrderName(backoff.LIFO), backoff.LIFO)).
+			Value(&m.draft.queueOrder),
+		huh.NewSelect[bool]().Key(dropExpiredKey).Title("expired requests (←/→): those whose client timed out, in the queue").
+			Inline(true).Options(huh.NewOption("worked on for nothing (wasted)", false), huh.NewOption("dropped unworked", true)).
+			Value(&m.draft.dropExpired))
 	presets := []huh.Option[string]{huh.NewOption("custom: the fields below", customPreset)}
 	for _, pr := range backoff.Presets() {
 		presets = append(presets, huh.NewOption(pr.Name, pr.Name))
@@ -397,7 +412,7 @@ func (m *SettingsPane) build() {
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit = key.NewBinding(key.WithDisabled()) // the root quits on ctrl+c
 	keys.Select.Filter = key.NewBinding(key.WithDisabled())
-	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
+	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back, and its queue", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
 	groups := make([]*huh.Group, 3)
 	for i := range pages {
 		groups[i] = huh.NewGroup(pages[i]...).Title(titles[i])
@@ -593,6 +608,11 @@ func (m *SettingsPane) checkedPlan() (Plan, error) {
 	}
 	if err := p.Settings.ValidateIn(backoff.WideLimits); err != nil {
 		return m.plan, err
+	}
+	for _, pol := range policiesOf(p.Settings) {
+		if err := backoff.CheckQueue(pol, p.Settings); err != nil {
+			return m.plan, err
+		}
 	}
 	return p, nil
 }

@@ -16,8 +16,9 @@ import (
 )
 
 // formFields is how many fields the settings form has: its text fields and
-// three selects.
-var formFields = len(formTexts()) + 3
+// five selects (the queue's order and expired requests, the preset, the
+// draws and the spread's draws).
+var formFields = len(formTexts()) + 5
 
 // messagesOf runs cmd as bubbletea would, batches command by command, and
 // returns the messages it gives. A command that has not returned within a

@@ -57,7 +57,7 @@ func formTitles() []string {
 	for _, t := range formTexts() {
 		switch t.name {
 		case pane.FieldName(backoff.Multiplier):
-			out = append(out, "your own policy starts from")
+			out = append(out, "queue order (", "expired requests (", "your own policy starts from")
 		case "the spread's seeds":
 			out = append(out, "draws (")
 		}

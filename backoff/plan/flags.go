@@ -10,7 +10,8 @@ import (
 // Flags are the command-line flags that make p from the defaults, only
 // those whose value differs, in the order the settings are listed; the note
 // has none. Times are whole milliseconds, policies are joined by commas with
-// a hyphen for each space.
+// a hyphen for each space. Each flag is followed by its value but
+// --drop-expired, a switch.
 func Flags(p Plan) []string {
 	var out []string
 	flag := func(name, value string) { out = append(out, "--"+name, value) }
@@ -48,6 +49,18 @@ func Flags(p Plan) []string {
 	}
 	if s.Processes != ds.Processes {
 		flag("processes", strconv.Itoa(s.Processes))
+	}
+	if s.Queue != ds.Queue {
+		flag("queue", strconv.Itoa(s.Queue))
+	}
+	if s.Timeout != ds.Timeout {
+		flag("timeout", strconv.Itoa(s.Timeout))
+	}
+	if s.DropExpired != ds.DropExpired {
+		out = append(out, "--drop-expired") // a switch: no value
+	}
+	if s.QueueOrder != ds.QueueOrder {
+		flag("queue-order", s.QueueOrder.String())
 	}
 	if len(p.Policies) > 0 {
 		names := make([]string, len(p.Policies))

@@ -30,7 +30,10 @@ func FuzzDecodePlan(f *testing.F) {
 		"", "[crowd]\nclients = 0\n", "crowd.client = 3\n", "policies = [\"fixed\", \"Full_Jitter\"]\n",
 		"[policy]\nfirst_wait_ms = \"1.5s\"\nlongest_wait_ms = 20000\n", "[custom]\nmultiplier = 1.6\njitter = \"up:0.1\"\n",
 		"crowd = {clients = 1_000, seed = 0}\n", "[[spread]]\nseeds = 1\n", "note = \"\"\"\na\n\"\"\"\n", "[service]\nbudget = \"aws:500:5\"\nload_per_second = 10\nload_until_ms = 0\n",
-		"\xef\xbb\xbf[crowd]\r\nclients = 5\r\n", "a.b.c = 1\n[x.\"y,z\"]\n", "\"a\\u200bb\" = 1\n", "[crowd]\n\"x\\u202ey\" = 2\n",
+		"\xef\xbb\xbf[crowd]\r\nclients = 5\r\n",
+		"[service]\ncapacity_per_second = 100\nqueue = 1000\ntimeout_ms = \"1s\"\ndrop_expired = true\nqueue_order = \"lifo\"\n",
+		"[service]\nqueue = 1\n", "[service]\ntimeout_ms = 5\n", "[service]\ndrop_expired = 1\n", "[service]\nqueue_order = \"LIFO\"\nqueue = 0\n",
+		"[service]\ncapacity_per_second = 1\nqueue = 10_000_000\ntimeout_ms = 86_400_000\n", "a.b.c = 1\n[x.\"y,z\"]\n", "\"a\\u200bb\" = 1\n", "[crowd]\n\"x\\u202ey\" = 2\n",
 	} {
 		f.Add(s)
 	}

@@ -22,7 +22,8 @@ import (
 //	[policy]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms
 //	[custom]                     multiplier, jitter: the policy of one's own
 //	[crowd]                      clients, outage_ms, seed, slot_ms, draws
-//	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes
+//	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes,
+//	                             queue, timeout_ms, drop_expired, queue_order
 //	[spread]                     seeds, draws: the crowd over many seeds
 
 // Plan is everything a run needs.
@@ -130,7 +131,7 @@ var planTables = []struct{ name, doc string }{
 	{"custom", "The policy of your own, \"custom\" in policies: the waits of [policy], each\n" +
 		"drawn with this multiplier and jitter."},
 	{"crowd", "The crowd: clients that all fail at 0 ms, when the outage starts, and retry."},
-	{"service", "The service once it is back, and the fresh load on it."},
+	{"service", "The service once it is back, the fresh load on it, and its queue."},
 	{"spread", "The crowd over many seeds: each figure's median, 95th percentile and worst\n" +
 		"over the seeds from [crowd] seed on."},
 }
@@ -166,6 +167,30 @@ func planKeys() []planKey {
 			return ""
 		}
 		return strconv.Itoa(p.Settings.LoadUntil)
+	}
+	queue := planCountKey("service", "queue", backoff.Queue, "The most requests waiting for the service once it is back: each attempt joins\n"+
+		"the queue while it has room, else it is rejected, and the service completes\n"+
+		"capacity_per_second of them a second, which it needs. 0 is no queue: each\n"+
+		"attempt is served or rejected as it arrives.", "no queue")
+	queue.check = func(p Plan) string {
+		if msg := planFieldCheck(p, backoff.Queue); msg != "" {
+			return msg
+		}
+		if p.Settings.HasQueue() && p.Settings.Capacity <= 0 {
+			return "a queue needs a capacity to serve it: set capacity_per_second, or queue = 0"
+		}
+		return ""
+	}
+	timeout := planTimeKey("service", "timeout_ms", backoff.Timeout, "With a queue: how long a client waits for its answer; then it fails and may\n"+
+		"retry, while its request stays in the queue, expired.", "waits for ever")
+	timeout.check = func(p Plan) string {
+		if msg := planFieldCheck(p, backoff.Timeout); msg != "" {
+			return msg
+		}
+		if p.Settings.Timeout > 0 && !p.Settings.HasQueue() {
+			return "a timeout needs a queue to wait in: set queue, or timeout_ms = 0"
+		}
+		return ""
 	}
 	return []planKey{
 		{name: "note", doc: "A note of your own: what the plan is for. Any text; none by default.",
@@ -244,7 +269,8 @@ func planKeys() []planKey {
 			"on a lattice), or \"independent\", math/rand/v2's PCG. Default \"reference\".",
 			func(p *Plan) *backoff.Draws { return &p.Settings.Draws }),
 		planCountKey("service", "capacity_per_second", backoff.Capacity, "Requests a second it serves from the outage's end on; each slot serves its\n"+
-			"share and rejects the rest.", "no limit"),
+			"share and rejects the rest (with a queue, each millisecond its share of the\n"+
+			"queue).", "no limit"),
 		load,
 		until,
 		{table: "service", name: "budget", doc: "What limits retries, in each process: \"none\"; \"grpc:MAX:RATIO\", gRPC's\n" +
@@ -260,6 +286,41 @@ func planKeys() []planKey {
 			rule: func(Plan) string { return backoff.BudgetList }},
 		planCountKey("service", "processes", backoff.Processes, "How many processes the clients are spread over, each with its own budget\n"+
 			"(client n is in process (n-1) mod processes).", ""),
+		queue,
+		timeout,
+		{table: "service", name: "drop_expired", doc: "With a queue: the service drops a request whose client has timed out, using\n" +
+			"no capacity, instead of working on it for nothing (wasted). Default false.",
+			value: func(p Plan) string { return strconv.FormatBool(p.Settings.DropExpired) },
+			read: func(p *Plan, v any) (string, bool) {
+				b, ok := v.(bool)
+				if !ok {
+					return tomlTypeName(v), false
+				}
+				p.Settings.DropExpired = b
+				return "", true
+			},
+			rule: func(Plan) string { return "true or false" },
+			check: func(p Plan) string {
+				if p.Settings.DropExpired && !p.Settings.HasQueue() {
+					return "only a queue holds expired requests: set queue, or drop_expired = false"
+				}
+				return ""
+			}},
+		{table: "service", name: "queue_order", doc: "With a queue: which waiting request the service takes next, \"fifo\" (the\n" +
+			"oldest) or \"lifo\" (the newest, as adaptive LIFO does). Default \"fifo\".",
+			value: func(p Plan) string { return tomlString(p.Settings.QueueOrder.String()) },
+			read: planTextReader(func(p *Plan, s string) bool {
+				o, err := backoff.ParseQueueOrder(s)
+				p.Settings.QueueOrder = o
+				return err == nil
+			}),
+			rule: func(Plan) string { return `"fifo" or "lifo"` },
+			check: func(p Plan) string {
+				if p.Settings.QueueOrder == backoff.LIFO && !p.Settings.HasQueue() {
+					return `lifo takes the newest request from a queue: set queue, or queue_order = "fifo"`
+				}
+				return ""
+			}},
 		{table: "spread", name: "seeds", doc: "How many seeds, from the crowd's seed on.\n" +
 			"From 0 (none) to " + strconv.Itoa(backoff.MaxSeeds) + "; default 0, none.",
 			value: func(p Plan) string { return strconv.Itoa(p.Seeds) },

@@ -32,6 +32,7 @@ func richPlan() Plan {
 	s.Multiplier, s.Jitter, s.MaxElapsed, s.Draws = 1600, backoff.Jitter{Kind: backoff.JitterSpread, Factor: 200}, 300000, backoff.Independent
 	s.Capacity, s.Load, s.LoadUntil = 2000, 500, 120000
 	s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}, 20
+	s.Queue, s.Timeout, s.DropExpired, s.QueueOrder = 4000, 2500, true, backoff.LIFO
 	return Plan{Settings: s, Policies: []string{"full jitter", "fixed", "custom", "grpc"}, Seeds: 200, SeedDraws: backoff.Reference,
 		Note: "Checkout after a 30 s outage: 20,000 clients, 2,000 a second.\nThe \"custom\" one is grpc's waits from 250 ms."}
 }
@@ -110,6 +111,13 @@ func randomPlan(r *rand.Rand) Plan {
 		s.Budget = backoff.Budget{Kind: backoff.BudgetAWS, A: pick(r, 1, backoff.MaxAWSTokens), B: pick(r, 1, backoff.MaxAWSTokens)}
 	}
 	s.Processes = pick(r, 1, backoff.MaxProcesses)
+	// A queue needs a capacity; a timeout, drop-expired and lifo a queue.
+	if s.Capacity > 0 && r.IntN(2) == 0 {
+		s.Queue = pick(r, 1, backoff.MaxQueue)
+		s.Timeout = pick(r, 0, backoff.MaxTimeout)
+		s.DropExpired = r.IntN(2) == 0
+		s.QueueOrder = backoff.QueueOrder(r.IntN(2))
+	}
 	p := Plan{Settings: s, Seeds: pick(r, 0, backoff.MaxSeeds), SeedDraws: backoff.Draws(r.IntN(2))}
 	if r.IntN(4) > 0 {
 		names := backoff.Names()
@@ -230,7 +238,8 @@ func TestDecodePlanForms(t *testing.T) {
 		"policy.first_wait_ms = \"1.5s\"\n" +
 		"crowd = {clients = 1_000_000, outage_ms = \"2m\"}\n" +
 		"[custom]\nmultiplier = 3\njitter = \"Spread:0.25\"\n" +
-		"[service]\nbudget = \"AWS:500:5\"\nload_until_ms = 0\n"
+		"[service]\nbudget = \"AWS:500:5\"\nload_until_ms = 0\n" +
+		"capacity_per_second = 100\nqueue = 1_000\ntimeout_ms = \"1.5s\"\nqueue_order = \"Lifo\"\ndrop_expired = false\n"
 	got, err := Decode("forms.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +249,7 @@ func TestDecodePlanForms(t *testing.T) {
 	want.Settings.FirstWait, want.Settings.Clients, want.Settings.Outage = 1500, 1000000, 120000
 	want.Settings.Multiplier, want.Settings.Jitter = 3000, backoff.Jitter{Kind: backoff.JitterSpread, Factor: 250}
 	want.Settings.Budget, want.Settings.LoadUntil = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 0
+	want.Settings.Capacity, want.Settings.Queue, want.Settings.Timeout, want.Settings.QueueOrder = 100, 1000, 1500, backoff.LIFO
 	if !got.Equal(want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -328,6 +338,17 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"the load's end past a day", "[service]\nload_until_ms = 86400001\n", "plan.toml:2: service.load_until_ms = 86400001: want a time from 0 to 86400000 ms"},
 		{"capacity below 0", "[service]\ncapacity_per_second = -5\n", "plan.toml:2: service.capacity_per_second = -5: want a whole number from 0 to 100000000"},
 		{"multiplier infinite", "[custom]\nmultiplier = inf\n", "plan.toml:2: custom.multiplier = inf: want a decimal from 1.0 to 10.0 with at most three decimals"},
+		// The queue: its ranges, and what each of its settings needs.
+		{"a queue too long", "[service]\ncapacity_per_second = 10\nqueue = 10_000_001\n", "plan.toml:3: service.queue = 10000001: want a whole number from 0 to 10000000"},
+		{"a queue below 0", "[service]\nqueue = -1\n", "plan.toml:2: service.queue = -1: want a whole number from 0 to 10000000"},
+		{"a queue without a capacity", "[service]\nqueue = 1\n", "plan.toml:2: service.queue = 1: a queue needs a capacity to serve it: set capacity_per_second, or queue = 0"},
+		{"a timeout past a day", "[service]\ncapacity_per_second = 10\nqueue = 5\ntimeout_ms = \"25h\"\n", `plan.toml:4: service.timeout_ms = "25h" (90000000 ms): want a time from 0 to 86400000 ms`},
+		{"a timeout without a queue", "[service]\ntimeout_ms = \"1s\"\n", `plan.toml:2: service.timeout_ms = "1s" (1000 ms): a timeout needs a queue to wait in: set queue, or timeout_ms = 0`},
+		{"drop expired without a queue", "[service]\ndrop_expired = true\n", "plan.toml:2: service.drop_expired = true: only a queue holds expired requests: set queue, or drop_expired = false"},
+		{"lifo without a queue", "[service]\nqueue_order = \"LIFO\"\n", `plan.toml:2: service.queue_order = "LIFO": lifo takes the newest request from a queue: set queue, or queue_order = "fifo"`},
+		{"a string for drop expired", "[service]\ndrop_expired = \"yes\"\n", `plan.toml:2: service.drop_expired = "yes": want true or false, not a string`},
+		{"no such queue order", "[service]\nqueue_order = \"stack\"\n", `plan.toml:2: service.queue_order = "stack": want "fifo" or "lifo"`},
+		{"a number for the queue order", "[service]\nqueue_order = 1\n", `plan.toml:2: service.queue_order = 1: want "fifo" or "lifo", not a whole number`},
 		{"seeds too many", "[spread]\nseeds = 10001\n", "plan.toml:2: spread.seeds = 10001: want a whole number from 0 (none) to 10000"},
 		{"seeds below 0", "[spread]\nseeds = -1\n", "plan.toml:2: spread.seeds = -1: want a whole number from 0 (none) to 10000"},
 		{"spread's draws", "[spread]\ndraws = \"\"\n", `plan.toml:2: spread.draws = "": want "reference" or "independent"`},
@@ -403,14 +424,23 @@ func applyFlags(t *testing.T, flags []string) Plan {
 	p := Default()
 	fields := map[string]backoff.Field{"first-wait": backoff.FirstWait, "longest": backoff.LongestWait, "attempts": backoff.Attempts,
 		"clients": backoff.Clients, "outage": backoff.Outage, "seed": backoff.Seed, "slot": backoff.Slot, "max-elapsed": backoff.MaxElapsed,
-		"capacity": backoff.Capacity, "load": backoff.Load, "load-until": backoff.LoadUntil, "processes": backoff.Processes}
-	if len(flags)%2 != 0 {
-		t.Fatalf("flags %q: want names and values in pairs", flags)
-	}
+		"capacity": backoff.Capacity, "load": backoff.Load, "load-until": backoff.LoadUntil, "processes": backoff.Processes,
+		"queue": backoff.Queue, "timeout": backoff.Timeout}
 	for i := 0; i < len(flags); i += 2 {
-		name, value := strings.TrimPrefix(flags[i], "--"), flags[i+1]
+		name := strings.TrimPrefix(flags[i], "--")
+		if name == "drop-expired" { // a switch: no value follows
+			p.Settings.DropExpired = true
+			i--
+			continue
+		}
+		if i+1 >= len(flags) {
+			t.Fatalf("flags %q: --%s has no value", flags, name)
+		}
+		value := flags[i+1]
 		var err error
 		switch name {
+		case "queue-order":
+			p.Settings.QueueOrder, err = backoff.ParseQueueOrder(value)
 		case "multiplier":
 			m, ok := backoff.ParseThousandths(value)
 			if !ok {
@@ -453,7 +483,8 @@ func TestPlanFlags(t *testing.T) {
 	}
 	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
 		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --draws independent --capacity 2000 --load 500 --load-until 120000 " +
-		"--budget grpc:10:0.1 --processes 20 --policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
+		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
+		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -494,6 +525,11 @@ func TestPlanValidate(t *testing.T) {
 		{bad(func(p *Plan) { p.SeedDraws = 7 }), `spread.draws: Draws(7): want "reference" or "independent"`},
 		{bad(func(p *Plan) { p.Note = "\xff" }), "note: not UTF-8 text"},
 		{bad(func(p *Plan) { p.Settings.Jitter.Factor = 3 }), "custom.jitter: kind none with factor 3: want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)"},
+		{bad(func(p *Plan) { p.Settings.Queue = -1 }), "service.queue = -1: want a whole number from 0 to 10000000"},
+		{bad(func(p *Plan) { p.Settings.Queue = 1 }), "service.queue = 1: a queue needs a capacity to serve it: set capacity_per_second, or queue = 0"},
+		{bad(func(p *Plan) { p.Settings.Timeout = 1 }), "service.timeout_ms = 1: a timeout needs a queue to wait in: set queue, or timeout_ms = 0"},
+		{bad(func(p *Plan) { p.Settings.DropExpired = true }), "service.drop_expired = true: only a queue holds expired requests: set queue, or drop_expired = false"},
+		{bad(func(p *Plan) { p.Settings.QueueOrder = backoff.LIFO }), `service.queue_order = "lifo": lifo takes the newest request from a queue: set queue, or queue_order = "fifo"`},
 	}
 	for _, tt := range tests {
 		if err := tt.plan.Validate(); err == nil || err.Error() != tt.want {

@@ -63,15 +63,17 @@ func usagef(format string, a ...any) error {
 type valueKind int
 
 const (
-	countValue     valueKind = iota // a whole number (backoff.ParseCount)
-	timeValue                       // a time (backoff.ParseTime)
-	decimalValue                    // a decimal of at most three places (backoff.ParseThousandths)
-	jitterValue                     // backoff.ParseJitter
-	drawsValue                      // backoff.ParseDraws
-	budgetValue                     // backoff.ParseBudget
-	presetValue                     // a preset's name
-	planValue                       // a plan's file (plan.Decode)
-	seedDrawsValue                  // backoff.ParseDraws, for the spread over seeds
+	countValue       valueKind = iota // a whole number (backoff.ParseCount)
+	timeValue                         // a time (backoff.ParseTime)
+	decimalValue                      // a decimal of at most three places (backoff.ParseThousandths)
+	jitterValue                       // backoff.ParseJitter
+	drawsValue                        // backoff.ParseDraws
+	budgetValue                       // backoff.ParseBudget
+	presetValue                       // a preset's name
+	planValue                         // a plan's file (plan.Decode)
+	seedDrawsValue                    // backoff.ParseDraws, for the spread over seeds
+	dropExpiredValue                  // a switch: "" (on) or "false"
+	queueOrderValue                   // backoff.ParseQueueOrder
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -109,6 +111,10 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.LoadUntil, timeValue, false),
 		{"budget", budgetValue, noField, false},
 		fieldFlag(backoff.Processes, countValue, false),
+		fieldFlag(backoff.Queue, countValue, false),
+		fieldFlag(backoff.Timeout, timeValue, false),
+		{"drop-expired", dropExpiredValue, noField, false},
+		{"queue-order", queueOrderValue, noField, false},
 	}
 }
 
@@ -244,6 +250,14 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad(backoff.BudgetList)
 		}
 		s.Budget = b
+	case dropExpiredValue:
+		s.DropExpired = u.value != "false"
+	case queueOrderValue:
+		o, err := backoff.ParseQueueOrder(u.value)
+		if err != nil {
+			return bad("fifo or lifo")
+		}
+		s.QueueOrder = o
 	case presetValue:
 		pr, ok := lookupPreset(u.value)
 		if !ok {
@@ -342,6 +356,9 @@ func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
 		}
 		return s, usagef("--%s %s: want %s", sf.name, d.shownValue(f), allowed(sf, l, s))
 	}
+	if err := d.queueProblem(); err != nil {
+		return s, err
+	}
 	err := s.ValidateIn(l)
 	var load *backoff.TooMuchLoadError
 	switch {
@@ -352,6 +369,49 @@ func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
 		return s, usagef("%v", err)
 	}
 	return s, nil
+}
+
+// queueProblem is a queue's setting that means nothing without another
+// (backoff's validateQueue, in its order), named as the flags name them
+// with what to add: a queue without a capacity, and a timeout, drop-expired
+// or lifo without a queue.
+func (d *settingsDraft) queueProblem() error {
+	s := d.settings
+	switch {
+	case s.Queue > 0 && s.Capacity <= 0:
+		return usagef("--queue %s: a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue", d.shownValue(backoff.Queue))
+	case s.Queue > 0:
+		return nil
+	case s.Timeout > 0:
+		return usagef("--timeout %s: a timeout needs a queue to wait in: add --queue N (and --capacity), or drop --timeout", d.shownValue(backoff.Timeout))
+	case s.DropExpired:
+		return usagef("%s: only a queue holds expired requests: add --queue N (and --capacity), or drop --drop-expired", d.shownSwitch("drop-expired", "--drop-expired"))
+	case s.QueueOrder == backoff.LIFO:
+		return usagef("%s: lifo takes the newest request from a queue: add --queue N (and --capacity), or drop --queue-order", d.shownSwitch("queue-order", "--queue-order lifo"))
+	}
+	return nil
+}
+
+// runnable refuses settings whose queue could make a run of one of
+// policies go on past the time a run can count (backoff.CheckQueue): a
+// long queue at a low capacity, or long timeouts over many attempts.
+func (d *settingsDraft) runnable(s backoff.Settings, policies []backoff.Policy) error {
+	for _, p := range policies {
+		if err := backoff.CheckQueue(p, s); err != nil {
+			return usagef("--queue %s with --capacity %s and --timeout %s: %v", d.shownValue(backoff.Queue), d.shownValue(backoff.Capacity),
+				d.shownValue(backoff.Timeout), err)
+		}
+	}
+	return nil
+}
+
+// shownSwitch is a setting that is no number, for a message: as typed, or
+// as the last plan set it when no flag since has.
+func (d *settingsDraft) shownSwitch(name, typed string) string {
+	if d.plan != nil && !d.has(name) {
+		return fmt.Sprintf("%s (from --plan %s)", typed, shownFile(d.plan.file))
+	}
+	return typed
 }
 
 // shownValue is field f's value for a message: as typed, with its ms when
@@ -384,6 +444,10 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return fmt.Sprintf("a whole number from 0 (no limit) to %d a second", high)
 	case backoff.Load:
 		return fmt.Sprintf("a whole number from 0 (none) to %d a second", high)
+	case backoff.Queue:
+		return fmt.Sprintf("a whole number of requests from 0 (no queue) to %d", high)
+	case backoff.Timeout:
+		return fmt.Sprintf("0 (wait for ever) to %d ms", high)
 	}
 	if sf.field.IsTime() {
 		return fmt.Sprintf("%d to %d ms", low, high)
@@ -403,6 +467,10 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return "reference or independent"
 	case budgetValue:
 		return backoff.BudgetList
+	case queueOrderValue:
+		return "fifo or lifo"
+	case dropExpiredValue:
+		return "no value: it is a switch"
 	case presetValue:
 		return presetList()
 	case planValue:

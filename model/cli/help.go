@@ -142,6 +142,15 @@ at each retry (aws:500:5: 100 retries, then none until served attempts give
 tokens back). Typical values: gRPC's example grpc:10:0.1, the AWS SDKs'
 standard aws:500:5. Each crowd report's verdict says how many clients share
 a bucket.
+
+--queue, --timeout, --drop-expired, --queue-order: a service that queues
+(help model). Each attempt joins the queue while it has room, else it is
+rejected; the service completes --capacity of them a second; a client
+that waits --timeout fails and may retry while its request stays queued,
+and the service then works on it for nothing (wasted) unless
+--drop-expired. A queue needs a capacity; a timeout, --drop-expired and
+lifo need a queue. Text reports show the queue's figures only when there is
+one; CSV and JSON always carry them (0 without a queue).
 `)
 	return b.String()
 }

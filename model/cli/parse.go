@@ -34,12 +34,21 @@ type recorder struct {
 	name   string
 	typ    string // the value's placeholder in help: N, T, FILE, ...
 	toggle bool   // a switch (--plain, --force)
+	// offable is a switch that also takes =false, which turns off what a
+	// plan turned on (--drop-expired=false); it is recorded as "false".
+	offable bool
 }
 
 // switchValueError is a value given to a switch: --plain=yes.
-type switchValueError struct{ name, value string }
+type switchValueError struct {
+	name, value string
+	offable     bool
+}
 
 func (e *switchValueError) Error() string {
+	if e.offable {
+		return fmt.Sprintf("--%s takes no value but false, got %q: give --%s, or --%s=false to turn off a plan's", e.name, "--"+e.name+"="+e.value, e.name, e.name)
+	}
 	return fmt.Sprintf("--%s takes no value, got %q", e.name, "--"+e.name+"="+e.value)
 }
 
@@ -59,10 +68,13 @@ func (r *recorder) IsBoolFlag() bool {
 
 func (r *recorder) Set(v string) error {
 	if r.toggle {
-		if v != "true" {
-			return &switchValueError{r.name, v}
+		switch {
+		case v == "false" && r.offable:
+		case v != "true":
+			return &switchValueError{r.name, v, r.offable}
+		default:
+			v = ""
 		}
-		v = ""
 	}
 	r.p.uses = append(r.p.uses, flagUse{name: r.name, value: v})
 	return nil
@@ -71,7 +83,7 @@ func (r *recorder) Set(v string) error {
 // flagUse is one flag as given.
 type flagUse struct {
 	name  string // without dashes
-	value string // "" for a switch
+	value string // "" for a switch; "false" for an offable switch turned off
 }
 
 // addFlag declares a flag of fs that records into p.
@@ -82,6 +94,12 @@ func (p *parse) addFlag(fs *pflag.FlagSet, name, typ, usage string) {
 // addSwitch declares a flag of fs that takes no value.
 func (p *parse) addSwitch(fs *pflag.FlagSet, name, usage string) {
 	fs.Var(&recorder{p: p, name: name, toggle: true}, name, usage)
+	fs.Lookup(name).NoOptDefVal = "true"
+}
+
+// addOffSwitch declares a switch of fs that also takes =false.
+func (p *parse) addOffSwitch(fs *pflag.FlagSet, name, usage string) {
+	fs.Var(&recorder{p: p, name: name, toggle: true, offable: true}, name, usage)
 	fs.Lookup(name).NoOptDefVal = "true"
 }
 

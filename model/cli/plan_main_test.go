@@ -43,6 +43,10 @@ load_per_second = 50
 load_until_ms = 30000
 budget = "aws:500:5"
 processes = 2
+queue = 120
+timeout_ms = "900ms"
+drop_expired = true
+queue_order = "lifo"
 
 [spread]
 seeds = 4
@@ -75,13 +79,19 @@ func decodedTestPlan(t *testing.T) plan.Plan {
 func planFlagsFor(p plan.Plan, command string) []string {
 	all := plan.Flags(p)
 	var out []string
-	for i := 0; i+1 < len(all); i += 2 {
+	for i := 0; i < len(all); i++ {
+		if all[i] == "--drop-expired" { // a switch: no value
+			out = append(out, all[i])
+			continue
+		}
 		switch name := all[i]; {
+		case i+1 >= len(all):
 		case command != "crowd" && (name == "--policies" || name == "--seeds"):
 		case (command == "schedule" || command == "jobs") && name == "--slot":
 		default:
 			out = append(out, all[i], all[i+1])
 		}
+		i++
 	}
 	return out
 }

@@ -304,6 +304,9 @@ func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, 
 		return r, err
 	}
 	r.policies, r.sideBy = policies, ra.all || ra.policyFlag == "policies"
+	if err := draft.runnable(s, policies); err != nil {
+		return r, err
+	}
 	if ra.clientSet {
 		n, ok := backoff.ParseCount(ra.client)
 		if !ok || n < 1 || n > s.Clients {
@@ -322,6 +325,11 @@ func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, 
 		a, err := ra.compare.PolicyList()
 		if err != nil {
 			return r, usagef("--compare %s: %v", shownFile(ra.compareFile), err)
+		}
+		for _, p := range a {
+			if err := backoff.CheckQueue(p, ra.compare.Settings); err != nil {
+				return r, usagef("--compare %s: %v", shownFile(ra.compareFile), err)
+			}
 		}
 		r.compare = &compareSpec{file: ra.compareFile, settings: ra.compare.Settings, policies: a,
 			seeds: ra.compare.Seeds, seedDraws: ra.compare.SeedDraws}

@@ -332,10 +332,29 @@ func checkCrowdFormats(t *testing.T, text, csvDoc string, doc []kv) {
 	if !strings.Contains(text, "When the service is back") {
 		return
 	}
-	for _, r := range rowsOf(t, `(?m)^  (\S+(?: jitter)?)((?: +\d+){9})$`, text) {
+	// With a queue the counts take timed out after failed while down, and
+	// a third table the queue's figures.
+	queued := cell(t, get(t, get(t, doc, "settings"), "queue")) != "0"
+	counts := []string{"clients", "attempts", "served", "rejected", "failed_while_down", "through", "gave_up", "throttled", "out_of_time"}
+	if queued {
+		counts = slices.Insert(counts, 5, "timed_out")
+		rows := rowsOf(t, `(?m)^  (\S+(?: jitter)?) +(\d+) +(\d+) +(\d+)$`, text)
+		if len(rows) != len(policies) {
+			t.Errorf("the text's queue table has %d rows, JSON %d policies", len(rows), len(policies))
+		}
+		for _, r := range rows {
+			p := byName[r[0]]
+			if got, want := r[1:], []string{f(p, "wasted"), f(p, "dropped"), f(p, "queue_peak")}; !slices.Equal(got, want) {
+				t.Errorf("%s queue: text %q, JSON %q", r[0], got, want)
+			}
+		}
+	} else if strings.Contains(text, "timed out") || strings.Contains(text, "queue peak") {
+		t.Errorf("no queue, yet the text speaks of one:\n%s", text)
+	}
+	for _, r := range rowsOf(t, fmt.Sprintf(`(?m)^  (\S+(?: jitter)?)((?: +\d+){%d})$`, len(counts)), text) {
 		p := byName[r[0]]
 		var want []string
-		for _, k := range []string{"clients", "attempts", "served", "rejected", "failed_while_down", "through", "gave_up", "throttled", "out_of_time"} {
+		for _, k := range counts {
 			want = append(want, f(p, k))
 		}
 		if got := strings.Fields(r[1]); !slices.Equal(got, want) {
@@ -420,16 +439,21 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 		return
 	}
 	want = nil
+	keys, re, capAt := []string{"attempts", "served", "rejected", "failed_while_down", "capacity"}, `(?m)^ +(\d+) ms +(\d+) +(\d+) +(\d+) +(\d+) +(-|\d+)$`, 5
+	if cell(t, get(t, get(t, doc, "settings"), "queue")) != "0" {
+		keys, capAt = []string{"attempts", "served", "rejected", "failed_while_down", "timed_out", "wasted", "dropped", "capacity", "queue"}, 8
+		re = `(?m)^ +(\d+) ms +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(-|\d+) +(\d+)$`
+	}
 	for _, s := range slots {
 		row := []string{cell(t, get(t, s, "from_ms"))}
-		for _, k := range []string{"attempts", "served", "rejected", "failed_while_down", "capacity"} {
+		for _, k := range keys {
 			row = append(row, cell(t, get(t, s, k)))
 		}
 		want = append(want, row)
 	}
-	got := rowsOf(t, `(?m)^ +(\d+) ms +(\d+) +(\d+) +(\d+) +(\d+) +(-|\d+)$`, text)
+	got := rowsOf(t, re, text)
 	for _, r := range got {
-		r[5] = strings.Trim(r[5], "-")
+		r[capAt] = strings.Trim(r[capAt], "-")
 	}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("slots by outcome: text %q, JSON %q", got, want)
@@ -484,6 +508,20 @@ func checkTimelinesFormats(t *testing.T, text, csvDoc string, doc []kv, runs []n
 		retries, rejected, service = retries[:i], retries[i:], true
 	}
 	check(retries, "retries")
+	// With a queue: the timed out, the wasted or dropped, and the queue's
+	// length, each a table of its own after the rejected.
+	tables := []struct{ head, key string }{{"Attempts timed out", "timed_out"}, {"Expired requests wasted", "wasted"},
+		{"Expired requests dropped", "dropped"}, {"The queue's length", "queue"}}
+	queued := false
+	for i := len(tables) - 1; i >= 0; i-- {
+		if at := strings.Index(rejected, tables[i].head); at >= 0 {
+			check(rejected[at:], tables[i].key)
+			rejected, queued = rejected[:at], true
+		}
+	}
+	if queued != (cell(t, get(t, get(t, doc, "settings"), "queue")) != "0") {
+		t.Errorf("the queue's tables shown %v, want them with a queue alone:\n%s", queued, text)
+	}
 	if service {
 		check(rejected, "rejected")
 	}

@@ -128,7 +128,27 @@ func reportCases() []reportCase {
 		{"readme/metastable", with(metastable(), "crowd", "--policies", "fixed,exponential,full-jitter,decorrelated")},
 		{"readme/metastable-hour", append(with(metastable(), "crowd", "--policies", "exponential,full-jitter"), "--load-until", "1h")},
 		{"readme/metastable-budget", with(metastable(), "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1")},
+		// A service that queues: the worked metastable failure (the
+		// README's), its three ways out and the service without a queue;
+		// timelines of one policy and side by side; the spread over seeds.
+		{"queue/metastable", with(queued(), "crowd", "--policies", "exponential")},
+		{"queue/drop-expired", with(queued(), "crowd", "--policies", "exponential", "--drop-expired")},
+		{"queue/lifo", with(queued(), "crowd", "--policies", "exponential", "--queue-order", "lifo")},
+		{"queue/budget", with(queued(), "crowd", "--policies", "exponential", "--budget", "grpc:10:0.1")},
+		{"queue/no-queue", with(queued()[:len(queued())-4], "crowd", "--policies", "exponential")},
+		{"queue/timeline", with(queued(), "timeline", "--policy", "exponential", "--slot", "10s")},
+		{"queue/timeline-all", with(queued(), "timeline", "--policies", "exponential,full-jitter", "--slot", "30s", "--drop-expired")},
+		{"queue/crowd-seeds", with(queued(), "crowd", "--seeds", "5", "--policies", "exponential,full-jitter", "--queue-order", "lifo")},
 	}
+}
+
+// queued is the worked metastable failure with a queue: 2,000
+// clients, an outage of 30 s, 4 attempts, a capacity of 100 a second, a
+// fresh load of 95 a second for 5 minutes, a queue of 1,000 and a timeout
+// of 1 s; the queue's two flags last.
+func queued() []string {
+	return []string{"--clients", "2000", "--outage", "30s", "--attempts", "4", "--capacity", "100", "--load", "95", "--load-until", "5m",
+		"--queue", "1000", "--timeout", "1s"}
 }
 
 // metastable is the README's metastable failure: a load of 95% of the
@@ -419,7 +439,12 @@ func FuzzParseArgs(f *testing.F) {
 		"crowd\x00--preset\x00client_go\x00--policies\x00custom,client-go", "crowd\x00--preset\x00GRPC\x00--first-wait\x002h",
 		"--preset\x00aws\x00--plain", "timeline\x00--policy\x00all\x00--preset\x00envoy", "crowd\x00--budget\x00grpc:1000:0.001",
 		"crowd\x00--budget\x00aws:1000000:1000000", "crowd\x00--load\x001000000\x00--load-until\x0010s", "crowd\x00--draws\x00INDEPENDENT\x00--seeds\x002",
-		"crowd\x00--capacity\x00100000000\x00--processes\x00100000", "jobs\x00--policy\x00cenkalti\x00a:999", "jobs\x00a:1\x00a:2"} {
+		"crowd\x00--capacity\x00100000000\x00--processes\x00100000", "jobs\x00--policy\x00cenkalti\x00a:999", "jobs\x00a:1\x00a:2",
+		// A service that queues.
+		"crowd\x00--queue\x001000\x00--capacity\x00100\x00--timeout\x001s\x00--drop-expired\x00--queue-order\x00lifo", "crowd\x00--queue\x001",
+		"--timeout\x001s", "--drop-expired=false\x00crowd", "crowd\x00--drop-expired=no", "crowd\x00--queue-order\x00LIFO\x00--queue\x000",
+		"crowd\x00--queue\x0010000000\x00--capacity\x001", "timeline\x00--policy\x00all\x00--queue\x005\x00--capacity\x001\x00--timeout\x0024h",
+		"--plain\x00--queue\x000", "--plain\x00--drop-expired", "crowd\x00--plan\x00plan.toml\x00--queue\x000", "--queue\x00100\x00--capacity\x0010"} {
 		f.Add(seed)
 	}
 	files := newFuzzFiles()
@@ -443,6 +468,9 @@ func FuzzParseArgs(f *testing.F) {
 			for _, p := range opts.report.policies {
 				if perr := p.Validate(); perr != nil {
 					t.Errorf("%q: policy %s is not valid: %v", args, p, perr)
+				}
+				if qerr := backoff.CheckQueue(p, opts.settings); qerr != nil {
+					t.Errorf("%q: taken, but the run of %s would be refused: %v", args, p, qerr)
 				}
 			}
 			if len(opts.rest) > 0 {

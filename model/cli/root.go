@@ -102,6 +102,9 @@ func (p *parse) root() error {
 	}
 	opts := options{plain: plain, settings: s}
 	if !plain {
+		if err := draft.runnable(s, append(s.Five(), s.Custom())); err != nil {
+			return err
+		}
 		opts.tui = newTUIStart(&draft, s)
 	}
 	p.opts = &opts
@@ -131,6 +134,10 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %d ms (default the outage + 60 s)", backoff.MaxTime))
 	add("budget", "B", "retries a process allows: none, grpc:MAX:RATIO (gRPC's retryThrottling) or aws:QUOTA:COST (the AWS SDKs' retry quota) (default none)")
 	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d (default 1)", backoff.MaxProcesses))
+	add("queue", "N", fmt.Sprintf("the service queues up to N requests once back, serving them at its capacity (needs --capacity): 0 (no queue: each attempt is served or rejected as it arrives) to %d (default 0)", backoff.MaxQueue))
+	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %d ms (default 0)", backoff.MaxTimeout))
+	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
+	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
 }
 
 func init() {
@@ -147,11 +154,12 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		presets = append(presets, pr.Name)
 	}
 	return map[string]cobra.CompletionFunc{
-		"plan":       completePlanFile,
-		"preset":     fixed(presets...),
-		"jitter":     fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
-		"draws":      fixed("reference", "independent"),
-		"seed-draws": fixed("reference", "independent"),
-		"budget":     fixed("none", "grpc:10:0.1", "aws:500:5"),
+		"plan":        completePlanFile,
+		"preset":      fixed(presets...),
+		"jitter":      fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
+		"draws":       fixed("reference", "independent"),
+		"seed-draws":  fixed("reference", "independent"),
+		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
+		"queue-order": fixed("fifo", "lifo"),
 	}
 }

@@ -227,8 +227,13 @@ jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
 PICTURES
 timeline draws a panel per policy on one scale, each slot's attempts as a bar
 of those served, rejected and failed while down, the capacity as a line and
-the outage's end dashed. crowd draws a panel per figure and a bar per policy;
-with --seeds each bar is the median with a whisker to the 95th percentile.
+the outage's end dashed. With a queue a bar stacks served, then the expired
+requests wasted (or dropped), rejected and failed while down, and a panel
+under each policy draws the queue's length against its limit. crowd draws a
+panel per figure and a bar per policy, "still overloaded" over the stable
+from of a policy that was, and with a queue its wasted (or dropped) and queue
+peak; with --seeds each bar is the median with a whisker to the 95th
+percentile.
 --width and --height set the size, 200 to 8000: points for svg, pixels for
 png (800 points wide by default; a png has twice as many pixels). A png is
 not written to a terminal: use --out or redirect.

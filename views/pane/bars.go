@@ -7,11 +7,15 @@ const CapacityMark = "│"
 
 // The characters of a stacked bar, so that its parts read without colour:
 // attempts served, rejected (the service was back but its slot full), and
-// failed while the service was down.
+// failed while the service was down; with a queue, the expired requests
+// the service worked on for nothing (wasted: busy, yet serving nobody) and
+// those it dropped.
 const (
 	ServedGlyph   = "█"
 	RejectedGlyph = "▒"
 	DownGlyph     = "░"
+	WastedGlyph   = "▓"
+	DroppedGlyph  = "×"
 )
 
 // segment is one part of a stacked bar: n attempts drawn with glyph.

@@ -21,13 +21,17 @@ const (
 )
 
 // compareFields are the figures A and B are held against, by JSON name:
-// the crowd's, then the service's when either plan has one.
+// the crowd's, then the service's when either plan has one, and its
+// queue's when either queues.
 func compareFields(a, b RunData) []backoff.FigureField {
 	names := []string{"not_through", "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
 	if a.Settings.HasService() || b.Settings.HasService() {
 		names = append(names, "served", "rejected")
 		if a.Settings.Budget.Kind != backoff.BudgetNone || b.Settings.Budget.Kind != backoff.BudgetNone {
 			names = append(names, "throttled")
+		}
+		if a.Settings.HasQueue() || b.Settings.HasQueue() {
+			names = append(names, "timed_out", "wasted", "dropped", "queue_peak")
 		}
 	}
 	out := make([]backoff.FigureField, 0, len(names))

@@ -16,6 +16,10 @@ import (
 const (
 	BestMark  = "*"
 	WorstMark = "!"
+	// OverloadedMark follows "yes" where the service was still overloaded
+	// when the load ended: a failure that outlived its trigger, marked as
+	// plainly as the best, in a style of its own.
+	OverloadedMark = "!!"
 )
 
 // CrowdData is what pane 2 shows: the plan's run (B) and, when a plan is
@@ -41,6 +45,9 @@ type figureColumn struct {
 	// bad, if set, marks a value the worst whatever the others are: a
 	// service still overloaded is bad even when every policy leaves it so.
 	bad func(f backoff.Figures) bool
+	// alarm, if set, marks a value with OverloadedMark in the Overloaded
+	// style, over any other mark.
+	alarm func(f backoff.Figures) bool
 }
 
 // count is a column cell of a whole-number figure.
@@ -122,6 +129,17 @@ func serviceColumns(d RunData) []figureColumn {
 		{head: "served", short: "served", cell: count(get("served")), spread: "served", value: always(get("served")), better: backoff.Higher},
 		{head: "rejected", short: "rejected", cell: count(get("rejected")), spread: "rejected", value: always(get("rejected"))},
 	}
+	if s.HasQueue() {
+		// Timed out is wasted + dropped: it gives way first in a narrow
+		// pane; what the service did with the expired requests stays.
+		cols = append(cols, figureColumn{head: "timed out", short: "timed out", cell: count(get("timed_out")), spread: "timed_out", value: always(get("timed_out")), drop: 2})
+		if s.DropExpired {
+			cols = append(cols, figureColumn{head: "dropped", short: "dropped", cell: count(get("dropped")), spread: "dropped", value: always(get("dropped"))})
+		} else {
+			cols = append(cols, figureColumn{head: "wasted", short: "wasted", cell: count(get("wasted")), spread: "wasted", value: always(get("wasted"))})
+		}
+		cols = append(cols, figureColumn{head: "queue peak", short: "queue", cell: count(get("queue_peak")), spread: "queue_peak", value: always(get("queue_peak")), drop: 3})
+	}
 	if s.Budget.Kind != backoff.BudgetNone {
 		cols = append(cols, figureColumn{head: "throttled", short: "throttled", cell: count(get("throttled")), spread: "throttled", value: always(get("throttled"))})
 	}
@@ -141,11 +159,16 @@ func serviceColumns(d RunData) []figureColumn {
 			}
 			return words.Human(recovered(f))
 		},
-		spread: "recovered_after_ms", value: present(recovered), bad: func(f backoff.Figures) bool { return f.StillOverloaded }})
+		spread: "recovered_after_ms", value: present(recovered), bad: func(f backoff.Figures) bool { return f.StillOverloaded },
+		alarm: func(f backoff.Figures) bool { return f.StillOverloaded }})
 	p50, p99 := get("latency_p50_ms"), get("latency_p99_ms")
+	p99Drop := 0
+	if s.HasQueue() {
+		p99Drop = 4 // with a queue, what it wasted matters more in a narrow pane
+	}
 	return append(cols,
 		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50), drop: 1},
-		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99)})
+		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99), drop: p99Drop})
 }
 
 // marks says, for each policy and column, whether its value is the best
@@ -242,7 +265,7 @@ func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {
 	mk := marks(d.Crowds, cols)
 	var rows [][]string
-	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row
+	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row, 3 still overloaded
 	for i, r := range d.Crowds {
 		name := r.Policy.Name
 		if cutShort(d, r.Policy) > 0 {
@@ -250,6 +273,14 @@ func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, b
 		}
 		row := []string{name}
 		kind := []int{0}
+		// A service still overloaded marks the policy's name too, which no
+		// narrow pane cuts.
+		for _, col := range cols {
+			if col.alarm != nil && col.alarm(r.Figures) {
+				row[0], kind[0] = name+" "+OverloadedMark, 3
+				break
+			}
+		}
 		for c, col := range cols {
 			mark := " "
 			switch mk[i][c] {
@@ -258,8 +289,12 @@ func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, b
 			case -1:
 				mark = WorstMark
 			}
+			k := mk[i][c]
+			if col.alarm != nil && col.alarm(r.Figures) {
+				mark, k = OverloadedMark, 3
+			}
 			row = append(row, col.cell(d, r.Figures)+mark)
-			kind = append(kind, mk[i][c])
+			kind = append(kind, k)
 		}
 		rows, kinds = append(rows, row), append(kinds, kind)
 		sp, ok := d.policySpread(i)
@@ -293,6 +328,8 @@ func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, b
 			return st.Worst
 		case 2:
 			return st.Muted
+		case 3:
+			return st.Overloaded
 		}
 		return st.Cell
 	}
@@ -354,10 +391,26 @@ func clients(n int) string {
 // and budget on it.
 func ServiceSentence(s backoff.Settings) string {
 	var parts []string
-	if s.Capacity > 0 {
+	switch {
+	case s.HasQueue():
+		order := "the oldest first"
+		if s.QueueOrder == backoff.LIFO {
+			order = "the newest first"
+		}
+		parts = append(parts, fmt.Sprintf("The service then serves %s a second from a queue of at most %s requests, %s, and rejects an attempt that finds it full",
+			words.Count(s.Capacity), words.Count(s.Queue), order))
+		switch {
+		case s.Timeout == 0:
+			parts = append(parts, "clients wait for their answer for ever")
+		case s.DropExpired:
+			parts = append(parts, fmt.Sprintf("a client waits %s for its answer, then fails and may retry, and the service drops its expired request unworked", words.Human(s.Timeout)))
+		default:
+			parts = append(parts, fmt.Sprintf("a client waits %s for its answer, then fails and may retry, while the service still works on its expired request, for nothing", words.Human(s.Timeout)))
+		}
+	case s.Capacity > 0:
 		parts = append(parts, fmt.Sprintf("The service then serves %s a second (%s a %s slot) and rejects the rest",
 			words.Count(s.Capacity), words.Count(ceilDiv(s.Capacity*s.Slot, 1000)), words.Human(s.Slot)))
-	} else {
+	default:
 		parts = append(parts, "The service then serves every attempt")
 	}
 	if s.Load > 0 {
@@ -414,6 +467,16 @@ func crowdLegend(d RunData) string {
 		out += " recovered after: from the outage's end until the service is stable; overloaded: still overloaded when the fresh load stops."
 	}
 	out += ownPolicy(d)
+	for _, r := range d.Crowds {
+		if r.Figures.StillOverloaded {
+			out += fmt.Sprintf(" %s: the service was still overloaded, failing attempts in the load's last second, a failure that outlived the outage.", OverloadedMark)
+			break
+		}
+	}
+	if s.HasQueue() {
+		out += fmt.Sprintf(" timed out: attempts whose client stopped waiting; wasted: expired requests the service worked on for nothing (%s in pane 3), "+
+			"dropped: those it dropped; queue peak: the most requests waiting, of at most %s.", WastedGlyph, words.Count(s.Queue))
+	}
 	switch {
 	case d.Seeds > 0 && d.Spread != nil:
 		out += fmt.Sprintf(" Under each policy, %s: the median and the 95th percentile over %s seeds from seed %d with %s; the figures beside the name are seed %d's alone.",

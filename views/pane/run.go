@@ -43,7 +43,7 @@ func SeedAndDraws(s backoff.Settings) string {
 }
 
 // Computing says what a run of the crowds computes: "a crowd of 1,000,000
-// clients under 6 policies".
+// clients under 6 policies", and ", against a queue of 20,000" with one.
 func Computing(s backoff.Settings, policies int) string {
 	who := words.Count(s.Clients) + " clients"
 	if s.Clients == 1 {
@@ -52,7 +52,11 @@ func Computing(s backoff.Settings, policies int) string {
 	if n := s.FreshRequests(); n > 0 {
 		who += " and " + words.Count(n) + " fresh requests"
 	}
-	return fmt.Sprintf("a crowd of %s under %d policies", who, policies)
+	out := fmt.Sprintf("a crowd of %s under %d policies", who, policies)
+	if s.HasQueue() {
+		out += ", against a queue of " + words.Count(s.Queue)
+	}
+	return out
 }
 
 // SpreadComputing says what a spread computes: "the spread over 100 seeds
@@ -76,6 +80,10 @@ func PlanChanges(a, b backoff.Settings) string {
 				return "a minute after the outage"
 			case f == backoff.Multiplier:
 				return "x" + backoff.FormatThousandths(v)
+			case f == backoff.Queue && v == 0:
+				return "none"
+			case f == backoff.Timeout && v == 0:
+				return "none"
 			case f.IsTime():
 				return words.Human(v)
 			}
@@ -92,6 +100,12 @@ func PlanChanges(a, b backoff.Settings) string {
 	if a.Budget != b.Budget {
 		out = append(out, fmt.Sprintf("budget %s → %s", a.Budget, b.Budget))
 	}
+	if a.QueueOrder != b.QueueOrder {
+		out = append(out, fmt.Sprintf("queue order %s → %s", a.QueueOrder, b.QueueOrder))
+	}
+	if a.DropExpired != b.DropExpired {
+		out = append(out, fmt.Sprintf("drop expired %s → %s", yesNo(a.DropExpired), yesNo(b.DropExpired)))
+	}
 	return strings.Join(out, ", ")
 }
 
@@ -99,7 +113,7 @@ func PlanChanges(a, b backoff.Settings) string {
 // program writes it beside a value in human units: "first wait".
 func fieldName(f backoff.Field) string {
 	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
-		"limit on total time", "capacity a second", "load a second", "load until", "processes"}[f]
+		"limit on total time", "capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
 }
 
 // FieldName is fieldName for any field, "" for one that is not.
@@ -108,4 +122,12 @@ func FieldName(f backoff.Field) string {
 		return ""
 	}
 	return fieldName(f)
+}
+
+// yesNo is a switch in words.
+func yesNo(on bool) string {
+	if on {
+		return "yes"
+	}
+	return "no"
 }

@@ -21,6 +21,10 @@ func SettingsValue(s backoff.Settings, f backoff.Field) string {
 		return "none"
 	case f == backoff.Capacity && v == 0:
 		return "no limit"
+	case f == backoff.Queue && v == 0:
+		return "none"
+	case f == backoff.Timeout && v == 0:
+		return "none: waits for ever"
 	case f == backoff.Multiplier:
 		return "x" + backoff.FormatThousandths(v)
 	case f.IsTime():
@@ -41,7 +45,8 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
 		crowd = append(crowd, row(f))
 	}
-	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes)}
+	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes),
+		row(backoff.Queue), row(backoff.Timeout), {"queue order", QueueOrderName(s.QueueOrder)}, {"drop expired", yesNo(s.DropExpired)}}
 	custom := s.Custom()
 	own := [][]string{{"the policy of one's own", custom.Name}, row(backoff.Multiplier), {"jitter", s.Jitter.String()}, row(backoff.MaxElapsed),
 		{"draws", s.Draws.String()}, {"the spread's seeds", spreadSeeds(seeds)}, {"the spread's draws", spreadDraws.String()}}
@@ -55,6 +60,15 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	// last.
 	out := strings.Join(flow(parts, w), "\n\n") + "\n\n" + st.Muted.Render(prose(hint, w))
 	return Fit(out, w, Height(out))
+}
+
+// QueueOrderName is a queue's order as the form offers it: "fifo, the
+// oldest first".
+func QueueOrderName(o backoff.QueueOrder) string {
+	if o == backoff.LIFO {
+		return "lifo, the newest first"
+	}
+	return "fifo, the oldest first"
 }
 
 func spreadSeeds(n int) string {

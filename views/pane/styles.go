@@ -12,6 +12,7 @@ import (
 // terminal's background.
 type palette struct {
 	text, muted, accent, onAccent, bar, after, good, warn, bad lipgloss.TerminalColor
+	waste                                                      lipgloss.TerminalColor // a queue's wasted work
 }
 
 func colours() palette {
@@ -25,6 +26,7 @@ func colours() palette {
 		good:     lipgloss.AdaptiveColor{Light: "2", Dark: "10"},
 		warn:     lipgloss.AdaptiveColor{Light: "3", Dark: "11"},
 		bad:      lipgloss.AdaptiveColor{Light: "1", Dark: "9"},
+		waste:    lipgloss.AdaptiveColor{Light: "6", Dark: "14"},
 	}
 }
 
@@ -32,7 +34,7 @@ func colours() palette {
 // faint and reverse video remain.
 func noColours() palette {
 	n := lipgloss.NoColor{}
-	return palette{text: n, muted: n, accent: n, onAccent: n, bar: n, after: n, good: n, warn: n, bad: n}
+	return palette{text: n, muted: n, accent: n, onAccent: n, bar: n, after: n, good: n, warn: n, bad: n, waste: n}
 }
 
 // Styles are every style of the full-screen program, built once and passed
@@ -54,7 +56,11 @@ type Styles struct {
 	Cell   lipgloss.Style // a table's cells
 	Best   lipgloss.Style // the best value of a crowd column
 	Worst  lipgloss.Style // the worst value of a column that marks it
-	Rule   lipgloss.Style // table rules and the timeline strip's line
+	// Overloaded marks a service still overloaded when the load ends, as
+	// plainly as the best: in reverse video, which shows without colour
+	// too, beside OverloadedMark.
+	Overloaded lipgloss.Style
+	Rule       lipgloss.Style // table rules and the timeline strip's line
 
 	Down    lipgloss.Style // an attempt while the service is down
 	Through lipgloss.Style // the attempt that gets through
@@ -69,6 +75,9 @@ type Styles struct {
 	Served   lipgloss.Style // attempts the service served
 	Rejected lipgloss.Style // attempts it rejected: its slot was full
 	FailDown lipgloss.Style // attempts that failed while it was down
+	Wasted   lipgloss.Style // a queue's expired requests the service worked on for nothing
+	Dropped  lipgloss.Style // a queue's expired requests it dropped
+	Queue    lipgloss.Style // the queue's length beside a row
 	Capacity lipgloss.Style // the slot's capacity drawn across the bars
 
 	Stale lipgloss.Style // results shown while newer ones are computed, or under an error
@@ -133,7 +142,9 @@ func newStyles(p palette) *Styles {
 		Cell:   base,
 		Best:   fg(p.good).Bold(true),
 		Worst:  fg(p.bad).Bold(true),
-		Rule:   fg(p.muted),
+
+		Overloaded: fg(p.bad).Bold(true).Reverse(true),
+		Rule:       fg(p.muted),
 
 		Down:    fg(p.bad),
 		Through: fg(p.good).Bold(true),
@@ -147,6 +158,9 @@ func newStyles(p palette) *Styles {
 		Served:   fg(p.after),
 		Rejected: fg(p.warn),
 		FailDown: fg(p.bad),
+		Wasted:   fg(p.waste).Bold(true),
+		Dropped:  fg(p.muted),
+		Queue:    fg(p.waste),
 		Capacity: fg(p.accent).Bold(true),
 
 		Stale: base.Faint(true),
@@ -172,7 +186,7 @@ func newStyles(p palette) *Styles {
 		FullDesc:       fg(p.muted),
 		FullSeparator:  fg(p.muted),
 	}
-	for _, style := range []lipgloss.Style{s.Cell, s.Header, s.Best, s.Worst, s.Muted, s.Down, s.Through, s.Later, s.Good, s.Warn, s.Bad,
+	for _, style := range []lipgloss.Style{s.Cell, s.Header, s.Best, s.Worst, s.Overloaded, s.Muted, s.Down, s.Through, s.Later, s.Good, s.Warn, s.Bad,
 		s.Text, s.Rule, s.PolicySelected, s.Title, s.Note, s.Error, s.Stale} {
 		s.paints = append(s.paints, knownPaint{style, newPaint(style)})
 	}

@@ -33,13 +33,18 @@ func Bar(n, most, width int) (bar string, cells int) {
 }
 
 // SlotRow is one row of pane 3: the attempts of the slots it covers, by
-// what the service did, and the retries among them.
+// what the service did, and the retries among them. With a queue an
+// attempt that timed out is counted where the service reached its expired
+// request: Wasted (it worked on it for nothing) or Dropped; Queue is the
+// queue's length at the row's end.
 type SlotRow struct {
 	Served, Rejected, Down, Retries int
+	Wasted, Dropped, Queue          int
 }
 
-// Attempts is the row's attempts.
-func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down }
+// Attempts is the row's attempts, each once: with a queue, those that timed
+// out where their requests were wasted or dropped.
+func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down + r.Wasted + r.Dropped }
 
 // AggregateRows sums a series into rows of rowMs, which must be a multiple
 // of the series' slot: row j covers [j*rowMs, (j+1)*rowMs).
@@ -56,6 +61,11 @@ func AggregateRows(se *backoff.Series, rowMs int) []SlotRow {
 		r.Rejected += se.Rejected[i]
 		r.Down += se.FailedWhileDown[i]
 		r.Retries += se.Retries[i]
+		if se.Queued {
+			r.Wasted += se.Wasted[i]
+			r.Dropped += se.Dropped[i]
+			r.Queue = se.Queue[i] // the row's last slot's, at its end
+		}
 	}
 	return out
 }
@@ -209,9 +219,19 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 			lines = append(lines, st.Text.Render(prose("B differs from A in "+changes+".", w)))
 		}
 	}
-	legend := fmt.Sprintf("%s served  %s rejected  %s failed while down", ServedGlyph, RejectedGlyph, DownGlyph)
+	legend := ServedGlyph + " served  "
+	switch {
+	case s.HasQueue() && s.DropExpired:
+		legend += DroppedGlyph + " dropped: its client had left  "
+	case s.HasQueue():
+		legend += WastedGlyph + " wasted: work for a client that had left  "
+	}
+	legend += fmt.Sprintf("%s rejected  %s failed while down", RejectedGlyph, DownGlyph)
 	if s.Capacity > 0 {
 		legend += "  " + CapacityMark + " capacity"
+	}
+	if s.HasQueue() && len(cols) == 1 {
+		legend += fmt.Sprintf("  %s the queue's length at the row's end, of %s", QueueMark, words.Count(s.Queue))
 	}
 	legend += "  " + BackMark + " back at " + words.Human(s.Outage)
 	lines = append(lines, st.Muted.Render(prose(legend, w)))
@@ -247,10 +267,14 @@ func busiestAfterBack(c barColumn, rowMs int) string {
 		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), words.Count(best), words.Human(at*rowMs), words.Rate(best, rowMs))
 }
 
+// QueueMark begins the queue's length after a row of pane 3.
+const QueueMark = "q"
+
 // geometry is the widths of pane 3's rows.
 type geometry struct {
 	label, count, column, bar int
 	rate                      bool
+	queue                     int // the queue's length after the count, with its mark: 0 for none
 }
 
 func (d TimelineData) geometry(cols []barColumn, w int) geometry {
@@ -264,6 +288,10 @@ func (d TimelineData) geometry(cols []barColumn, w int) geometry {
 		g.bar = max(rest-g.count-1, 0) // bar, " ", count
 		if g.rate {
 			g.bar = max(g.bar-len(words.Rate(d.scale(cols), d.RowMs))-3, 0) // " · ", rate
+		}
+		if s := cols[0].s; s.HasQueue() {
+			g.queue = len(QueueMark) + 4 + len(words.Count(s.Queue)) // "  q ", the longest
+			g.bar = max(g.bar-g.queue, 0)
 		}
 	} else {
 		g.bar = max(g.column-g.count-2, 0) // bar, space, count, space
@@ -306,9 +334,10 @@ func TimelineColumnAt(d TimelineData, w, x int) int {
 
 // TimelineBody is pane 3's rows at width w, for a viewport to scroll: every
 // row of the time axis, empty ones included, its start, the back mark, then
-// each column's stacked bar (served, rejected, failed while down) with the
-// row's capacity drawn across it, and its count; with one column also the
-// count as a rate a second.
+// each column's stacked bar (served, with a queue wasted and dropped,
+// rejected, failed while down) with the row's capacity drawn across it, and
+// its count; with one column also the count as a rate a second, and with a
+// queue its length at the row's end.
 func TimelineBody(d TimelineData, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 || d.RowMs <= 0 || len(d.B.Policies) == 0 {
@@ -320,6 +349,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	// Each style is worked out once; a row then only joins strings.
 	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
 	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
+	wasted, dropped, queue := newPaint(st.Wasted), newPaint(st.Dropped), newPaint(st.Queue)
 	mark := back.paint(BackMark)
 	backRow := d.B.Settings.Outage / d.RowMs
 	var b strings.Builder
@@ -342,20 +372,27 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 			if c.s.Capacity > 0 && (j+1)*d.RowMs > c.s.Outage {
 				capLn = capLine(rowCapacity(c.s, j, d.RowMs), most, g.bar)
 			}
-			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},
+			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Wasted, WastedGlyph, wasted}, {r.Dropped, DroppedGlyph, dropped},
+				{r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},
 				most, g.bar, capLn, line)
 			digits := words.Count(r.Attempts())
 			if r.Attempts() == 0 {
 				digits = ""
 			}
 			if len(cols) == 1 {
+				waiting := ""
+				if g.queue > 0 && r.Queue > 0 {
+					waiting = "  " + queue.paint(QueueMark+" "+words.Count(r.Queue))
+				}
 				switch {
-				case digits == "":
+				case digits == "" && waiting == "":
 					b.WriteString(strings.TrimRight(bar, " "))
+				case digits == "":
+					b.WriteString(bar + waiting)
 				case g.rate:
-					b.WriteString(bar + " " + num.paint(digits) + muted.paint(" · "+words.Rate(r.Attempts(), d.RowMs)))
+					b.WriteString(bar + " " + num.paint(digits) + muted.paint(" · "+words.Rate(r.Attempts(), d.RowMs)) + waiting)
 				default:
-					b.WriteString(bar + " " + num.paint(digits))
+					b.WriteString(bar + " " + num.paint(digits) + waiting)
 				}
 				continue
 			}

@@ -38,6 +38,9 @@ type crowdFigure struct {
 	// crowd's, for a share.
 	unit   func(v, clients int, s backoff.Settings) float64
 	format func(v float64) string
+	// alarm marks, above its bar, a policy whose service was still
+	// overloaded when the load ended.
+	alarm bool
 }
 
 // crowdFigures are the figures the crowd picture draws, in order: the load
@@ -60,9 +63,22 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 		{title: "gave up, % of clients", name: "gave_up", unit: share, format: percentText},
 		{title: "throttled, % of clients", name: "throttled", unit: share, format: percentText},
 		{title: "out of time, % of clients", name: "out_of_time", unit: share, format: percentText},
-		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant},
+		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant, alarm: true},
 		{title: "all through by, seconds", name: "all_through_by_ms", unit: seconds, format: significant},
 		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, format: significant},
+	}
+	// A queue: the capacity spent on clients that had left, or the requests
+	// dropped unworked, and how full the queue got.
+	if s.HasQueue() {
+		count := func(v, _ int, _ backoff.Settings) float64 { return float64(v) }
+		if s.DropExpired {
+			figs = append(figs, crowdFigure{title: "dropped, expired requests", name: "dropped", unit: count, format: wholeText})
+		} else {
+			figs = append(figs, crowdFigure{title: "wasted, expired requests worked on", name: "wasted", unit: count, format: wholeText})
+		}
+		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v, _ int, s backoff.Settings) float64 {
+			return 100 * float64(v) / float64(max(s.Queue, 1))
+		}, format: percentText})
 	}
 	var out []crowdFigure
 	for _, f := range figs {
@@ -176,12 +192,20 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 				top = max(top, b.p95, b.median)
 			}
 		}
-		p.Y.Min, p.Y.Max = 0, max(top*1.18, 1e-9)
+		pb := policyBars{bars: bars, format: f.format}
+		room := 1.18 // above the tallest bar, for its label
+		for _, r := range results {
+			pb.alarms = append(pb.alarms, f.alarm && r.Figures.StillOverloaded)
+			if f.alarm && r.Figures.StillOverloaded {
+				room = 1.34 // and an alarm above that
+			}
+		}
+		p.Y.Min, p.Y.Max = 0, max(top*room, 1e-9)
 		if top == 0 {
 			p.Y.Max = 1
 		}
 		p.Y.Tick.Marker = niceTicks{most: 4}
-		p.Add(gridLines{}, policyBars{bars: bars, format: f.format})
+		p.Add(gridLines{}, pb)
 		plots[i/cols][i%cols] = p
 	}
 	// An odd panel out leaves its tile empty: Align skips a nil plot.
@@ -242,6 +266,7 @@ var whiskerStyle = draw.LineStyle{Color: inkColor, Width: 1}
 type policyBars struct {
 	bars   []crowdBar
 	format func(float64) string
+	alarms []bool // policy i's service still overloaded: "overloaded" above its label
 }
 
 func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
@@ -271,8 +296,17 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 			label = pb.format(b.value)
 		}
 		c.FillText(ls, vg.Point{X: mid, Y: labelAt + 2}, label)
+		if i < len(pb.alarms) && pb.alarms[i] {
+			as := pictureFont(7.5, true)
+			as.Color, as.XAlign, as.YAlign = alarmColor, draw.XCenter, draw.YBottom
+			c.FillText(as, vg.Point{X: mid, Y: labelAt + 2 + ls.Height(label)}, StillOverloadedLabel)
+		}
 	}
 }
+
+// StillOverloadedLabel is written above the stable-from bar of a policy
+// whose service was still overloaded when the load ended.
+const StillOverloadedLabel = "still overloaded"
 
 // significant writes v with three significant digits at most: 4.81, 24.6,
 // 250, 1,250.

@@ -54,11 +54,17 @@ const (
 const pictureHeader = 62
 
 // The colours. The three outcomes differ in lightness as well as hue
-// (CIE L* about 26, 57 and 84), so that they stay apart printed in grey.
+// (CIE L* about 26, 57 and 84), so that they stay apart printed in grey; a
+// queue's wasted work is a crimson between served and rejected (L* about
+// 40), its dropped requests a light violet (L* about 70).
 var (
 	servedColor   = color.RGBA{R: 0x1f, G: 0x3d, B: 0x73, A: 0xff} // dark blue
 	rejectedColor = color.RGBA{R: 0xdd, G: 0x6a, B: 0x2a, A: 0xff} // orange
 	downColor     = color.RGBA{R: 0xd2, G: 0xd2, B: 0xd2, A: 0xff} // light grey
+	wastedColor   = color.RGBA{R: 0xa5, G: 0x0f, B: 0x3c, A: 0xff} // crimson
+	droppedColor  = color.RGBA{R: 0xbc, G: 0xa6, B: 0xd9, A: 0xff} // light violet
+	queueColor    = color.RGBA{R: 0x6b, G: 0x8e, B: 0xb0, A: 0xff} // grey blue: the queue's length
+	alarmColor    = color.RGBA{R: 0xc0, G: 0x00, B: 0x00, A: 0xff} // a service still overloaded
 	inkColor      = color.RGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xff} // text and lines
 	gridColor     = color.RGBA{R: 0xe4, G: 0xe4, B: 0xe4, A: 0xff}
 )
@@ -249,9 +255,19 @@ func secondsText(ms int) string {
 // serviceText is the plan's service and draws in words, for a subtitle.
 func serviceText(s backoff.Settings) []string {
 	var parts []string
-	if s.Capacity > 0 {
+	switch {
+	case s.HasQueue():
+		timeout := "no timeout"
+		if s.Timeout > 0 {
+			timeout = "timeout " + secondsText(s.Timeout)
+			if s.DropExpired {
+				timeout += ", expired requests dropped"
+			}
+		}
+		parts = append(parts, fmt.Sprintf("capacity %s a second from a queue of %s (%s, %s)", countText(s.Capacity), countText(s.Queue), s.QueueOrder, timeout))
+	case s.Capacity > 0:
 		parts = append(parts, "capacity "+countText(s.Capacity)+" a second")
-	} else {
+	default:
 		parts = append(parts, "no limit on capacity")
 	}
 	if s.Load > 0 {

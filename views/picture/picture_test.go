@@ -29,6 +29,17 @@ func serviceSettings() backoff.Settings {
 	return s
 }
 
+// queueSettings are the worked metastable failure with a queue
+// (2,000 clients, a 30 s outage, 4 attempts, 100 a second served, 95 fresh
+// a second for 5 minutes, a queue of 1,000, a timeout of 1 s), in 10 s
+// slots.
+func queueSettings() backoff.Settings {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Attempts, s.Capacity, s.Load, s.LoadUntil = 2000, 30000, 4, 100, 95, 300000
+	s.Queue, s.Timeout, s.Slot = 1000, 1000, 10000
+	return s
+}
+
 func policiesNamed(t *testing.T, s backoff.Settings, names ...string) []backoff.Policy {
 	t.Helper()
 	var out []backoff.Policy
@@ -62,9 +73,14 @@ func timelineCases(t *testing.T) []timelineCase {
 	t.Helper()
 	d := backoff.Defaults()
 	svc := serviceSettings()
+	q := queueSettings()
+	dropped := q
+	dropped.DropExpired = true
 	return []timelineCase{
 		{"timeline-defaults", d, runSeries(t, d, d.Five())},
 		{"timeline-service", svc, runSeries(t, svc, policiesNamed(t, svc, "full jitter", "fixed"))},
+		{"timeline-queue", q, runSeries(t, q, policiesNamed(t, q, "exponential"))},
+		{"timeline-queue-dropped", dropped, runSeries(t, dropped, policiesNamed(t, dropped, "exponential", "full jitter"))},
 	}
 }
 
@@ -126,6 +142,16 @@ func TestTimelinePictureBars(t *testing.T) {
 			}
 			paths, texts := parseSVG(t, svg)
 			want := map[string]int{hexColor(servedColor): 1, hexColor(rejectedColor): 1, hexColor(downColor): 1}
+			// With a queue: a swatch of wasted or dropped, whichever the
+			// settings make, and of the queue's length, whose area is one
+			// path a policy.
+			if tc.s.HasQueue() {
+				want[hexColor(wastedColor)], want[hexColor(droppedColor)] = 1, 0
+				if tc.s.DropExpired {
+					want[hexColor(wastedColor)], want[hexColor(droppedColor)] = 0, 1
+				}
+				want[hexColor(queueColor)] = 1 + len(tc.results)
+			}
 			bars := 0
 			for _, r := range tc.results {
 				se := r.Series
@@ -136,7 +162,11 @@ func TestTimelinePictureBars(t *testing.T) {
 					if se.Attempts(i) > 0 {
 						bars++
 					}
-					for c, n := range map[string]int{hexColor(servedColor): se.Served[i], hexColor(rejectedColor): se.Rejected[i], hexColor(downColor): se.FailedWhileDown[i]} {
+					parts := map[string]int{hexColor(servedColor): se.Served[i], hexColor(rejectedColor): se.Rejected[i], hexColor(downColor): se.FailedWhileDown[i]}
+					if se.Queued {
+						parts[hexColor(wastedColor)], parts[hexColor(droppedColor)] = se.Wasted[i], se.Dropped[i]
+					}
+					for c, n := range parts {
 						if n > 0 {
 							want[c]++
 						}
@@ -165,6 +195,13 @@ func TestTimelinePictureBars(t *testing.T) {
 				if !strings.Contains(all, w) {
 					t.Errorf("no text %q in the SVG", w)
 				}
+			}
+			queuePanel := "the queue's length at each slot's end, of at most"
+			if got := strings.Count(all, queuePanel); tc.s.HasQueue() && got != len(tc.results) || !tc.s.HasQueue() && got != 0 {
+				t.Errorf("%d panels of the queue's length, want one a policy with a queue, none without", got)
+			}
+			if tc.s.HasQueue() && (!strings.Contains(all, "requests waiting") || !strings.Contains(all, "from a queue of 1,000")) {
+				t.Errorf("a queue, yet no axis of requests waiting or no queue in the subtitle: %s", all)
 			}
 		})
 	}
@@ -265,10 +302,12 @@ func crowdCases(t *testing.T) []crowdCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	q := queueSettings()
 	return []crowdCase{
 		{"crowd-defaults", d, runSeries(t, d, d.Five()), nil},
 		{"crowd-seeds", d, runSeries(t, d, d.Five()), &sp},
 		{"crowd-service", svc, runSeries(t, svc, two), &svcSpread},
+		{"crowd-queue", q, runSeries(t, q, policiesNamed(t, q, "exponential", "full jitter", "decorrelated")), nil},
 	}
 }
 
@@ -308,6 +347,17 @@ func TestCrowdPicture(t *testing.T) {
 			if tc.spread != nil && !strings.Contains(all, "median to p95 over the seeds") {
 				t.Errorf("no whiskers in the legend")
 			}
+			// Each policy still overloaded when the load ended says so
+			// above its stable-from bar, and no other.
+			overloaded := 0
+			for _, r := range tc.results {
+				if r.Figures.StillOverloaded {
+					overloaded++
+				}
+			}
+			if got := strings.Count(all, StillOverloadedLabel); got != overloaded {
+				t.Errorf("%q %d times, want %d: once for each policy still overloaded", StillOverloadedLabel, got, overloaded)
+			}
 		})
 	}
 }
@@ -325,6 +375,25 @@ func TestCrowdPictureFigures(t *testing.T) {
 	s.Budget, s.MaxElapsed = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 60000
 	if got := len(crowdFigures(s, func(string) bool { return false })); got != 9 {
 		t.Errorf("with capacity, a budget and a limit: got %d figures, want all 9", got)
+	}
+	// A queue adds what the service wasted (or dropped) and its peak.
+	q := queueSettings()
+	for _, tt := range []struct {
+		drop bool
+		want string
+	}{{false, "wasted queue_peak"}, {true, "dropped queue_peak"}} {
+		q.DropExpired = tt.drop
+		figs := crowdFigures(q, func(string) bool { return false })
+		var last []string
+		for _, f := range figs[len(figs)-2:] {
+			last = append(last, f.name)
+		}
+		if got := strings.Join(last, " "); got != tt.want {
+			t.Errorf("a queue, drop expired %v: the last figures %s, want %s", tt.drop, got, tt.want)
+		}
+		if peak := figs[len(figs)-1]; peak.unit(250, 30500, q) != 25 {
+			t.Errorf("a queue peak of 250 of 1,000: got %v%%, want 25%%", peak.unit(250, 30500, q))
+		}
 	}
 }
 

@@ -19,7 +19,8 @@ import (
 const MaxTimelineBars = 500
 
 // TimelinePictureHeight is a timeline's default height in points for n
-// policies: the header, a panel each and the time axis's label.
+// policies: the header, a panel each and the time axis's label. With a
+// queue each policy has two panels: TimelinePictureHeight(2n).
 func TimelinePictureHeight(n int) int { return pictureHeader + 24 + max(n, 1)*TimelinePanelHeight }
 
 // TimelinePicture draws the attempts over time of each result, one panel
@@ -31,6 +32,14 @@ func TimelinePictureHeight(n int) int { return pictureHeader + 24 + max(n, 1)*Ti
 // with Options{Series: true}). format is "svg" (width and height in points)
 // or "png" (in pixels); 0 takes the defaults, DefaultPictureWidth and
 // TimelinePictureHeight(len(results)) (twice as many pixels for a PNG).
+//
+// With a queue a bar stacks what became of each request where the service
+// settled it: served, then the expired requests it wasted its capacity on
+// (or dropped), so that those two stand against the capacity line, then the
+// rejected and those that failed while it was down; an attempt that timed
+// out is counted where its request was wasted or dropped. Under each
+// policy's panel a second one draws the queue's length at each slot's end
+// against its limit.
 func TimelinePicture(s backoff.Settings, results []backoff.Result, format string, width, height int) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, errors.New("timeline picture: no policies to draw")
@@ -45,25 +54,36 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 		}
 		slots = max(slots, r.Series.Len())
 	}
-	w, h, dpi, err := pictureSize(format, width, height, TimelinePictureHeight(len(results)))
+	queued := s.HasQueue()
+	panels := len(results)
+	if queued {
+		panels *= 2
+	}
+	w, h, dpi, err := pictureSize(format, width, height, TimelinePictureHeight(panels))
 	if err != nil {
 		return nil, err
 	}
 	tl := newTimelineLayout(s, results, slots)
 
 	c, dc := pictureCanvas(format, w, h, dpi)
-	legend := []legendEntry{
-		{label: "served", fill: servedColor},
-		{label: "rejected", fill: rejectedColor},
-		{label: "failed while down", fill: downColor},
+	legend := []legendEntry{{label: "served", fill: servedColor}}
+	switch {
+	case queued && s.DropExpired:
+		legend = append(legend, legendEntry{label: "dropped: its client had left", fill: droppedColor})
+	case queued:
+		legend = append(legend, legendEntry{label: "wasted: its client had left", fill: wastedColor})
 	}
+	legend = append(legend, legendEntry{label: "rejected", fill: rejectedColor}, legendEntry{label: "failed while down", fill: downColor})
 	if s.Capacity > 0 {
 		legend = append(legend, legendEntry{label: "capacity", line: capacityStyle})
+	}
+	if queued {
+		legend = append(legend, legendEntry{label: "the queue's length", fill: queueColor}, legendEntry{label: "its limit", line: limitStyle})
 	}
 	legend = append(legend, legendEntry{label: "the outage ends", line: outageStyle})
 	area := drawHeader(dc, timelineTitle(s, results, w-24), tl.subtitle(s, results), legend)
 
-	plots := make([][]*plot.Plot, len(results))
+	plots := make([][]*plot.Plot, 0, panels)
 	for i, r := range results {
 		p := newPicturePlot()
 		p.Title.Text = fitText(p.Title.TextStyle, r.Policy.String()+": "+r.Policy.Describe(), w-40)
@@ -72,7 +92,7 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 		p.X.Tick.Marker = niceTicks{most: 12}
 		p.Y.Tick.Marker = niceTicks{most: 4}
 		p.Y.Label.Text = "requests a second"
-		if i == len(results)-1 {
+		if i == len(results)-1 && !queued {
 			p.X.Label.Text = "seconds since the outage began"
 		}
 		p.Add(gridLines{}, slotBars(tl.bars(r.Series)))
@@ -80,9 +100,12 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 			p.Add(capacityLine(tl.capacity))
 		}
 		p.Add(outageMark{at: float64(s.Outage) / 1000, label: "back at " + secondsText(s.Outage)})
-		plots[i] = []*plot.Plot{p}
+		plots = append(plots, []*plot.Plot{p})
+		if queued {
+			plots = append(plots, []*plot.Plot{tl.queuePlot(s, r, w, i == len(results)-1)})
+		}
 	}
-	tiles := draw.Tiles{Rows: len(results), Cols: 1, PadX: 0, PadY: 10, PadLeft: 6, PadRight: 14, PadBottom: 4}
+	tiles := draw.Tiles{Rows: panels, Cols: 1, PadX: 0, PadY: 10, PadLeft: 6, PadRight: 14, PadBottom: 4}
 	canvases := plot.Align(plots, tiles, area)
 	for i := range plots {
 		plots[i][0].Draw(canvases[i][0])
@@ -114,7 +137,7 @@ func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int) 
 	most := 0.0
 	for _, r := range results {
 		for _, b := range tl.bars(r.Series) {
-			most = max(most, b.served+b.rejected+b.down)
+			most = max(most, b.served+b.wasted+b.dropped+b.rejected+b.down)
 		}
 	}
 	if s.Capacity > 0 {
@@ -134,28 +157,65 @@ func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int) 
 }
 
 // timelineBar is one bar: its stretch of time in seconds and the rates of
-// its three parts, from the bottom.
+// its parts, from the bottom; wasted and dropped only with a queue.
 type timelineBar struct {
-	from, to               float64
-	served, rejected, down float64
+	from, to                                float64
+	served, wasted, dropped, rejected, down float64
 }
 
-// bars are a series' bars, one for each stretch that had an attempt.
+// bars are a series' bars, one for each stretch that had an attempt, or
+// with a queue a request the service wasted or dropped.
 func (tl timelineLayout) bars(se *backoff.Series) []timelineBar {
 	var out []timelineBar
 	perSecond := 1000 / float64(tl.barMs)
 	for b := 0; b*tl.perBar < se.Len(); b++ {
-		var served, rejected, down int
+		var served, wasted, dropped, rejected, down int
 		for i := b * tl.perBar; i < min((b+1)*tl.perBar, se.Len()); i++ {
 			served, rejected, down = served+se.Served[i], rejected+se.Rejected[i], down+se.FailedWhileDown[i]
+			if se.Queued {
+				wasted, dropped = wasted+se.Wasted[i], dropped+se.Dropped[i]
+			}
 		}
-		if served+rejected+down == 0 {
+		if served+wasted+dropped+rejected+down == 0 {
 			continue
 		}
 		out = append(out, timelineBar{from: float64(b*tl.barMs) / 1000, to: float64((b+1)*tl.barMs) / 1000,
-			served: float64(served) * perSecond, rejected: float64(rejected) * perSecond, down: float64(down) * perSecond})
+			served: float64(served) * perSecond, wasted: float64(wasted) * perSecond, dropped: float64(dropped) * perSecond,
+			rejected: float64(rejected) * perSecond, down: float64(down) * perSecond})
 	}
 	return out
+}
+
+// queueLengths are the queue's length at the end of each bar's stretch (its
+// last slot's), where the series holds one.
+func (tl timelineLayout) queueLengths(se *backoff.Series) []barRate {
+	var out []barRate
+	if !se.Queued {
+		return nil
+	}
+	for b := 0; b*tl.perBar < se.Len(); b++ {
+		last := min((b+1)*tl.perBar, se.Len()) - 1
+		out = append(out, barRate{from: float64(b*tl.barMs) / 1000, to: float64((b+1)*tl.barMs) / 1000, rate: float64(se.Queue[last])})
+	}
+	return out
+}
+
+// queuePlot is the panel under r's bars: the queue's length at each slot's
+// end as a filled step, against its limit, on the bars' time axis.
+func (tl timelineLayout) queuePlot(s backoff.Settings, r backoff.Result, w vg.Length, last bool) *plot.Plot {
+	p := newPicturePlot()
+	p.Title.Text = fitText(p.Title.TextStyle, fmt.Sprintf("%s: the queue's length at each slot's end, of at most %s", r.Policy, countText(s.Queue)), w-40)
+	p.X.Min, p.X.Max = 0, tl.end
+	p.Y.Min, p.Y.Max = 0, float64(s.Queue)*1.12
+	p.X.Tick.Marker = niceTicks{most: 12}
+	p.Y.Tick.Marker = niceTicks{most: 4}
+	p.Y.Label.Text = "requests waiting"
+	if last {
+		p.X.Label.Text = "seconds since the outage began"
+	}
+	p.Add(gridLines{}, queueArea(tl.queueLengths(r.Series)), limitLine{limit: float64(s.Queue)},
+		outageMark{at: float64(s.Outage) / 1000, label: "back at " + secondsText(s.Outage)})
+	return p
 }
 
 func timelineTitle(s backoff.Settings, results []backoff.Result, width vg.Length) string {
@@ -196,7 +256,7 @@ func (bars slotBars) Plot(c draw.Canvas, p *plot.Plot) {
 		for _, part := range []struct {
 			rate  float64
 			color color.Color
-		}{{b.served, servedColor}, {b.rejected, rejectedColor}, {b.down, downColor}} {
+		}{{b.served, servedColor}, {b.wasted, wastedColor}, {b.dropped, droppedColor}, {b.rejected, rejectedColor}, {b.down, downColor}} {
 			if part.rate <= 0 {
 				continue
 			}
@@ -210,7 +270,34 @@ func (bars slotBars) Plot(c draw.Canvas, p *plot.Plot) {
 var (
 	capacityStyle = draw.LineStyle{Color: inkColor, Width: 1.4}
 	outageStyle   = draw.LineStyle{Color: inkColor, Width: 1, Dashes: []vg.Length{4, 3}}
+	limitStyle    = draw.LineStyle{Color: alarmColor, Width: 1, Dashes: []vg.Length{2, 2}}
 )
+
+// queueArea is the queue's length, a filled step from stretch to stretch:
+// one SVG path.
+type queueArea []barRate
+
+func (qa queueArea) Plot(c draw.Canvas, p *plot.Plot) {
+	if len(qa) == 0 {
+		return
+	}
+	trX, trY := p.Transforms(&c)
+	pts := []vg.Point{{X: trX(qa[0].from), Y: trY(0)}}
+	for _, b := range qa {
+		pts = append(pts, vg.Point{X: trX(b.from), Y: trY(b.rate)}, vg.Point{X: trX(b.to), Y: trY(b.rate)})
+	}
+	pts = append(pts, vg.Point{X: trX(qa[len(qa)-1].to), Y: trY(0)})
+	c.FillPolygon(queueColor, c.ClipPolygonXY(pts))
+}
+
+// limitLine is the queue's limit across the panel.
+type limitLine struct{ limit float64 }
+
+func (l limitLine) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(l.limit)
+	c.StrokeLine2(limitStyle, c.Min.X, y, c.Max.X, y)
+}
 
 // capacityLine is the capacity of each bar, a step from bar to bar.
 type capacityLine []barRate

@@ -363,6 +363,12 @@ func settingsDiff(a, b backoff.Settings) []string {
 	if a.Budget != b.Budget {
 		out = append(out, fmt.Sprintf("--budget %s to %s", a.Budget, b.Budget))
 	}
+	if a.DropExpired != b.DropExpired {
+		out = append(out, fmt.Sprintf("--drop-expired %t to %t", a.DropExpired, b.DropExpired))
+	}
+	if a.QueueOrder != b.QueueOrder {
+		out = append(out, fmt.Sprintf("--queue-order %s to %s", a.QueueOrder, b.QueueOrder))
+	}
 	return out
 }
 

@@ -207,12 +207,16 @@ func decimals2(n, d int) string {
 func ServiceTable(s backoff.Settings, crowds []backoff.Result) string {
 	var b strings.Builder
 	b.WriteString("When the service is back: " + ServiceLine(s) + ":\n")
-	var counts, times [][]string
+	var counts, times, queued [][]string
 	for _, c := range crowds {
 		f := c.Figures
 		name := c.Policy.String()
-		counts = append(counts, []string{name, itoa(f.Clients), itoa(f.Attempts), itoa(f.Served), itoa(f.Rejected), itoa(f.FailedWhileDown),
-			itoa(f.Through), itoa(f.GaveUp), itoa(f.Throttled), itoa(f.OutOfTime)})
+		row := []string{name, itoa(f.Clients), itoa(f.Attempts), itoa(f.Served), itoa(f.Rejected), itoa(f.FailedWhileDown)}
+		if s.HasQueue() {
+			row = append(row, itoa(f.TimedOut))
+			queued = append(queued, []string{name, itoa(f.Wasted), itoa(f.Dropped), itoa(f.QueuePeak)})
+		}
+		counts = append(counts, append(row, itoa(f.Through), itoa(f.GaveUp), itoa(f.Throttled), itoa(f.OutOfTime)))
 		capacity := "-"
 		if f.SlotCapacity >= 0 {
 			capacity = itoa(f.SlotCapacity)
@@ -224,8 +228,21 @@ func ServiceTable(s backoff.Settings, crowds []backoff.Result) string {
 		times = append(times, []string{name, capacity, plain.Millis(f.StableFrom), overloaded,
 			plain.ThroughBy(f.LatencyP50), plain.ThroughBy(f.LatencyP99), plain.ThroughBy(f.LatencyMax)})
 	}
-	b.WriteString(textTable([]string{"policy", "clients", "attempts", "served", "rejected", "failed while down", "through", "gave up", "throttled", "out of time"}, counts))
+	head := []string{"policy", "clients", "attempts", "served", "rejected", "failed while down"}
+	if s.HasQueue() {
+		head = append(head, "timed out")
+	}
+	b.WriteString(textTable(append(head, "through", "gave up", "throttled", "out of time"), counts))
 	b.WriteString(textTable([]string{"policy", "slot capacity", "stable from", "still overloaded", "latency p50", "latency p99", "latency max"}, times))
+	if s.HasQueue() {
+		b.WriteString(textTable([]string{"policy", "wasted", "dropped", "queue peak"}, queued))
+		fmt.Fprintf(&b, "Stable from: the end of the slot of the last rejection, timeout, wasted or dropped request (the outage's end if none). "+
+			"Still overloaded: one of those in the load's last second. Timed out: attempts whose client stopped waiting for the queue; "+
+			"wasted: expired requests the service worked on for nothing; dropped: those it discarded (wasted + dropped = timed out). "+
+			"Queue peak: the most requests waiting after a millisecond's arrivals, of at most %d. "+
+			"Latency: from a client's start to its served attempt, over the clients that got through; \"-\" if none did.\n", s.Queue)
+		return b.String()
+	}
 	b.WriteString("Stable from: the end of the slot of the last rejection (the outage's end if none). Still overloaded: an attempt was rejected in the load's last second. " +
 		"Latency: from a client's start to its served attempt, over the clients that got through; \"-\" if none did.\n")
 	return b.String()
@@ -236,9 +253,12 @@ func ServiceTable(s backoff.Settings, crowds []backoff.Result) string {
 // requests), no budget".
 func ServiceLine(s backoff.Settings) string {
 	var parts []string
-	if s.Capacity > 0 {
+	switch {
+	case s.HasQueue():
+		parts = append(parts, fmt.Sprintf("capacity %d a second from a queue of at most %d requests (%s)", s.Capacity, s.Queue, QueueWords(s)))
+	case s.Capacity > 0:
 		parts = append(parts, fmt.Sprintf("capacity %d a second (%d a slot of %d ms at most)", s.Capacity, (int64(s.Capacity)*int64(s.Slot)+999)/1000, s.Slot))
-	} else {
+	default:
 		parts = append(parts, "no limit on capacity")
 	}
 	if s.Load > 0 {
@@ -255,6 +275,22 @@ func ServiceLine(s backoff.Settings) string {
 		parts = append(parts, fmt.Sprintf("budget %s", s.Budget))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// QueueWords is how a queue serves, in a few words: "fifo: the oldest
+// first; timeout 1000 ms, expired requests wasted".
+func QueueWords(s backoff.Settings) string {
+	order := "fifo: the oldest first"
+	if s.QueueOrder == backoff.LIFO {
+		order = "lifo: the newest first"
+	}
+	switch {
+	case s.Timeout == 0:
+		return order + "; no timeout"
+	case s.DropExpired:
+		return fmt.Sprintf("%s; timeout %d ms, expired requests dropped", order, s.Timeout)
+	}
+	return fmt.Sprintf("%s; timeout %d ms, expired requests wasted", order, s.Timeout)
 }
 
 // PoliciesNote says what each policy beyond the five is, one line each,

@@ -24,7 +24,8 @@ import (
 // reference's six, the policy of one's own (multiplier, jitter, limit on
 // total time), the draws and the service. Capacity 0 is no limit, load 0 no
 // fresh load, max_elapsed_ms 0 no limit; load_until_ms is when the load
-// stops, the outage + 60 s unless told.
+// stops, the outage + 60 s unless told. queue 0 is no queue, timeout_ms 0
+// no timeout; queue_order is fifo or lifo.
 type SettingsJSON struct {
 	FirstWaitMs   int         `json:"first_wait_ms"`
 	LongestWaitMs int         `json:"longest_wait_ms"`
@@ -41,6 +42,10 @@ type SettingsJSON struct {
 	LoadUntilMs   int         `json:"load_until_ms"`
 	Budget        string      `json:"budget"`
 	Processes     int         `json:"processes"`
+	Queue         int         `json:"queue"`
+	TimeoutMs     int         `json:"timeout_ms"`
+	DropExpired   bool        `json:"drop_expired"`
+	QueueOrder    string      `json:"queue_order"`
 }
 
 func settingsJSON(s backoff.Settings) SettingsJSON {
@@ -48,7 +53,8 @@ func settingsJSON(s backoff.Settings) SettingsJSON {
 		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed,
 		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
 		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
-		Budget: s.Budget.String(), Processes: s.Processes}
+		Budget: s.Budget.String(), Processes: s.Processes,
+		Queue: s.Queue, TimeoutMs: s.Timeout, DropExpired: s.DropExpired, QueueOrder: s.QueueOrder.String()}
 }
 
 // PolicySettingsJSON is what a policy is: its first and longest wait, its

@@ -14,11 +14,15 @@ import (
 
 // seedFigures are the figures the text over many seeds shows: the
 // reference's four, the peak after back and the clients not through, and
-// with a service what it did; CSV and JSON hold every figure.
+// with a service what it did, its queue's too; CSV and JSON hold every
+// figure.
 func seedFigures(s backoff.Settings) []string {
 	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "gave_up", "not_through"}
 	if s.HasService() {
 		names = append(names, "rejected", "throttled", "out_of_time", "stable_from_ms", "latency_p99_ms")
+	}
+	if s.HasQueue() {
+		names = append(names, "timed_out", "wasted", "dropped", "queue_peak")
 	}
 	return names
 }

@@ -150,7 +150,10 @@ func ScheduleReport(s backoff.Settings, sc backoff.Schedule) string {
 	if jittered {
 		b.WriteString("The band is the lowest and the highest wait the policy can draw before that attempt.\n")
 	}
-	if s.HasService() {
+	switch {
+	case s.HasQueue():
+		b.WriteString("This is the client against the outage alone: the capacity, the queue, the fresh load and the budget act on a crowd (crowd, timeline).\n")
+	case s.HasService():
 		b.WriteString("This is the client against the outage alone: the capacity, the fresh load and the budget act on a crowd (crowd, timeline).\n")
 	}
 	if anyCut {
@@ -224,7 +227,10 @@ func JobsReport(s backoff.Settings, p backoff.Policy, r ledger.Report) string {
 		fmt.Fprintf(&b, "Jobs out of time: %d: the policy's limit on total time, %d ms, came before their attempts ran out.\n", r.OutOfTime, p.MaxElapsed)
 	}
 	fmt.Fprintf(&b, "Waits: %s, %s; job i waits as the crowd's client i.\n", p.Name, p.Describe())
-	if s.HasService() {
+	switch {
+	case s.HasQueue():
+		b.WriteString("The jobs fail as they are told to: the capacity, the queue, the fresh load and the budget act on a crowd (crowd, timeline).\n")
+	case s.HasService():
 		b.WriteString("The jobs fail as they are told to: the capacity, the fresh load and the budget act on a crowd (crowd, timeline).\n")
 	}
 	b.WriteString(CutShortNote(s, []backoff.Policy{p}))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,9 @@ import (
 // side by side. The text of one policy is the reference's histogram (a row
 // for each slot with retries); CSV and JSON list every slot from the first
 // to the last with any attempt, empty ones too, so that a chart's time axis
-// is even. A series may hold millions of slots, so the report is written
+// is even. With a queue every face adds each slot's timed out, wasted and
+// dropped requests and the queue's length at its end; without one the
+// timeline is as it was. A series may hold millions of slots, so the report is written
 // slot by slot as it goes, never built whole.
 
 // Timeline is a timeline report.
@@ -28,12 +31,13 @@ type Timeline struct {
 }
 
 // slots is how many slots the timeline lists: up to the last one with any
-// attempt in any of the runs.
+// attempt in any of the runs, or with a queue any request the service
+// reached or left waiting.
 func (tl Timeline) slots() int {
 	n := 0
 	for _, r := range tl.Runs {
 		for i := r.Series.Len() - 1; i >= n; i-- {
-			if r.Series.Attempts(i) > 0 || r.Series.Retries[i] > 0 {
+			if r.Series.Attempts(i) > 0 || r.Series.Retries[i] > 0 || r.Series.Queued && (r.Series.Wasted[i] > 0 || r.Series.Dropped[i] > 0 || r.Series.Queue[i] > 0) {
 				n = i + 1
 				break
 			}
@@ -45,19 +49,27 @@ func (tl Timeline) slots() int {
 // slotCounts is slot i of a run's series, zero past its end.
 type slotCounts struct {
 	retries, attempts, served, rejected, down int
+	timedOut, wasted, dropped, queue          int // with a queue; 0 without
 }
 
 func countsAt(sr *backoff.Series, i int) slotCounts {
 	if i >= sr.Len() {
 		return slotCounts{}
 	}
-	return slotCounts{sr.Retries[i], sr.Attempts(i), sr.Served[i], sr.Rejected[i], sr.FailedWhileDown[i]}
+	c := slotCounts{retries: sr.Retries[i], attempts: sr.Attempts(i), served: sr.Served[i], rejected: sr.Rejected[i], down: sr.FailedWhileDown[i]}
+	if sr.Queued {
+		c.timedOut, c.wasted, c.dropped, c.queue = sr.TimedOut[i], sr.Wasted[i], sr.Dropped[i], sr.Queue[i]
+	}
+	return c
 }
 
 // capacityAt is slot i's capacity, -1 without one.
 func (tl Timeline) capacityAt(i int) int { return tl.Settings.SlotCapacity(i, tl.Settings.Slot) }
 
 var slotHeader = []string{"from_ms", "retries", "attempts", "served", "rejected", "failed_while_down", "capacity"}
+
+// queueHeader are the columns a queue adds after slotHeader's.
+var queueHeader = []string{"timed_out", "wasted", "dropped", "queue"}
 
 // WriteText writes the timeline as text. One policy: the reference's
 // histogram of retries, then, with a service, every slot's attempts by
@@ -70,7 +82,16 @@ func (tl Timeline) WriteText(w io.Writer) error {
 	if !tl.SideBy {
 		r := tl.Runs[0]
 		writeHistogram(bw, r)
-		if s.HasService() {
+		if s.HasQueue() {
+			fmt.Fprintf(bw, "Every slot's attempts by outcome, each in the slot it came in: served when the service completed it, timed out when its client stopped waiting "+
+				"(the first attempts and the fresh load's included); the expired requests the service wasted or dropped when it reached them; "+
+				"the queue's length at the slot's end; %s:\n", ServiceLine(s))
+			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "timed out", "wasted", "dropped", "capacity", "queue"}, func(i int, cells []int) {
+				c := countsAt(r.Series, i)
+				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, c.timedOut
+				cells[5], cells[6], cells[7], cells[8] = c.wasted, c.dropped, tl.capacityAt(i), c.queue
+			})
+		} else if s.HasService() {
 			fmt.Fprintf(bw, "Every slot's attempts, the first ones and the fresh load's included, by outcome; %s:\n", ServiceLine(s))
 			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "capacity"}, func(i int, cells []int) {
 				c := countsAt(r.Series, i)
@@ -98,7 +119,22 @@ func (tl Timeline) WriteText(w io.Writer) error {
 		if s.HasService() {
 			fmt.Fprintf(bw, "Attempts rejected in each %s; %s:\n", each, ServiceLine(s))
 			tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.rejected }))
-			bw.WriteString("CSV and JSON give every slot's attempts, served, rejected and failed while down, and its capacity.\n")
+			if s.HasQueue() {
+				fmt.Fprintf(bw, "Attempts timed out in each %s:\n", each)
+				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.timedOut }))
+				if s.DropExpired {
+					fmt.Fprintf(bw, "Expired requests dropped in each %s:\n", each)
+					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.dropped }))
+				} else {
+					fmt.Fprintf(bw, "Expired requests wasted in each %s: capacity spent on clients that had left:\n", each)
+					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.wasted }))
+				}
+				fmt.Fprintf(bw, "The queue's length at the end of each %s, of at most %d:\n", each, s.Queue)
+				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.queue }))
+				bw.WriteString("CSV and JSON give every slot's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length.\n")
+			} else {
+				bw.WriteString("CSV and JSON give every slot's attempts, served, rejected and failed while down, and its capacity.\n")
+			}
 		}
 	}
 	bw.WriteString(tl.notes())
@@ -187,15 +223,20 @@ func (tl Timeline) notes() string {
 
 // WriteCSV writes a row for every slot up to the last with any attempt:
 // from_ms, retries, attempts, served, rejected, failed_while_down, capacity
-// (empty without one). Side by side, each row starts with its policy (long
+// (empty without one), and with a queue timed_out, wasted, dropped and
+// queue (its length at the slot's end). Side by side, each row starts with its policy (long
 // form, which tools group by the policy column), every policy listing the
 // same slots.
 func (tl Timeline) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
 	header := slotHeader
+	queued := tl.Settings.HasQueue()
+	if queued {
+		header = append(slices.Clone(slotHeader), queueHeader...)
+	}
 	if tl.SideBy {
-		header = append([]string{"policy"}, slotHeader...)
+		header = append([]string{"policy"}, header...)
 	}
 	_ = cw.Write(safeRow(header))
 	n := tl.slots()
@@ -213,6 +254,9 @@ func (tl Timeline) WriteCSV(w io.Writer) error {
 			cells[6] = ""
 			if v := tl.capacityAt(i); v >= 0 {
 				cells[6] = itoa(v)
+			}
+			if queued {
+				cells[7], cells[8], cells[9], cells[10] = itoa(c.timedOut), itoa(c.wasted), itoa(c.dropped), itoa(c.queue)
 			}
 			_ = cw.Write(row)
 		}
@@ -281,15 +325,23 @@ func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int, with
 	// Each slot's object is appended to one buffer, reused: a timeline can
 	// have millions of slots.
 	open, field, shut := jw.indent(d+1)+"{\n", jw.indent(d+2), jw.indent(d+1)+"}"
-	names := [...]string{`"from_ms": `, `"retries": `, `"attempts": `, `"served": `, `"rejected": `, `"failed_while_down": `, `"capacity": `}
+	names := []string{`"from_ms": `, `"retries": `, `"attempts": `, `"served": `, `"rejected": `, `"failed_while_down": `, `"capacity": `}
+	queued := tl.Settings.HasQueue()
+	if queued {
+		names = append(names, `"timed_out": `, `"wasted": `, `"dropped": `, `"queue": `)
+	}
+	values := make([]int, len(names))
 	var buf []byte
 	for i := range n {
 		c := countsAt(r.Series, i)
-		values := [...]int{i * tl.Settings.Slot, c.retries, c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)}
+		values[0], values[1], values[2], values[3], values[4], values[5], values[6] = i*tl.Settings.Slot, c.retries, c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)
+		if queued {
+			values[7], values[8], values[9], values[10] = c.timedOut, c.wasted, c.dropped, c.queue
+		}
 		buf = append(buf[:0], open...)
 		for k, v := range values {
 			buf = append(append(buf, field...), names[k]...)
-			if v < 0 { // a capacity that does not exist
+			if v < 0 && k == 6 { // a capacity that does not exist
 				buf = append(buf, "null"...)
 			} else {
 				buf = strconv.AppendInt(buf, int64(v), 10)
