@@ -1,0 +1,71 @@
+package livecheck
+
+import (
+	"container/heap"
+	"time"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// driveSlots runs the scenario's clients against the live server's own
+// admission rule (slots.admit, what the handler calls) in virtual time:
+// each client waits the planner's draws for seed, backoff.Waits, and
+// attempts are handed to the rule in increasing (time, client), as
+// MODEL.md orders them. It returns the log the server would keep if every
+// attempt arrived at its whole millisecond: Measure of it must be the
+// planner's figures exactly.
+func driveSlots(sc Scenario, seed int) []Entry {
+	p := sc.Policy()
+	s, _ := sc.Settings(seed)
+	svc := newSlots(sc.Outage, sc.Slot, sc.Capacity)
+	var h attemptHeap
+	for c := 1; c <= sc.AllClients(); c++ {
+		heap.Push(&h, attempt{t: int64(sc.Start(c)), client: c})
+	}
+	var log []Entry
+	waits := map[int][]int{}
+	for h.Len() > 0 {
+		a := heap.Pop(&h).(attempt)
+		at := time.Duration(a.t) * time.Millisecond
+		o := svc.admit(at, a.client <= sc.Clients && a.k == 0)
+		log = append(log, Entry{At: at, Done: at, Client: int32(a.client), Outcome: o})
+		if o == Served || a.k+1 >= p.Attempts {
+			continue
+		}
+		w, ok := waits[a.client]
+		if !ok {
+			w = backoff.Waits(p, s, a.client)
+			waits[a.client] = w
+		}
+		next := a.t + int64(w[a.k])
+		if p.MaxElapsed > 0 && next-int64(sc.Start(a.client)) > int64(p.MaxElapsed) {
+			continue // out of time
+		}
+		heap.Push(&h, attempt{t: next, client: a.client, k: a.k + 1})
+	}
+	return log
+}
+
+// attempt is a client's pending attempt k (0 the first) at ms t.
+type attempt struct {
+	t         int64
+	client, k int
+}
+
+type attemptHeap []attempt
+
+func (h attemptHeap) Len() int { return len(h) }
+func (h attemptHeap) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].client < h[j].client
+}
+func (h attemptHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *attemptHeap) Push(x any)   { *h = append(*h, x.(attempt)) }
+func (h *attemptHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
