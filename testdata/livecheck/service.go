@@ -138,22 +138,36 @@ func (s *queue) expired(a, t int64) bool { return s.q.Timeout > 0 && t-a >= int6
 
 // serve takes millisecond t's service (step 3) and calls done for each
 // request it takes, in order, with what became of it. It must be called for
-// t = outage, outage+1, ... in turn, after the arrivals of t.
-func (s *queue) serve(t int64, done func(queued, Outcome)) {
+// t = outage, outage+1, ... in turn, after the arrivals of t; requests that
+// arrived after t (a server catching up on milliseconds it was late for)
+// wait for their own. gone, if not nil, says of a request that its client
+// has left already (the live server sees its connection closed): it has
+// expired too, whatever its time says.
+func (s *queue) serve(t int64, gone func(queued) bool, done func(queued, Outcome)) {
 	left := msCap(s.capacity, t)
-	for left > 0 && len(s.waiting) > 0 {
+	for left > 0 {
+		// The requests that had arrived by t are a prefix of the queue,
+		// which holds them in the order they came.
+		n := len(s.waiting)
+		for n > 0 && s.waiting[n-1].at > t {
+			n--
+		}
+		if n == 0 {
+			break
+		}
 		var r queued
 		if s.q.Order == LIFO {
-			r = s.waiting[len(s.waiting)-1]
-			s.waiting = s.waiting[:len(s.waiting)-1]
+			r = s.waiting[n-1]
+			s.waiting = append(s.waiting[:n-1], s.waiting[n:]...)
 		} else {
 			r = s.waiting[0]
 			s.waiting = s.waiting[1:]
 		}
+		expired := s.expired(r.at, t) || (gone != nil && gone(r))
 		switch {
-		case s.expired(r.at, t) && s.q.DropExpired:
+		case expired && s.q.DropExpired:
 			done(r, Dropped)
-		case s.expired(r.at, t):
+		case expired:
 			left--
 			done(r, Wasted)
 		default:
