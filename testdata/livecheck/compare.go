@@ -245,3 +245,73 @@ func Table(reps []Report) string {
 	}
 	return b.String()
 }
+
+// Summary sums the reports up, in a few lines: for the jittered clients,
+// how many asserted figures agree and how far each figure strays from the
+// simulator's median at most; how many live values fell inside the
+// simulator's p5-p95 band; for the lockstep herd, which way and how far
+// its figures differ; and the runs not measured.
+func Summary(reps []Report) string {
+	type span struct {
+		lo, hi float64
+		n      int
+	}
+	jit := map[string]*span{}
+	herd := map[string]*span{}
+	var names []string
+	asserted, agree, byBand, inside, values, runs, kept := 0, 0, 0, 0, 0, 0, 0
+	for _, rep := range reps {
+		runs += rep.Runs
+		kept += rep.Kept
+		for _, row := range rep.Rows {
+			if row.Sim.Median <= 0 || row.LiveMid < 0 {
+				continue
+			}
+			values += len(row.Live)
+			inside += row.Inside
+			d := 100 * float64(row.LiveMid-row.Sim.Median) / float64(row.Sim.Median)
+			m := herd
+			if rep.Scenario.Kind.Jittered() {
+				m = jit
+			}
+			sp, ok := m[row.Check.Name]
+			if !ok {
+				sp = &span{lo: d, hi: d}
+				m[row.Check.Name] = sp
+				if !slices.Contains(names, row.Check.Name) {
+					names = append(names, row.Check.Name)
+				}
+			}
+			sp.lo, sp.hi, sp.n = min(sp.lo, d), max(sp.hi, d), sp.n+1
+			if row.Asserted {
+				asserted++
+				if row.Agrees {
+					agree++
+					if !Within(row.LiveMid, row.Sim.Median, row.Check.Tol) {
+						byBand++
+					}
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Live runs: %d made, %d kept, %d not measured (the machine did not keep time).\n", runs, kept, runs-kept)
+	fmt.Fprintf(&b, "Jittered clients: %d of %d asserted figures agree (%d of them by the simulator's band, where its seeds spread wider than the tolerance).\n",
+		agree, asserted, byBand)
+	fmt.Fprintf(&b, "Live values inside the simulator's p5-p95: %d of %d.\n", inside, values)
+	for _, part := range []struct {
+		what string
+		m    map[string]*span
+	}{{"Jittered clients, live median against the simulator's", jit}, {"Lockstep herd (retryablehttp default), live against the model", herd}} {
+		if len(part.m) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s, from the lowest to the highest over the scenarios:\n", part.what)
+		for _, n := range names {
+			if sp, ok := part.m[n]; ok {
+				fmt.Fprintf(&b, "  %-18s %+6.1f%% to %+6.1f%% (%d scenarios)\n", n, sp.lo, sp.hi, sp.n)
+			}
+		}
+	}
+	return b.String()
+}

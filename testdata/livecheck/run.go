@@ -142,9 +142,8 @@ func warmAll(ctx context.Context, clients []*client, base string) error {
 
 // agree checks the run itself: every client is in the log as the model
 // says a client can end; each client's attempts in the log are the ones it
-// sent; a client got through by its library's word exactly when the server
-// served one of its attempts; and without a queue every client kept the
-// connection it opened before the start. A broken rule is a fault of the
+// sent; and a client got through by its library's word exactly when the
+// server served one of its attempts. A broken rule is a fault of the
 // run (err), save where a client's timeout explains it: an attempt that
 // timed out before the server logged it, or one the server served after
 // its client had timed out. Those are the machine's delivery too slow for
@@ -184,9 +183,6 @@ func agree(sc Scenario, clients []*client, log []Entry, missing int) (late strin
 		}
 		if !served[c.id] && arrived[c.id] < p.Attempts && p.MaxElapsed == 0 && arrived[c.id] < len(c.sent) && timedOut {
 			explained++
-		}
-		if !sc.Queue.On() && c.dials > 0 {
-			fault("client %d opened %d connections after its warm one", c.id, c.dials)
 		}
 	}
 	if missing > explained {
@@ -233,8 +229,8 @@ func (s *sampler) stop() []time.Duration {
 // Quantiles are the nearest-rank p50, p99 and the largest of some
 // durations.
 type Quantiles struct {
-	N             int
-	P50, P99, Max time.Duration
+	N                  int
+	P50, P90, P99, Max time.Duration
 }
 
 func quantiles(v []time.Duration) Quantiles {
@@ -244,10 +240,50 @@ func quantiles(v []time.Duration) Quantiles {
 	v = slices.Clone(v)
 	slices.Sort(v)
 	at := func(p int) time.Duration { return v[min(max((p*len(v)+99)/100, 1), len(v))-1] }
-	return Quantiles{N: len(v), P50: at(50), P99: at(99), Max: v[len(v)-1]}
+	return Quantiles{N: len(v), P50: at(50), P90: at(90), P99: at(99), Max: v[len(v)-1]}
 }
 
 func (q Quantiles) String() string {
 	r := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)) }
-	return fmt.Sprintf("p50 %s, p99 %s, max %s ms", r(q.P50), r(q.P99), r(q.Max))
+	return fmt.Sprintf("p50 %s, p90 %s, p99 %s, max %s ms", r(q.P50), r(q.P90), r(q.P99), r(q.Max))
+}
+
+// LiveRuns makes live runs of the scenario until want of them are kept or
+// tries have been made, each with its own seed from seed on, and returns
+// them all, kept or not, each passed to progress (if not nil) as it ends.
+func LiveRuns(ctx context.Context, sc Scenario, want, tries, seed int, progress func(*Run)) ([]*Run, error) {
+	var runs []*Run
+	kept := 0
+	for i := 0; i < tries && kept < want; i++ {
+		r, err := LiveRun(ctx, sc, seed+i)
+		if err != nil {
+			return runs, err
+		}
+		runs = append(runs, r)
+		if r.Kept {
+			kept++
+		}
+		if progress != nil {
+			progress(r)
+		}
+	}
+	return runs, nil
+}
+
+// MachineKeepsTime samples the machine's timer lateness for a while with
+// nothing else of ours running, and says whether it is within the limits
+// a live run with slots of slot ms is kept within, and if not, why.
+func MachineKeepsTime(d time.Duration, slot int) (bool, string) {
+	s := startSampler()
+	time.Sleep(d)
+	h := Health{Timer: quantiles(s.stop())}
+	l := LimitsFor(Scenario{Slot: slot})
+	return Limits{TimerP99: l.TimerP99, TimerMax: l.TimerMax}.keepTimer(h)
+}
+
+func (l Limits) keepTimer(h Health) (bool, string) {
+	if h.Timer.N == 0 || h.Timer.P99 > l.TimerP99 || h.Timer.Max > l.TimerMax {
+		return false, fmt.Sprintf("the machine's timers are late by %v (limits: p99 %v, max %v)", h.Timer, l.TimerP99, l.TimerMax)
+	}
+	return true, ""
 }

@@ -1,0 +1,99 @@
+// Command livetable runs the full table of live storms and prints it: each
+// scenario of livecheck.FullTable (every kind of client, the capacity below
+// and above the storm, with and without fresh load) made live several
+// times against a real HTTP server on 127.0.0.1, each kept run's figures
+// set against the planner's spread over 50 seeds, then a summary.
+//
+//	cd testdata/livecheck && go run ./cmd/livetable
+//	go run ./cmd/livetable -runs 5 -only cenkalti
+//	go run ./cmd/livetable -queue   # MODEL.md section 6's storms too
+//
+// Runs the machine did not keep time for are discarded, listed with the
+// reason, and made again, up to -tries runs a scenario. The progress goes
+// to standard error, the table to standard output.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/retryplanner/retry-planner/testdata/livecheck"
+)
+
+func main() {
+	runs := flag.Int("runs", 3, "kept live runs wanted for each scenario")
+	tries := flag.Int("tries", 0, "live runs at most for each scenario (0: three times -runs)")
+	only := flag.String("only", "", "only the scenarios whose name holds this")
+	queue := flag.Bool("queue", false, "also MODEL.md section 6's storms, which queue (live only until the planner has a queue)")
+	flag.Parse()
+	if *tries <= 0 {
+		*tries = 3 * *runs
+	}
+	scenarios := livecheck.FullTable()
+	if *queue {
+		scenarios = append(scenarios, livecheck.QueueTable()...)
+	}
+
+	start := time.Now()
+	fmt.Printf("Live table, %s; %s\n\n", start.UTC().Format("2006-01-02 15:04 MST"), machine())
+	var reps []livecheck.Report
+	for _, sc := range scenarios {
+		if !strings.Contains(sc.Name, *only) {
+			continue
+		}
+		sims, err := livecheck.Simulate(sc, 1, livecheck.SimSeeds)
+		if err != nil && !sc.Queue.On() {
+			fail(err)
+		}
+		live, err := livecheck.LiveRuns(context.Background(), sc, *runs, *tries, livecheck.LiveSeed, func(r *livecheck.Run) {
+			state := "kept"
+			if !r.Kept {
+				state = "not measured: " + r.Why
+			}
+			fmt.Fprintf(os.Stderr, "%s, %v: %s\n  %s\n", sc.Name, r.Took.Round(time.Millisecond), state, r.Health)
+		})
+		if err != nil {
+			fail(err)
+		}
+		rep := livecheck.Compare(sc, live, sims)
+		if sc.Queue.On() && sims == nil {
+			rep.Note = "live only: " + livecheck.ErrNoPlannerQueue.Error()
+		}
+		reps = append(reps, rep)
+	}
+	fmt.Print(livecheck.Table(reps))
+	fmt.Printf("\n%s", livecheck.Summary(reps))
+	fmt.Printf("\nTook %v; load average at the end: %s\n", time.Since(start).Round(time.Second), loadavg())
+}
+
+func machine() string {
+	cpu := "?"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if name, ok := strings.CutPrefix(l, "model name"); ok {
+				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s/%s, %d cores (%s), %s; load average at the start: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, runtime.Version(), loadavg())
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:min(3, len(f))], " ")
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "livetable:", err)
+	os.Exit(1)
+}
