@@ -214,7 +214,7 @@ func Table(reps []Report) string {
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, rep := range reps {
 		name := rep.Scenario.Name
-		if rep.Note != "" && len(rep.Rows) == 0 {
+		if rep.Note != "" && (len(rep.Rows) == 0 || strings.HasPrefix(rep.Note, "FAULT")) {
 			fmt.Fprintf(&b, "| %s | | | | | | %s (%d runs) |\n", name, rep.Note, rep.Runs)
 			continue
 		}
