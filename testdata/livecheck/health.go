@@ -54,15 +54,25 @@ type Limits struct {
 
 // LimitsFor are the limits for a scenario with slots of S ms: timer
 // lateness S/10 at the 99th percentile and S at most; the libraries' waits
-// S/20 at the 90th, S/4 at the 99th and S at most; delivery S/10 and S/2;
-// a fresh request's start S/20 and S/4; and for a queue, whose capacity
-// is per millisecond, its worker's lateness S/10 and S/2, and the delivery
-// a tenth of the clients' timeout at most (a request delivered late has
-// less time in the queue than the model gives it).
+// S/20 at the 90th, S/4 at the 99th and S at most; delivery S/2 at the
+// 99th (a storm of first attempts is delivered over tens of ms on a quiet
+// machine); a fresh request's start S/20 and S/4; and for a queue, whose
+// capacity is per millisecond, its worker's lateness S/10 and S/2, and the
+// delivery a tenth of the clients' timeout at most (a request delivered
+// late has less time in the queue than the model gives it).
+//
+// A lockstep herd's waits end together: hundreds of timers fire at once
+// and their sends queue behind each other, late by up to tens of ms on a
+// quiet machine. That spread is the herd's own, what its rows show, not
+// the machine's: its waits are held to S/4 at the 90th percentile and S/2
+// at the 99th.
 func LimitsFor(sc Scenario) Limits {
 	s := time.Duration(sc.Slot) * time.Millisecond
 	l := Limits{TimerP99: s / 10, TimerMax: s, WaitP90: s / 20, WaitP99: s / 4, WaitMax: s,
-		DeliveryP90: s / 10, DeliveryP99: s / 2, StartP90: s / 20, StartP99: s / 4, WorkerP99: s / 10, WorkerMax: s / 2}
+		DeliveryP99: s / 2, StartP90: s / 20, StartP99: s / 4, WorkerP99: s / 10, WorkerMax: s / 2}
+	if !sc.Kind.Jittered() {
+		l.WaitP90, l.WaitP99 = s/4, s/2
+	}
 	if sc.Queue.Timeout > 0 {
 		l.DeliveryP99 = min(l.DeliveryP99, msDuration(sc.Queue.Timeout)/10)
 	}
@@ -83,7 +93,6 @@ func (h Health) Keep(l Limits) (bool, string) {
 	check("wait lateness p90", h.Wait.P90, l.WaitP90)
 	check("wait lateness p99", h.Wait.P99, l.WaitP99)
 	check("wait lateness max", h.Wait.Max, l.WaitMax)
-	check("delivery p90", h.Delivery.P90, l.DeliveryP90)
 	check("delivery p99", h.Delivery.P99, l.DeliveryP99)
 	check("fresh start lateness p90", h.Start.P90, l.StartP90)
 	check("fresh start lateness p99", h.Start.P99, l.StartP99)

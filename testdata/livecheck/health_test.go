@@ -30,7 +30,6 @@ func TestKeep(t *testing.T) {
 		{"wait lateness p90", func(h *Health) { h.Wait.P90 = 6 * time.Millisecond }},
 		{"wait lateness p99", func(h *Health) { h.Wait.P99 = 26 * time.Millisecond }},
 		{"wait lateness max", func(h *Health) { h.Wait.Max = 101 * time.Millisecond }},
-		{"delivery p90", func(h *Health) { h.Delivery.P90 = 11 * time.Millisecond }},
 		{"delivery p99", func(h *Health) { h.Delivery.P99 = 51 * time.Millisecond }},
 		{"fresh start lateness p90", func(h *Health) { h.Start.P90 = 6 * time.Millisecond }},
 		{"fresh start lateness p99", func(h *Health) { h.Start.P99 = 26 * time.Millisecond }},
@@ -43,6 +42,15 @@ func TestKeep(t *testing.T) {
 		if ok, why := h.Keep(LimitsFor(sc)); ok || !strings.Contains(why, tc.what) || !strings.Contains(why, "did not keep time") {
 			t.Errorf("%s past its limit: got kept %v, %q; want discarded, saying so", tc.what, ok, why)
 		}
+	}
+	herd := Scenario{Slot: 100, Kind: RetryableDefault}
+	h := quiet()
+	h.Wait.P90, h.Wait.P99 = 20*time.Millisecond, 45*time.Millisecond
+	if ok, why := h.Keep(LimitsFor(herd)); !ok {
+		t.Errorf("a lockstep herd's waits late by 20 ms at p90, 45 at p99: got discarded (%s), want kept", why)
+	}
+	if ok, _ := h.Keep(LimitsFor(sc)); ok {
+		t.Errorf("a jittered crowd's waits late by 20 ms at p90: got kept, want discarded")
 	}
 	queued := Scenario{Slot: 100, Queue: Queue{Size: 10, Timeout: 150}}
 	if l := LimitsFor(queued); l.DeliveryP99 != 15*time.Millisecond {
