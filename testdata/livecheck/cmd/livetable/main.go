@@ -30,6 +30,7 @@ func main() {
 	tries := flag.Int("tries", 0, "live runs at most for each scenario (0: three times -runs)")
 	only := flag.String("only", "", "only the scenarios whose name holds this")
 	queue := flag.Bool("queue", false, "also MODEL.md section 6's storms, which queue (live only until the planner has a queue)")
+	out := flag.String("out", "", "also write the table so far to this file after each scenario, so that a run cut short keeps what it measured")
 	quiet := flag.Duration("quiet", 5*time.Minute, "how long to wait in all, for each scenario, for the machine's timers to be on time before its runs")
 	flag.Parse()
 	if *tries <= 0 {
@@ -41,7 +42,8 @@ func main() {
 	}
 
 	start := time.Now()
-	fmt.Printf("Live table, %s; %s\n\n", start.UTC().Format("2006-01-02 15:04 MST"), machine())
+	head := fmt.Sprintf("Live table, %s; %s\n\n", start.UTC().Format("2006-01-02 15:04 MST"), machine())
+	fmt.Print(head)
 	var reps []livecheck.Report
 	faults := 0
 	for _, sc := range scenarios {
@@ -71,6 +73,12 @@ func main() {
 			faults++
 		}
 		reps = append(reps, rep)
+		if *out != "" {
+			so := head + livecheck.Table(reps) + "\n" + livecheck.Summary(reps)
+			if err := os.WriteFile(*out, []byte(so), 0o644); err != nil {
+				fail(err)
+			}
+		}
 	}
 	fmt.Print(livecheck.Table(reps))
 	fmt.Printf("\n%s", livecheck.Summary(reps))
