@@ -59,7 +59,7 @@ func main() {
 			if !r.Kept {
 				state = "not measured: " + r.Why
 			}
-			fmt.Fprintf(os.Stderr, "%s, %v: %s\n  %s\n", sc.Name, r.Took.Round(time.Millisecond), state, r.Health)
+			fmt.Fprintf(os.Stderr, "%s, %v: %s\n  %s\n  %s\n", sc.Name, r.Took.Round(time.Millisecond), state, r.Health, asIfKept(sc, r, sims))
 		})
 		rep := livecheck.Compare(sc, live, sims)
 		if sc.Queue.On() && sims == nil {
@@ -86,6 +86,32 @@ func main() {
 	if faults > 0 {
 		os.Exit(1)
 	}
+}
+
+// asIfKept says how the run's figures compare with the simulator's
+// whether it was kept or not: the evidence of what a busy machine does to
+// them.
+func asIfKept(sc livecheck.Scenario, r *livecheck.Run, sims []livecheck.Figures) string {
+	if len(sims) == 0 {
+		return ""
+	}
+	one := *r
+	one.Kept = true
+	rep := livecheck.Compare(sc, []*livecheck.Run{&one}, sims)
+	var parts []string
+	for _, row := range rep.Rows {
+		if row.Check.Tol > 0 && row.Sim.Median > 0 {
+			parts = append(parts, fmt.Sprintf("%s %+.1f%%", row.Check.Name, 100*float64(row.LiveMid-row.Sim.Median)/float64(row.Sim.Median)))
+		}
+	}
+	verdict := "would agree"
+	if n := len(rep.Failed()); n > 0 {
+		verdict = fmt.Sprintf("would fail %d", n)
+	}
+	if !sc.Kind.Jittered() {
+		verdict = "lockstep"
+	}
+	return fmt.Sprintf("against the simulator's median: %s (%s)", strings.Join(parts, ", "), verdict)
 }
 
 func machine() string {
