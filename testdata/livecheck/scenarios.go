@@ -1,0 +1,90 @@
+package livecheck
+
+import "fmt"
+
+// The storms are all at compressed time: a crowd of 500 clients failing
+// together at 0 ms, an outage of 2.5 s, 100 ms slots. "Below the storm" is
+// a capacity the crowd's retries exceed after the outage (150 or 200 a
+// second: 15 or 20 a slot, against peaks of 35 to 500); "above" is 6000 a
+// second, 600 a slot, more than any of these storms brings to a slot, so
+// that nothing is rejected. The fresh load is 200 requests a second until
+// 4.5 s (900 clients of their own), arriving during the outage and for 2 s
+// after it.
+const (
+	crowd     = 500
+	outage    = 2500
+	slot      = 100
+	above     = 6000
+	freshLoad = 200
+	freshEnd  = 4500
+)
+
+func storm(name string, k Kind, capacity, load int) Scenario {
+	sc := Scenario{Name: name, Kind: k, Clients: crowd, Outage: outage, Slot: slot, Capacity: capacity}
+	if load > 0 {
+		sc.Load, sc.LoadUntil = load, freshEnd
+	}
+	return sc
+}
+
+// FullTable is the full table's scenarios: every kind of client, with the
+// capacity below and above the storm, with and without the fresh load,
+// and cenkalti v5 with a limit on total time that binds.
+func FullTable() []Scenario {
+	var out []Scenario
+	for _, k := range Kinds() {
+		below := 200
+		if k == RetryableDefault {
+			below = 300
+		}
+		out = append(out,
+			storm(fmt.Sprintf("%s, C%d", k, below), k, below, 0),
+			storm(fmt.Sprintf("%s, C150, load", k), k, 150, freshLoad),
+			storm(fmt.Sprintf("%s, C%d", k, above), k, above, 0),
+			storm(fmt.Sprintf("%s, C%d, load", k, above), k, above, freshLoad),
+		)
+	}
+	limited := storm("cenkalti v5, C200, 3 s limit", CenkaltiV5, 200, 0)
+	limited.Custom = CenkaltiV5.Policy()
+	limited.Custom.MaxElapsed = 3000
+	return append(out, limited)
+}
+
+// ShortTable is the short version run by go test: three jittered clients
+// with the capacity below the storm and the fresh load, where the model's
+// own spread over seeds lies inside the tolerances (so that one live run
+// can be held to them), and the lockstep herd, whose difference from the
+// model goes one way.
+func ShortTable() []Scenario {
+	return []Scenario{
+		storm("planner full jitter, C150, load", PlannerFullJitter, 150, freshLoad),
+		storm("cenkalti v5, C150, load", CenkaltiV5, 150, freshLoad),
+		storm("retryablehttp linear, C150, load", RetryableLinear, 150, freshLoad),
+		storm("retryablehttp default, C300", RetryableDefault, 300, 0),
+	}
+}
+
+// QueueTable is MODEL.md section 6's storms, smaller than the others (a
+// timed-out attempt closes its connection, and the next one opens
+// another, which costs the machine more than an answer): 300 clients, a
+// service that queues up to 40 requests, served at 200 a second, clients
+// that give up on an attempt after 150 ms, and a fresh load of 100 a
+// second, half the capacity, until 5 s after the outage. First in, first
+// out, and the service working on expired requests for nothing: a full
+// queue takes 200 ms to work off, more than the timeout, so the wasted
+// work keeps the queue full long after the crowd is gone, a metastable
+// failure, stuck until the load ends. Dropping expired requests, or taking
+// the newest first, the service is back within about 3 s of the outage's
+// end. They run live only until the planner has a queue
+// (PlannerHasQueue).
+func QueueTable() []Scenario {
+	q := func(name string, order QueueOrder, drop bool) Scenario {
+		return Scenario{Name: name, Kind: PlannerFullJitter, Clients: 300, Outage: outage, Slot: slot, Capacity: 200,
+			Load: 100, LoadUntil: outage + 5000, Queue: Queue{Size: 40, Timeout: 150, DropExpired: drop, Order: order}}
+	}
+	return []Scenario{
+		q("queue fifo, wasted (metastable)", FIFO, false),
+		q("queue fifo, drop expired", FIFO, true),
+		q("queue lifo, wasted", LIFO, false),
+	}
+}
