@@ -200,7 +200,8 @@ func (d *settingsDraft) take(u flagUse) error {
 		default:
 			v, ok = backoff.ParseThousandths(u.value)
 		}
-		if !ok {
+		// --plain keeps the reference's rule: digits, no separators.
+		if !ok || (d.limits == backoff.PlainLimits && strings.ContainsAny(u.value, ",_")) {
 			return bad(allowedForm(sf, d.limits, *s))
 		}
 		s.Set(sf.field, v)
