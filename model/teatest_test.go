@@ -130,8 +130,8 @@ func TestProgramAppliesSettings(t *testing.T) {
 	waitFor(t, tm, "┃ attempts")
 	sendKeys(tm, "shift+tab")
 	waitFor(t, tm, "┃ longest wait")
-	// Each enter waits for the field after it: keys sent before a step's
-	// message arrives would step again from the same field.
+	// Each enter moves at once; waiting for each field's title shows that
+	// every page is drawn on the way.
 	for _, title := range formTitles()[2:] {
 		sendKeys(tm, "enter")
 		waitFor(t, tm, "┃ "+title)
