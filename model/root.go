@@ -84,7 +84,7 @@ type headerKey struct {
 	info   string
 }
 
-// NewApp returns the program on pane 1 with settings s, the spread over
+// NewApp returns the program on pane 2, the crowd, with settings s, the spread over
 // DefaultSeeds seeds with independent draws unless opts say otherwise. Its
 // first run starts in Init, or, when it is small enough to run inside
 // Update (WithInlineWork), here.
@@ -96,6 +96,7 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 		keys:     DefaultGlobalKeyMap(),
 		help:     h,
 		runs:     newRuns(o, st),
+		focus:    FocusCrowd, // what a person comes for
 		policy:   int(backoff.Exponential),
 		client:   NewClientPane(s, st),
 		crowd:    NewCrowdPane(st),

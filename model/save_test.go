@@ -189,8 +189,8 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 			if m.SaveBox().Captured() != tt.captured {
 				t.Errorf("after %q: the box has the keys: %v, want %v", tt.answer, m.SaveBox().Captured(), tt.captured)
 			}
-			if m.Focus() != FocusClient {
-				t.Errorf("after %q: pane %v, want pane 1: the box had the keys", tt.answer, m.Focus())
+			if m.Focus() != FocusCrowd {
+				t.Errorf("after %q: pane %v, want pane 2: the box had the keys", tt.answer, m.Focus())
 			}
 		})
 	}
@@ -256,8 +256,8 @@ func TestSaveErrors(t *testing.T) {
 func TestSaveFieldTakesTheKeys(t *testing.T) {
 	m := send(t, saving(t, newMemFiles(), 100, 30, WithSeeds(0)), press("s", "ctrl+u", "q1s")...)
 	m = send(t, m, tea.KeyMsg{Type: tea.KeyTab})
-	if m.Focus() != FocusClient || m.SaveBox().Value() != "q1s" {
-		t.Errorf("typed q1s and tab: pane %v, the field %q; want pane 1 and q1s", m.Focus(), m.SaveBox().Value())
+	if m.Focus() != FocusCrowd || m.SaveBox().Value() != "q1s" {
+		t.Errorf("typed q1s and tab: pane %v, the field %q; want pane 2 and q1s", m.Focus(), m.SaveBox().Value())
 	}
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
 	if !quits(cmd) {
