@@ -415,5 +415,5 @@ func (m *root) showRuns() {
 	stale := rs.shown != nil && rs.shown != rs.cur
 	pinned := rs.pinned != nil && rs.pinned == b
 	m.crowd.SetRuns(b.data(), a, stale, pinned)
-	m.timeline.SetRuns(b.data(), a, stale)
+	m.timeline.SetRuns(b.data(), a, stale, pinned)
 }

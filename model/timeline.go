@@ -63,13 +63,13 @@ func NewTimelinePane(st *pane.Styles) TimelinePane {
 }
 
 // SetRuns shows run b, and a beside it when not nil; stale says b is the
-// last run while the plan's is on its way.
-func (m *TimelinePane) SetRuns(b pane.RunData, a *pane.RunData, stale bool) {
+// last run while the plan's is on its way, pinned that b is pinned as A.
+func (m *TimelinePane) SetRuns(b pane.RunData, a *pane.RunData, stale, pinned bool) {
 	m.b, m.hasA = b, a != nil
 	if a != nil {
 		m.a = *a
 	}
-	m.data.Stale = stale
+	m.data.Stale, m.data.Pinned = stale, pinned
 	m.aggregate()
 }
 

@@ -331,6 +331,10 @@ func crowdCutNote(d RunData) string {
 		strings.Join(parts, ", ") + ". These figures draw less than the policy would; press d for independent draws."
 }
 
+// PinnedNote is what panes 2 and 3 say once p has pinned the plan they
+// show, until a change gives them A and B to set side by side.
+const PinnedNote = "This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it)."
+
 // CrowdIntroFull is pane 2's first sentences: the crowd, the service and
 // the load, the slot, the seed and the draws, in human units.
 func CrowdIntroFull(s backoff.Settings) string {
@@ -438,7 +442,7 @@ func CrowdPane(d CrowdData, w int, st *Styles) string {
 		return Fit(strings.Join(head, "\n"), w, 1<<20)
 	}
 	if d.Pinned {
-		head = append(head, st.Note.Render(prose("This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it).", w)))
+		head = append(head, st.Note.Render(prose(PinnedNote, w)))
 	}
 	left := min(w, max(ProseWidth, 0))
 	tables := crowdTables(b, left, st)

@@ -93,6 +93,7 @@ type TimelineData struct {
 	All    bool
 	RowMs  int
 	Stale  bool
+	Pinned bool // B is pinned as A: nothing to set beside it yet
 }
 
 // rowCount is how many rows the pane draws: the longest of the runs shown,
@@ -200,6 +201,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	lines = append(lines, st.Title.Render(cut(title, w)))
 	if d.Stale {
 		lines = append(lines, st.Note.Render(cut("Recomputing for the new settings; these are the last settings' attempts.", w)))
+	}
+	if d.Pinned && d.A == nil {
+		lines = append(lines, st.Note.Render(prose(PinnedNote, w)))
 	}
 	if len(cols) == 1 {
 		lines = append(lines, st.Muted.Render(prose(busiestAfterBack(cols[0], d.RowMs), w)))
