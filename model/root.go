@@ -299,7 +299,7 @@ func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 		m.drop()
 	case key.Matches(k, m.keys.Save):
 		if !m.save.Writing() {
-			*cmd = m.save.Open(m.savedPlan())
+			*cmd = m.save.Open(m.savedPlan(m.plan), m.savedPinned())
 		}
 	default:
 		return false

@@ -127,13 +127,14 @@ func TestSaveKeySavesThePlan(t *testing.T) {
 		t.Error("after saving, the save box still has the keys")
 	}
 	shown := m.SaveBox().Shown()
-	for _, text := range []string{"Saved retry-plan.toml.", "retry-planner --plan retry-plan.toml", plan.CommandLine(wantPlan)} {
+	for _, text := range []string{"Saved the plan as retry-plan.toml.", "\nretry-planner --plan retry-plan.toml\n", "\nretry-planner --plan retry-plan.toml crowd\n",
+		"\n" + plan.CommandLine(wantPlan)} {
 		if !strings.Contains(shown, text) {
 			t.Errorf("after saving, the box shows %q, want it to hold %q", shown, text)
 		}
 	}
 	frame := m.View()
-	if !strings.Contains(strings.ReplaceAll(frame, "\n", " "), "Saved retry-plan.toml.") {
+	if !strings.Contains(strings.ReplaceAll(frame, "\n", " "), "Saved the plan as retry-plan.toml.") {
 		t.Errorf("the frame does not say what was saved:\n%s", frame)
 	}
 	checkFits(t, frame, 120, 40)
@@ -155,7 +156,7 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 		shown    string // in the box after the answer
 		captured bool
 	}{
-		{"y replaces it", []string{"y"}, true, "Saved retry-plan.toml.", false},
+		{"y replaces it", []string{"y"}, true, "Saved the plan as retry-plan.toml.", false},
 		{"n keeps it", []string{"n"}, false, "Kept retry-plan.toml: type another name, or esc to cancel.", true},
 		{"n then esc keeps it", []string{"n", "esc"}, false, "", false},
 		{"esc keeps it", []string{"esc"}, false, "", false},
@@ -182,7 +183,7 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 					t.Errorf("the file decodes to %+v, want %+v", got, m.SavedPlan())
 				}
 			}
-			view := strings.ReplaceAll(bottom(m.View(), 3), "\n", " ")
+			view := strings.ReplaceAll(bottom(m.View(), 7), "\n", " ")
 			if tt.shown != "" && !strings.Contains(view, tt.shown) {
 				t.Errorf("after %q: the bottom of the frame %q does not hold %q", tt.answer, view, tt.shown)
 			}
@@ -202,8 +203,8 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 		t.Errorf("the old file holds %.40q, want it kept", text)
 	}
 	decodeSaved(t, files, "retry-plan2.toml")
-	if got := m.SaveBox().Shown(); !strings.HasPrefix(got, "Saved retry-plan2.toml.") {
-		t.Errorf("after another name: the box shows %q, want Saved retry-plan2.toml.", got)
+	if got := m.SaveBox().Shown(); !strings.HasPrefix(got, "Saved the plan as retry-plan2.toml.") {
+		t.Errorf("after another name: the box shows %q, want Saved the plan as retry-plan2.toml.", got)
 	}
 	// s again offers the last name saved.
 	if m = deliver(t, m, press("s")...); m.SaveBox().Value() != "retry-plan2.toml" {
@@ -280,7 +281,7 @@ func TestProgramSavesThePlan(t *testing.T) {
 	sendKeys(tm, "2", "s", "ctrl+u", "taken.toml", "enter")
 	waitFor(t, tm, "exists: overwrite? y/n")
 	sendKeys(tm, "y")
-	waitFor(t, tm, "Saved taken.toml.")
+	waitFor(t, tm, "Saved the plan as taken.toml.")
 	m := finalApp(t, tm)
 	if got := decodeSaved(t, files, "taken.toml"); !got.Equal(m.SavedPlan()) {
 		t.Errorf("the file decodes to %+v, want %+v", got, m.SavedPlan())
