@@ -326,8 +326,8 @@ func TestIssue7PresetInTheForm(t *testing.T) {
 	if f := m.SettingsPane().form.GetFocusedField(); f.GetKey() != presetKey {
 		t.Fatalf("the focused field is %q, want the preset", f.GetKey())
 	}
-	m = deliver(t, m, press("right")...) // grpc
-	m = deliver(t, m, enters(7)...)
+	m = deliver(t, m, press("right")...)        // grpc
+	m = deliver(t, m, enters(formFields-12)...) // to the last field, and apply
 	grpc, _ := backoff.FindPreset("grpc")
 	if got := m.Settings().Custom(); got.Name != "grpc" || !got.Same(grpc.Policy) {
 		t.Fatalf("the settings' own policy: %+v, want grpc's", got)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -107,6 +108,9 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 		styles:   st,
 	}
 	p := DefaultPlan(s)
+	if policies, err := parsePolicies(s, strings.Join(o.Policies, ",")); err == nil {
+		p.Policies = policies
+	}
 	p.Seeds = min(max(o.Seeds, 0), backoff.MaxSeeds)
 	if o.SpreadDraws == backoff.Reference {
 		p.SpreadDraws = backoff.Reference
@@ -345,9 +349,9 @@ func (m *root) paneMessage(msg tea.Msg, cmd *tea.Cmd) bool {
 // schedules and pane 4's jobs are no crowd, and the form's summary.
 func (m *root) planChanged() {
 	s := m.plan.Settings
-	m.policies = policiesOf(s)
+	m.policies = policiesOf(m.plan)
 	m.policy = min(max(m.policy, 0), len(m.policies)-1)
-	m.client.SetSettings(s)
+	m.client.SetSettings(s, m.policies)
 	m.client.SetChosen(m.policy)
 	m.timeline.SetChosen(m.policy)
 	m.jobs.SetPolicy(m.policies[m.policy], s)

@@ -61,8 +61,8 @@ const (
 	saveShown             // what came of it, or a notice, until the next key
 )
 
-// SavedPlan is the plan the s key saves: the settings; the six policies
-// the panes show, the five and your own ("custom", which the file's
+// SavedPlan is the plan the s key saves: the settings; the policies
+// the panes show (by default the five and your own, "custom", which the file's
 // [custom] table and shared waits define), so that the plan's crowd is the
 // screen's; the spread's seeds and draws; and the note of the plan the
 // program was started with.
@@ -86,13 +86,18 @@ func (m *root) savedPinned() *plan.Plan {
 	return nil
 }
 
-// savedPlan is p as a plan file holds it.
+// savedPlan is p as a plan file holds it, its policies by name: the
+// five's as the reference writes them ("full jitter").
 func (m *root) savedPlan(p Plan) plan.Plan {
-	names := make([]string, 0, backoff.NumShapes+1)
-	for _, sh := range backoff.Shapes() {
-		names = append(names, sh.String())
+	names := p.PolicyNames()
+	for i, n := range names {
+		for _, sh := range backoff.Shapes() {
+			if n == policyName(sh.String()) {
+				names[i] = sh.String()
+			}
+		}
 	}
-	return plan.Plan{Settings: p.Settings, Policies: append(names, "custom"), Seeds: p.Seeds,
+	return plan.Plan{Settings: p.Settings, Policies: names, Seeds: p.Seeds,
 		SeedDraws: p.SpreadDraws, Note: m.note}
 }
 

@@ -105,6 +105,10 @@ func (k SettingsKeyMap) FullHelp() [][]key.Binding {
 // the square of its length.
 const fieldLimit = 20
 
+// policiesLimit is the most runes the field of the policies holds: room
+// for every name the program takes, separated by commas.
+const policiesLimit = 160
+
 // The keys of the form's selects.
 const (
 	presetKey      = "preset"
@@ -118,7 +122,7 @@ const (
 // lives behind a pointer so the fields' bindings survive the pane being
 // copied.
 type formDraft struct {
-	text        [16]string
+	text        []string // as many as formTexts
 	preset      string
 	draws       backoff.Draws
 	spreadDraws backoff.Draws
@@ -291,9 +295,10 @@ func (m *SettingsPane) rebuild() {
 }
 
 // formPageLines is the most lines a page of the form takes: the third, its
-// title, three selects of two lines each and four more fields, with room
-// for two titles that wrap in a narrow pane.
-const formPageLines = 13
+// title, three selects of two lines each, four more fields and the
+// policies' field of two lines or three, with room for two titles that
+// wrap in a narrow pane.
+const formPageLines = 16
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
@@ -303,7 +308,7 @@ func (m SettingsPane) formHeight() int {
 
 // open builds a fresh form bound to a fresh draft of the plan.
 func (m *SettingsPane) open() tea.Cmd {
-	m.draft = &formDraft{}
+	m.draft = &formDraft{text: make([]string, len(formTexts()))}
 	m.history = nil
 	m.finalErr, m.fieldErr = "", ""
 	m.build()
@@ -330,9 +335,9 @@ func (m *SettingsPane) build() {
 		in := huh.NewInput().
 			Key(t.name).
 			Title(fieldTitle(t, m.plan.Settings)).
-			Inline(true).
+			Inline(t.name != policiesField). // a long list takes a line of its own
 			Prompt("> ").
-			CharLimit(fieldLimit).
+			CharLimit(t.limit()).
 			Value(&m.draft.text[i])
 		m.inputs[i] = in
 		byName[t.name] = in
@@ -355,7 +360,7 @@ func (m *SettingsPane) build() {
 	pages[2] = []huh.Field{
 		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset also sets the first wait, longest wait and attempts)").
 			Inline(true).Options(presets...).Value(&m.draft.preset),
-		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)],
+		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)], byName[policiesField],
 		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
 			Inline(true).Options(draws()...).Value(&m.draft.draws),
 		byName["the spread's seeds"],
@@ -602,7 +607,11 @@ func (m *SettingsPane) apply(p Plan) {
 	old := m.plan
 	m.plan = p
 	note := "Applied; nothing changed."
-	if changes := pane.PlanChanges(old.Settings, p.Settings); changes != "" {
+	changes := pane.PlanChanges(old.Settings, p.Settings)
+	if p.Policies != old.Policies {
+		changes = strings.TrimPrefix(changes+", the policies compared → "+strings.Join(p.PolicyNames(), ", "), ", ")
+	}
+	if changes != "" {
 		note = "Applied: " + changes + "."
 	} else if p != old {
 		note = "Applied: the spread's seeds or draws changed."
@@ -634,7 +643,13 @@ func (m SettingsPane) fieldFull(msg tea.Msg) bool {
 	}
 	f := m.form.GetFocusedField()
 	v, ok := f.GetValue().(string)
-	return ok && m.fieldErr == "" && m.finalErr == "" && utf8.RuneCountInString(v) >= fieldLimit
+	limit := fieldLimit
+	for i, in := range m.inputs {
+		if in == f {
+			limit = formTexts()[i].limit()
+		}
+	}
+	return ok && m.fieldErr == "" && m.finalErr == "" && utf8.RuneCountInString(v) >= limit
 }
 
 // View draws the pane: the form while it is open, else the settings.

@@ -476,8 +476,23 @@ func checkFuzzTUI(t *testing.T, args []string, opts options) {
 	if p.Seeds != opts.tui.seeds || p.SeedDraws != opts.tui.seedDraws || p.Settings != opts.settings {
 		t.Errorf("%q: the program's plan %+v, want the command line's %+v", args, p, opts.tui)
 	}
-	if n := opts.tui.notice; strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) || !utf8.ValidString(n) {
-		t.Errorf("%q: notice %q, want one line of text that shows as itself", args, n)
+	// The policies it would save are the command line's: --policies, or the
+	// plan's, or the five and custom.
+	want := strings.Split(opts.tui.policies, ",")
+	if opts.tui.policies == "" {
+		want = model.DefaultPolicyNames()
+	}
+	var got, wantKeys []string
+	for _, n := range p.Policies {
+		k, _ := policyKey(n)
+		got = append(got, k)
+	}
+	for _, n := range want {
+		k, _ := policyKey(n)
+		wantKeys = append(wantKeys, k)
+	}
+	if !slices.Equal(got, wantKeys) {
+		t.Errorf("%q: the program's policies %q, want the command line's %q", args, p.Policies, want)
 	}
 }
 

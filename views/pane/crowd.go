@@ -2,6 +2,7 @@ package pane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -393,13 +394,23 @@ func DescribePolicy(p backoff.Policy) string {
 	return out
 }
 
-// ownPolicy says what the sixth policy, the settings' own, is.
+// ownPolicy says what each policy beyond the five is: the settings' own
+// (custom, or the preset it equals), or a preset.
 func ownPolicy(d RunData) string {
-	if len(d.Policies) <= backoff.NumShapes {
-		return ""
+	five := d.Settings.Five()
+	custom := d.Settings.Custom()
+	var out strings.Builder
+	for _, p := range d.Policies {
+		if slices.Contains(five, p) {
+			continue
+		}
+		if p == custom {
+			fmt.Fprintf(&out, " %s is your own policy (pane 5, page 3): %s.", p.Name, DescribePolicy(p))
+		} else {
+			fmt.Fprintf(&out, " %s is a preset: %s.", p.Name, DescribePolicy(p))
+		}
 	}
-	p := d.Policies[backoff.NumShapes]
-	return fmt.Sprintf(" %s is your own policy (pane 5, page 3): %s.", p.Name, DescribePolicy(p))
+	return out.String()
 }
 
 // crowdLegend explains the crowd tables' heads, marks and spread rows.

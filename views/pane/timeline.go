@@ -136,7 +136,17 @@ func (d TimelineData) columns() []barColumn {
 	}
 	switch {
 	case d.A != nil:
-		a, b := pick(*d.A, d.Chosen), pick(d.B, d.Chosen)
+		// A's policy of B's chosen one's name, where A compares others.
+		ai := d.Chosen
+		if len(d.A.Policies) != len(d.B.Policies) && d.Chosen < len(d.B.Policies) {
+			ai = -1
+			for i, p := range d.A.Policies {
+				if p.Name == d.B.Policies[d.Chosen].Name {
+					ai = i
+				}
+			}
+		}
+		a, b := pick(*d.A, ai), pick(d.B, d.Chosen)
 		a.name, b.name = "A: "+a.name, "B: "+b.name
 		return []barColumn{a, b}
 	case d.All:
