@@ -93,3 +93,16 @@ func TestComparePlansOfOtherPolicies(t *testing.T) {
 		t.Errorf("pane 2 does not set exponential of A beside B's once:\n%s", m.View())
 	}
 }
+
+// Issue 19, item 3: pane 2's first sentence says each policy's attempts
+// where they differ.
+func TestPane2SaysEachPolicysAttempts(t *testing.T) {
+	m := newAppWith(t, 120, 40, inline(WithSeeds(0), WithPolicies([]string{"grpc", "aws"}))...)
+	view := strings.Join(strings.Fields(m.View()), " ")
+	if !strings.Contains(view, "the service is back at 10 s; grpc tries 5 times at most, aws 3. Retries are counted") {
+		t.Errorf("pane 2 does not say grpc's and aws's attempts:\n%s", m.View())
+	}
+	if view := strings.Join(strings.Fields(quick(t, 120, 40).View()), " "); !strings.Contains(view, "each tries 6 times at most. Retries") {
+		t.Errorf("pane 2 of the five and custom does not say each tries 6 times:\n%s", view)
+	}
+}

@@ -483,3 +483,16 @@ func plainFlags() [][]string {
 func timeFlags() [][]string {
 	return [][]string{{"--first-wait"}, {"--longest", "1m", "--longest"}, {"--outage"}, {"crowd", "--slot"}, {"crowd", "--max-elapsed"}, {"crowd", "--load-until"}}
 }
+
+// Issue 19, item 3: crowd --policies grpc,aws says each one's attempts, in
+// text and in the seeds' text; the five keep the reference's sentence.
+func TestCrowdSaysEachPolicysAttempts(t *testing.T) {
+	for _, args := range [][]string{{"crowd", "--policies", "grpc,aws"}, {"crowd", "--policies", "grpc,aws", "--seeds", "3"}} {
+		if out := reportOf(t, args...); !strings.Contains(out, "the service is back at 10000 ms; grpc tries 5 times at most, aws 3. Retries counted per 100 ms") {
+			t.Errorf("%q: the first sentence does not say grpc's and aws's attempts:\n%s", args, out)
+		}
+	}
+	if out := reportOf(t, "crowd"); !strings.HasPrefix(out, "200 clients fail at 0 ms; the service is back at 10000 ms; each tries 6 times at most. Retries counted per 100 ms:\n") {
+		t.Errorf("crowd: the first sentence is not the reference's:\n%s", out)
+	}
+}

@@ -336,11 +336,12 @@ func crowdCutNote(d RunData) string {
 // show, until a change gives them A and B to set side by side.
 const PinnedNote = "This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it)."
 
-// CrowdIntroFull is pane 2's first sentences: the crowd, the service and
-// the load, the slot, the seed and the draws, in human units.
-func CrowdIntroFull(s backoff.Settings) string {
-	out := fmt.Sprintf("%s fail at 0 ms; the service is back at %s; each tries %d times at most. Retries are counted per %s slot; %s.",
-		clients(s.Clients), words.Human(s.Outage), s.Attempts, words.Human(s.Slot), SeedAndDraws(s))
+// CrowdIntroFull is pane 2's first sentences: the crowd, how many times
+// each of policies ps tries at most, the service and the load, the slot,
+// the seed and the draws, in human units.
+func CrowdIntroFull(s backoff.Settings, ps []backoff.Policy) string {
+	out := fmt.Sprintf("%s fail at 0 ms; the service is back at %s; %s. Retries are counted per %s slot; %s.",
+		clients(s.Clients), words.Human(s.Outage), plain.TriesAtMost(s.Attempts, ps), words.Human(s.Slot), SeedAndDraws(s))
 	if s.HasService() {
 		out += " " + ServiceSentence(s)
 	}
@@ -472,7 +473,7 @@ func CrowdPane(d CrowdData, w int, st *Styles) string {
 func crowdTables(d RunData, w int, st *Styles) string {
 	s := d.Settings
 	parts := []string{
-		st.Text.Render(prose(CrowdIntroFull(s), w)),
+		st.Text.Render(prose(CrowdIntroFull(s, d.Policies), w)),
 		"",
 		figureTable(d, paneCrowdColumns(), w, st),
 	}

@@ -26,7 +26,11 @@ func seedFigures(s backoff.Settings) []string {
 // median, the 95th percentile and the worst.
 func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var b strings.Builder
-	b.WriteString(plain.CrowdIntro(s) + ".\n")
+	var ps []backoff.Policy
+	for _, p := range sc.Policies {
+		ps = append(ps, p.Policy)
+	}
+	b.WriteString(plain.CrowdIntroOf(s, ps) + ".\n")
 	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
 	var rows [][]string
 	for _, p := range sc.Policies {
@@ -61,10 +65,6 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	}
 	if s.HasService() {
 		b.WriteString("The service: " + ServiceLine(s) + ".\n")
-	}
-	var ps []backoff.Policy
-	for _, p := range sc.Policies {
-		ps = append(ps, p.Policy)
 	}
 	b.WriteString(PoliciesNote(s, ps))
 	b.WriteString(CutShortNote(s, ps))
