@@ -413,6 +413,10 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a whole number from 1 to the clients"
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
+	case "every":
+		return "a time, a whole number of slots (1s, 500ms)"
+	case "from":
+		return "start or back"
 	case "width", "height":
 		return fmt.Sprintf("a whole number from %d to %d (points for svg, pixels for png)", vpicture.MinPictureSide, vpicture.MaxPictureSide)
 	case "out":

@@ -92,7 +92,7 @@ func reportCases() []reportCase {
 		{"other/schedule", with(other, "schedule", "--policy", "equal-jitter", "--client", "50")},
 		{"other/crowd", with(other, "crowd", "--slot", "250ms")},
 		{"other/crowd-seeds", with(other, "crowd", "--seeds", "50", "--slot", "250ms")},
-		{"other/timeline", with(other, "timeline", "--policy", "decorrelated", "--slot", "500ms")},
+		{"other/timeline", with(other, "timeline", "--policy", "decorrelated", "--slot", "500ms", "--every", "500ms")},
 		{"other/jobs", with(other, "jobs", "a:0", "b:3 c:9", "d:fatal", "e:7")},
 		// One client, three tries: through in some seeds and not in others,
 		// so percentiles of "all through by" land on both.
@@ -118,7 +118,7 @@ func reportCases() []reportCase {
 		{"independent/schedule", with(largest, "schedule", "--policy", "full-jitter", "--draws", "independent")},
 		{"independent/crowd", []string{"crowd", "--draws", "independent"}},
 		{"independent/crowd-seeds-reference", []string{"crowd", "--seeds", "200", "--draws", "reference"}},
-		{"independent/timeline", []string{"timeline", "--policy", "full-jitter", "--draws", "independent", "--slot", "500ms"}},
+		{"independent/timeline", []string{"timeline", "--policy", "full-jitter", "--draws", "independent", "--slot", "500ms", "--every", "500ms"}},
 		{"independent/jobs", []string{"jobs", "--policy", "decorrelated", "--draws", "independent", "a:3", "b:3", "c:3"}},
 		{"cut/schedule", with(largest, "schedule", "--policy", "full-jitter")},
 		{"cut/crowd", with(largest, "crowd")},
