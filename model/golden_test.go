@@ -97,6 +97,7 @@ func moreStates() []goldenState {
 		{"timeline_slot_500", cat([]tea.Msg{applied(func(s *backoff.Settings) { s.Slot = 500 })}, k("3"))},
 		{"timeline_all_scrolled", k("3", "a", "pgdown")},
 		{"timeline_bottom", k("3", "G")},
+		{"timeline_after_back", cat([]tea.Msg{applied(withService)}, k("3", "right", "b"))},
 		{"jobs_empty", k("4")},
 		{"jobs_typing", k("4", "enter", "alpha:0 bravo:2")},
 		{"jobs_refused_after_a_run", k("4", "enter", "alpha:0 bravo:2", "enter", "enter", "space", "alpha:1000", "enter")},

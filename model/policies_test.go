@@ -106,3 +106,53 @@ func TestPane2SaysEachPolicysAttempts(t *testing.T) {
 		t.Errorf("pane 2 of the five and custom does not say each tries 6 times:\n%s", view)
 	}
 }
+
+// Issue 19, item 8: b in pane 3 shows the time from the service's return
+// on, scaled to what happens there, the capacity drawn across; b again the
+// whole run.
+func TestTimelineAfterBack(t *testing.T) {
+	m := newAppWith(t, 80, 24, inline(WithSeeds(0))...)
+	m = send(t, m, applied(func(s *backoff.Settings) {
+		s.Clients, s.Outage, s.Capacity, s.Load = 50000, 30000, 2000, 1500
+	}))
+	m = send(t, m, press("3", "right")...) // full jitter
+	// capacityAt is where the capacity stands in the bars' room, from 0 at
+	// their start to 1 at the line's end, on the rows that draw it.
+	capacityAt := func(view string) (rows int, share float64) {
+		for _, l := range lines(view) {
+			r := []rune(l)
+			start, mark := -1, -1
+			for i, c := range r {
+				if start < 0 && strings.ContainsRune("█▒░│", c) {
+					start = i
+				}
+				if c == '│' {
+					mark = i
+				}
+			}
+			if mark < 0 || !strings.ContainsAny(l, "█▒░") {
+				continue
+			}
+			rows++
+			share = float64(mark-start) / float64(80-start)
+		}
+		return rows, share
+	}
+	_, whole := capacityAt(m.View())
+	m = send(t, m, press("b")...)
+	if !m.TimelinePane().FromBack() {
+		t.Fatal("b did not show the time from the service's return")
+	}
+	view := m.View()
+	body := lines(view)[7]
+	if !strings.HasPrefix(strings.TrimSpace(body), "30 s ▶") {
+		t.Errorf("the first row is %q, want the row the service is back in, 30 s", body)
+	}
+	rows, back := capacityAt(view)
+	if rows == 0 || back < 4*whole || back < 0.15 {
+		t.Errorf("the capacity stands at %.2f of the line after back (%d rows), %.2f over the whole run; want it well in sight:\n%s", back, rows, whole, view)
+	}
+	if m = send(t, m, press("b")...); m.TimelinePane().FromBack() {
+		t.Error("b again did not show the whole run")
+	}
+}

@@ -43,19 +43,28 @@ func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down }
 
 // AggregateRows sums a series into rows of rowMs, which must be a multiple
 // of the series' slot: row j covers [j*rowMs, (j+1)*rowMs).
-func AggregateRows(se *backoff.Series, rowMs int) []SlotRow {
+func AggregateRows(se *backoff.Series, rowMs int) []SlotRow { return AggregateRowsFrom(se, 0, rowMs) }
+
+// AggregateRowsFrom sums a series into rows of rowMs from fromMs on, both
+// multiples of the series' slot: row j covers [fromMs + j*rowMs, fromMs +
+// (j+1)*rowMs).
+func AggregateRowsFrom(se *backoff.Series, fromMs, rowMs int) []SlotRow {
 	if se == nil || se.Slot <= 0 || rowMs < se.Slot {
 		return nil
 	}
 	k := rowMs / se.Slot
-	n := se.Len()
+	first := max(fromMs, 0) / se.Slot
+	n := se.Len() - first
+	if n <= 0 {
+		return nil
+	}
 	out := make([]SlotRow, (n+k-1)/k)
 	for i := range n {
-		r := &out[i/k]
-		r.Served += se.Served[i]
-		r.Rejected += se.Rejected[i]
-		r.Down += se.FailedWhileDown[i]
-		r.Retries += se.Retries[i]
+		r, slot := &out[i/k], first+i
+		r.Served += se.Served[slot]
+		r.Rejected += se.Rejected[slot]
+		r.Down += se.FailedWhileDown[slot]
+		r.Retries += se.Retries[slot]
 	}
 	return out
 }
@@ -93,7 +102,11 @@ type TimelineData struct {
 	All    bool
 	RowMs  int
 	Stale  bool
-	Pinned bool // B is pinned as A: nothing to set beside it yet
+	// FromBack shows the time from the service's return on (the b key),
+	// its rows from FromMs, scaled to what happens there.
+	FromBack bool
+	FromMs   int
+	Pinned   bool // B is pinned as A: nothing to set beside it yet
 }
 
 // rowCount is how many rows the pane draws: the longest of the runs shown,
@@ -105,7 +118,7 @@ func (d TimelineData) rowCount() int {
 			n = max(n, len(rows))
 		}
 		if d.RowMs > 0 {
-			n = max(n, r.Settings.Outage/d.RowMs+1)
+			n = max(n, (r.Settings.Outage-d.FromMs)/d.RowMs+1)
 		}
 	}
 	return n
@@ -159,10 +172,15 @@ func (d TimelineData) columns() []barColumn {
 	return []barColumn{pick(d.B, d.Chosen)}
 }
 
-// rowCapacity is the attempts a row of rowMs serves under s's capacity; -1
-// without one.
-func rowCapacity(s backoff.Settings, j, rowMs int) int {
-	return s.SlotCapacity(j, rowMs)
+// rowCapacity is the attempts the row of rowMs from fromMs serves under
+// s's capacity, its slots' shares summed (they add up to floor(C x end /
+// 1000) - floor(C x start / 1000)); -1 without one.
+func rowCapacity(s backoff.Settings, fromMs, rowMs int) int {
+	if s.Capacity <= 0 {
+		return -1
+	}
+	c := int64(s.Capacity)
+	return int(c*int64(fromMs+rowMs)/1000 - c*int64(fromMs)/1000)
 }
 
 // scale is the most any bar shown reaches, its capacity included.
@@ -194,6 +212,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	if d.RowMs != s.Slot {
 		each += fmt.Sprintf(" (%s slots of %s)", words.Count(d.RowMs/max(s.Slot, 1)), words.Human(s.Slot))
 	}
+	if d.FromBack {
+		each += ", from the service's return"
+	}
 	cols := d.columns()
 	var title string
 	switch {
@@ -216,7 +237,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 		lines = append(lines, st.Note.Render(prose(PinnedNote, w)))
 	}
 	if len(cols) == 1 {
-		lines = append(lines, st.Muted.Render(prose(busiestAfterBack(cols[0], d.RowMs), w)))
+		lines = append(lines, st.Muted.Render(prose(d.busiestAfterBack(cols[0]), w)))
 	}
 	if d.A != nil {
 		if changes := PlanChanges(d.A.Settings, d.B.Settings); changes != "" {
@@ -237,11 +258,12 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 
 // busiestAfterBack is the row with the most attempts at or after the
 // service is back, and that as a rate.
-func busiestAfterBack(c barColumn, rowMs int) string {
+func (d TimelineData) busiestAfterBack(c barColumn) string {
+	rowMs := d.RowMs
 	if rowMs <= 0 {
 		return ""
 	}
-	from := c.s.Outage / rowMs
+	from := max(c.s.Outage-d.FromMs, 0) / rowMs
 	best, at := -1, -1
 	for j := from; j < len(c.rows); j++ {
 		if n := c.rows[j].Attempts(); n > best {
@@ -257,7 +279,11 @@ func busiestAfterBack(c barColumn, rowMs int) string {
 			busiest, bat = n, j
 		}
 	}
-	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s).",
+	if d.FromBack {
+		return fmt.Sprintf("Busiest row once the service is back %s at %s (%s); b shows the whole run.",
+			words.Count(best), words.Human(d.FromMs+at*rowMs), words.Rate(best, rowMs))
+	}
+	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s); b shows the time from then on, scaled to it.",
 		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), words.Count(best), words.Human(at*rowMs), words.Rate(best, rowMs))
 }
 
@@ -269,7 +295,7 @@ type geometry struct {
 
 func (d TimelineData) geometry(cols []barColumn, w int) geometry {
 	rows := d.rowCount()
-	g := geometry{label: len(words.Human(max(rows-1, 0) * d.RowMs)), count: len(words.Count(d.scale(cols)))}
+	g := geometry{label: len(words.Human(d.FromMs + max(rows-1, 0)*d.RowMs)), count: len(words.Count(d.scale(cols)))}
 	rest := max(w-g.label-3, 0) // the label, then " ▶ "
 	g.column = rest / max(len(cols), 1)
 	if len(cols) == 1 {
@@ -335,7 +361,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
 	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
 	mark := back.paint(BackMark)
-	backRow := d.B.Settings.Outage / d.RowMs
+	backRow := (d.B.Settings.Outage - d.FromMs) / d.RowMs
 	var b strings.Builder
 	for j := range d.rowCount() {
 		if j > 0 {
@@ -345,7 +371,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 		if j == backRow {
 			label, gutter = back, mark
 		}
-		b.WriteString(label.paint(padLeft(words.Human(j*d.RowMs), g.label)))
+		b.WriteString(label.paint(padLeft(words.Human(d.FromMs+j*d.RowMs), g.label)))
 		b.WriteString(" " + gutter + " ")
 		for i, c := range cols {
 			var r SlotRow
@@ -353,8 +379,8 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 				r = c.rows[j]
 			}
 			capLn := -1
-			if c.s.Capacity > 0 && (j+1)*d.RowMs > c.s.Outage {
-				capLn = capLine(rowCapacity(c.s, j, d.RowMs), most, g.bar)
+			if c.s.Capacity > 0 && d.FromMs+(j+1)*d.RowMs > c.s.Outage {
+				capLn = capLine(rowCapacity(c.s, d.FromMs+j*d.RowMs, d.RowMs), most, g.bar)
 			}
 			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},
 				most, g.bar, capLn, line)
