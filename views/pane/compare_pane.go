@@ -213,27 +213,72 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 		heads = append(heads, "median A", "median B", "change")
 		right = append(right, true, true, true)
 	}
-	return readTable(heads, rows, right, w, st, func(row, col int) lipgloss.Style {
-		if row < 0 || row >= len(kinds) {
+	// A block too wide for w is wrapped, never cut: the one seed's
+	// figures, then the medians', each a table of its own; then, where
+	// even those do not fit, a line a figure.
+	table := func(cols []int) string {
+		var hs []string
+		var rs []bool
+		for _, c := range cols {
+			hs, rs = append(hs, heads[c]), append(rs, right[c])
+		}
+		var sub [][]string
+		for _, row := range rows {
+			var r []string
+			for _, c := range cols {
+				r = append(r, row[c])
+			}
+			sub = append(sub, r)
+		}
+		return readTable(hs, sub, rs, 1<<16, st, func(row, col int) lipgloss.Style {
+			if row < 0 || row >= len(kinds) || col >= len(cols) {
+				return st.Cell
+			}
+			k := 0
+			switch cols[col] {
+			case 3:
+				k = kinds[row][0]
+			case 6:
+				k = kinds[row][1]
+			case 4, 5:
+				return st.Muted
+			}
+			switch k {
+			case 1:
+				return st.Best
+			case -1:
+				return st.Worst
+			}
 			return st.Cell
+		})
+	}
+	all := []int{0, 1, 2, 3}
+	if medians {
+		all = append(all, 4, 5, 6)
+	}
+	if t := table(all); Width(t) <= w {
+		return t
+	}
+	parts := []string{table([]int{0, 1, 2, 3})}
+	if medians {
+		parts = append(parts, table([]int{0, 4, 5, 6}))
+	}
+	fits := true
+	for _, p := range parts {
+		fits = fits && Width(p) <= w
+	}
+	if fits {
+		return strings.Join(parts, "\n")
+	}
+	lines := []string{st.Header.Render(Wrap(name, w))}
+	for _, row := range rows {
+		line := row[0] + ": A " + row[1] + ", B " + row[2] + ", " + strings.TrimSpace(row[3])
+		if medians {
+			line += "; medians " + row[4] + ", " + row[5] + ", " + strings.TrimSpace(row[6])
 		}
-		k := 0
-		switch col {
-		case 3:
-			k = kinds[row][0]
-		case 6:
-			k = kinds[row][1]
-		case 4, 5:
-			return st.Muted
-		}
-		switch k {
-		case 1:
-			return st.Best
-		case -1:
-			return st.Worst
-		}
-		return st.Cell
-	})
+		lines = append(lines, st.Cell.Render(WrapAtSpaces(line, w)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // changeCell is a change and its mark: "−114 ✓".

@@ -36,10 +36,6 @@ type figureColumn struct {
 	value       func(f backoff.Figures) (int, bool)       // what the marks compare; nil for none
 	better      backoff.Better
 	worst       bool // mark the worst as well as the best
-	drop        int  // a narrow pane leaves out the columns of the lowest drop above 0 first
-	// narrow, if set, is the cell for a pane too narrow even without the
-	// columns that give way: the count without its rate.
-	narrow func(d RunData, f backoff.Figures) string
 	// bad, if set, marks a value the worst whatever the others are: a
 	// service still overloaded is bad even when every policy leaves it so.
 	bad func(f backoff.Figures) bool
@@ -78,9 +74,9 @@ func paneCrowdColumns() []figureColumn {
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
 	return []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
-		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }, drop: 2},
-		{head: "most in a slot", short: "busiest", cell: withRate(most), narrow: count(most), spread: "most_in_a_slot", value: always(most)},
-		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom }), drop: 1},
+		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }},
+		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
+		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
 	}
 }
@@ -90,8 +86,8 @@ func backColumns() []figureColumn {
 	peak := func(f backoff.Figures) int { return f.PeakAfterBack }
 	through := func(f backoff.Figures) int { return f.AllThroughBy }
 	return []figureColumn{
-		{head: "peak after back", short: "peak", cell: withRate(peak), narrow: count(peak), spread: "peak_after_back", value: always(peak)},
-		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom }), drop: 1},
+		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak)},
+		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom })},
 		{head: "all through by", short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)},
 	}
 }
@@ -130,7 +126,7 @@ func serviceColumns(d RunData) []figureColumn {
 	}
 	p50, p99 := get("latency_p50_ms"), get("latency_p99_ms")
 	return append(cols,
-		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50), drop: 1},
+		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50)},
 		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99), worst: true})
 }
 
@@ -208,35 +204,27 @@ const SpreadRowLabel = "  median/p95"
 // figureTable is a table of the run's policies under cols: each policy's
 // one-seed figures, the best and, where the column says, the worst marked;
 // under each, once the spread has landed, the median and p95 over seeds. A
-// pane too narrow for it takes shorter heads, then leaves out the columns
-// that give way first.
+// pane too narrow for it takes shorter heads, then wraps it: its columns in
+// groups, each a table of its own under the one before, the policies down
+// the side of each. No figure is left out or cut (issue 19, item 5).
 func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
-	cols = append([]figureColumn(nil), cols...)
-	for {
-		tbl, fits := figureTableOf(d, cols, w, st)
-		if fits {
-			return tbl
-		}
-		drop := -1
-		for i, c := range cols {
-			if c.drop > 0 && (drop < 0 || c.drop < cols[drop].drop) {
-				drop = i
-			}
-		}
-		if drop >= 0 {
-			cols = append(cols[:drop:drop], cols[drop+1:]...)
-			continue
-		}
-		narrowed := false
-		for i, c := range cols {
-			if c.narrow != nil {
-				cols[i].cell, cols[i].narrow, narrowed = c.narrow, nil, true
-			}
-		}
-		if !narrowed {
-			return tbl
-		}
+	if tbl, fits := figureTableOf(d, cols, w, st); fits {
+		return tbl
 	}
+	var parts []string
+	for start := 0; start < len(cols); {
+		end := start + 1
+		for end < len(cols) {
+			if _, fits := figureTableOf(d, cols[start:end+1], w, st); !fits {
+				break
+			}
+			end++
+		}
+		tbl, _ := figureTableOf(d, cols[start:end], w, st)
+		parts = append(parts, tbl)
+		start = end
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {

@@ -156,7 +156,7 @@ func JobsBody(r ledger.Report, stale bool, w int, st *Styles) string {
 		default:
 			mark, style = GaveUpMark, st.Warn
 		}
-		b.WriteString(dim(style).Render(cut(mark+" "+jobLine(res), w)) + "\n")
+		b.WriteString(dim(style).Render(Wrap(mark+" "+jobLine(res), w)) + "\n")
 	}
 	b.WriteString("\n" + dim(st.Title).Render("Ledger") + "\n")
 	rows := make([][]string, len(r.Ledger.Entries))

@@ -229,9 +229,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	if !d.All || d.A != nil {
 		lines = append(lines, PolicyRow(PolicyNames(d.B.Policies), d.Chosen, w, st))
 	}
-	lines = append(lines, st.Title.Render(cut(title, w)))
+	lines = append(lines, st.Title.Render(Wrap(title, w)))
 	if d.Stale {
-		lines = append(lines, st.Note.Render(cut("Recomputing for the new settings; these are the last settings' attempts.", w)))
+		lines = append(lines, st.Note.Render(prose("Recomputing for the new settings; these are the last settings' attempts.", w)))
 	}
 	if d.Pinned && d.A == nil {
 		lines = append(lines, st.Note.Render(prose(PinnedNote, w)))
@@ -250,7 +250,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	}
 	legend += "  " + BackMark + " back at " + words.Human(s.Outage)
 	lines = append(lines, st.Muted.Render(prose(legend, w)))
-	if len(cols) > 1 {
+	if len(cols) > 1 && len(d.columnGroups(cols, w)) == 1 {
 		lines = append(lines, columnNames(d, cols, w, st))
 	}
 	return strings.Join(lines, "\n")
@@ -293,9 +293,12 @@ type geometry struct {
 	rate                      bool
 }
 
-func (d TimelineData) geometry(cols []barColumn, w int) geometry {
+func (d TimelineData) geometry(cols []barColumn, w int) geometry { return d.geometryOf(cols, cols, w) }
+
+// geometryOf is the widths of rows of cols, among all on one scale.
+func (d TimelineData) geometryOf(cols, all []barColumn, w int) geometry {
 	rows := d.rowCount()
-	g := geometry{label: len(words.Human(d.FromMs + max(rows-1, 0)*d.RowMs)), count: len(words.Count(d.scale(cols)))}
+	g := geometry{label: len(words.Human(d.FromMs + max(rows-1, 0)*d.RowMs)), count: len(words.Count(d.scale(all)))}
 	rest := max(w-g.label-3, 0) // the label, then " ▶ "
 	g.column = rest / max(len(cols), 1)
 	if len(cols) == 1 {
@@ -312,13 +315,40 @@ func (d TimelineData) geometry(cols []barColumn, w int) geometry {
 }
 
 func columnNames(d TimelineData, cols []barColumn, w int, st *Styles) string {
+	return columnNamesOf(d, cols, cols, 0, w, st)
+}
+
+// minColumnBar is the least bar each of several columns gets: past it, the
+// columns are shown in groups, one after another (columnGroups).
+const minColumnBar = 4
+
+// columnGroups are the columns in groups as wide as w holds, each column
+// with its count whole and a bar of at least minColumnBar: one group when
+// all fit, else as few groups, as even, as it takes.
+func (d TimelineData) columnGroups(cols []barColumn, w int) [][]barColumn {
+	if len(cols) < 2 {
+		return [][]barColumn{cols}
+	}
 	g := d.geometry(cols, w)
+	per := max(max(w-g.label-3, 0)/(g.count+2+minColumnBar), 1)
+	n := (len(cols) + per - 1) / per
+	size := (len(cols) + n - 1) / n
+	var out [][]barColumn
+	for i := 0; i < len(cols); i += size {
+		out = append(out, cols[i:min(i+size, len(cols))])
+	}
+	return out
+}
+
+// columnNamesOf is the names over cols, the offset-th of all on.
+func columnNamesOf(d TimelineData, cols, all []barColumn, offset, w int, st *Styles) string {
+	g := d.geometryOf(cols, all, w)
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", g.label+3))
 	for i, c := range cols {
 		name := " " + c.name
 		style := st.Muted
-		if d.A == nil && i == d.Chosen {
+		if d.A == nil && i+offset == d.Chosen {
 			name, style = "["+c.name+"]", st.PolicySelected
 		}
 		name = cut(name, max(g.column-1, 0))
@@ -330,7 +360,7 @@ func columnNames(d TimelineData, cols []barColumn, w int, st *Styles) string {
 // TimelineColumnAt is the column of the all-policies view under x, or -1.
 func TimelineColumnAt(d TimelineData, w, x int) int {
 	cols := d.columns()
-	if len(cols) < 2 || d.A != nil {
+	if len(cols) < 2 || d.A != nil || len(d.columnGroups(cols, w)) > 1 {
 		return -1
 	}
 	g := d.geometry(cols, w)
@@ -354,9 +384,26 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	if w == 0 || d.RowMs <= 0 || len(d.B.Policies) == 0 {
 		return ""
 	}
-	cols := d.columns()
-	g := d.geometry(cols, w)
-	most := d.scale(cols)
+	all := d.columns()
+	groups := d.columnGroups(all, w)
+	if len(groups) == 1 {
+		return d.body(all, all, w, st)
+	}
+	// Too many columns for the width: each group of them over the whole
+	// time axis, its names above it, all on one scale.
+	var parts []string
+	offset := 0
+	for _, cols := range groups {
+		parts = append(parts, columnNamesOf(d, cols, all, offset, w, st)+"\n"+d.body(cols, all, w, st))
+		offset += len(cols)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// body is the rows of cols, among all on one scale.
+func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
+	g := d.geometryOf(cols, all, w)
+	most := d.scale(all)
 	// Each style is worked out once; a row then only joins strings.
 	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
 	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
