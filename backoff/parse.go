@@ -6,20 +6,42 @@ import (
 )
 
 // The one rule for the values a person types, on the command line, in the
-// settings form and in a plan file: a number is ASCII digits and nothing
-// else (no sign, no spaces, no separators), as the reference reads one; a
-// time is such a number of milliseconds or a duration written as Go writes
-// one ("1s", "1.5s", "1m30s", "250ms"), which must come to a whole number of
+// settings form and in a plan file: a number is ASCII digits, written plain
+// ("1500") or in groups of three as the faces write numbers ("1,500",
+// "1_500", "1,000,000"), with no sign and no spaces; a time is such a
+// number of milliseconds or a duration written as Go writes one ("1s",
+// "1.5s", "1m30s", "250ms"), which must come to a whole number of
 // milliseconds (a fraction finer than a nanosecond is dropped, as Go drops
-// it). --plain keeps the reference's own rule, at most 7 digits.
+// it). --plain keeps the reference's own rule: at most 7 digits and
+// nothing else.
 
 // MaxDigits is the most digits a typed number may have: every wide range
 // ends below 10^10.
 const MaxDigits = 10
 
-// ParseCount reads a whole number of 1 to MaxDigits ASCII digits.
+// ParseCount reads a whole number of 1 to MaxDigits ASCII digits, plain or
+// grouped in threes by one separator, a comma or an underscore, used
+// throughout: the first group has 1 to 3 digits, every other exactly 3
+// ("1,500", "12_000", "1,000,000"; not "15,00", "1,500_000" or ",500").
+// A comma between groups of any other size is refused rather than guessed
+// at: "15,00" may be a decimal comma.
 func ParseCount(s string) (int, bool) {
-	return ParseDigits(s, MaxDigits)
+	if n, ok := ParseDigits(s, MaxDigits); ok {
+		return n, true
+	}
+	i := strings.IndexAny(s, ",_")
+	if i < 1 || i > 3 || len(s) > MaxDigits*4/3+1 {
+		return 0, false
+	}
+	sep := s[i]
+	digits := make([]byte, 0, MaxDigits)
+	for g, group := range strings.Split(s, string(sep)) {
+		if g > 0 && len(group) != 3 { // the first is s[:i], 1 to 3 long
+			return 0, false
+		}
+		digits = append(digits, group...)
+	}
+	return ParseDigits(string(digits), MaxDigits)
 }
 
 // durationUnits are the units of a duration in nanoseconds, as Go's

@@ -1,6 +1,8 @@
 package backoff
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,4 +85,79 @@ func longFraction(s string) bool {
 		}
 	}
 	return false
+}
+
+func TestParseCountGroups(t *testing.T) {
+	good := map[string]int{"0": 0, "1500": 1500, "1,500": 1500, "1_500": 1500, "12,000": 12000, "123_456": 123456,
+		"1,000,000": 1000000, "1_000_000": 1000000, "0,000": 0, "9,999,999,999": 9999999999, "9999999999": 9999999999}
+	for in, want := range good {
+		if got, ok := ParseCount(in); !ok || got != want {
+			t.Errorf("ParseCount(%q): got %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", ",", "_", ",500", "1,", "1_", "15,00", "1,5000", "1234,567", "1,500_000", "1_500,000",
+		"1,,500", "1__500", "1 500", "1.500", "-1,500", "+1,500", "10,000,000,000", "1,000,000,0000", "١,٥٠٠", "1,50a"} {
+		if got, ok := ParseCount(bad); ok {
+			t.Errorf("ParseCount(%q): got %d, want a refusal", bad, got)
+		}
+	}
+}
+
+// ParseCount takes exactly the plain numbers of at most MaxDigits digits and
+// the same digits grouped in threes by one comma or underscore throughout
+// (the first group 1 to 3 digits), and gives the number they write; and
+// every number up to MaxDigits digits, written with commas or underscores
+// as the faces write it, reads back as itself.
+func FuzzParseCount(f *testing.F) {
+	for _, s := range []string{"1500", "1,500", "1_500", "1,000,000", "15,00", ",500", "1,500_000", "99999999999", "0", ""} {
+		f.Add(s, uint64(1500))
+	}
+	grouped := func(n uint64, sep string) string {
+		s := strconv.FormatUint(n, 10)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + sep + s[i:]
+		}
+		return s
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint64) {
+		got, ok := ParseCount(s)
+		plain := s
+		sep := ""
+		if i := strings.IndexAny(s, ",_"); i >= 0 {
+			sep = s[i : i+1]
+			plain = strings.ReplaceAll(s, sep, "")
+		}
+		want, wantOK := 0, len(plain) >= 1 && len(plain) <= MaxDigits
+		for _, c := range []byte(plain) {
+			if c < '0' || c > '9' {
+				wantOK = false
+			}
+		}
+		if wantOK {
+			v, _ := strconv.ParseUint(plain, 10, 64)
+			want = int(v)
+			// Grouped: the groups must be where grouped() puts them, the
+			// leading zeros of plain kept.
+			if sep != "" {
+				head := len(plain) % 3
+				if head == 0 {
+					head = 3
+				}
+				expect := plain[:head]
+				for i := head; i < len(plain); i += 3 {
+					expect += sep + plain[i:i+3]
+				}
+				wantOK = expect == s
+			}
+		}
+		if ok != wantOK || (ok && got != want) {
+			t.Fatalf("ParseCount(%q): got %d, %v; want %d, %v", s, got, ok, want, wantOK)
+		}
+		n %= 1e10
+		for _, sep := range []string{",", "_"} {
+			if back, ok := ParseCount(grouped(n, sep)); !ok || back != int(n) {
+				t.Fatalf("ParseCount(%q): got %d, %v; want %d", grouped(n, sep), back, ok, n)
+			}
+		}
+	})
 }

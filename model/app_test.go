@@ -108,7 +108,7 @@ func press(names ...string) []tea.Msg {
 		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
 		"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
 		"backspace": tea.KeyBackspace, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"ctrl+c": tea.KeyCtrlC, "ctrl+u": tea.KeyCtrlU, "home": tea.KeyHome, "end": tea.KeyEnd,
+		"ctrl+c": tea.KeyCtrlC, "ctrl+u": tea.KeyCtrlU, "ctrl+s": tea.KeyCtrlS, "home": tea.KeyHome, "end": tea.KeyEnd,
 	}
 	var msgs []tea.Msg
 	for _, n := range names {
@@ -162,10 +162,12 @@ func quits(cmd tea.Cmd) bool {
 	return ok
 }
 
-func TestOpensOnExponentialClientOne(t *testing.T) {
+// The program opens on the crowd, what a person comes for (issue 19, item
+// 10); pane 1 waits on exponential's client 1.
+func TestOpensOnTheCrowdClientOneExponential(t *testing.T) {
 	m := newApp(t, 100, 30)
-	if m.Focus() != FocusClient {
-		t.Errorf("focus: got %v, want %v", m.Focus(), FocusClient)
+	if m.Focus() != FocusCrowd {
+		t.Errorf("focus: got %v, want %v", m.Focus(), FocusCrowd)
 	}
 	c := m.ClientPane()
 	if c.Policy().Name != "exponential" || c.Client() != 1 {
@@ -184,9 +186,10 @@ func TestNavigation(t *testing.T) {
 		keys []string
 		want Focus
 	}{
-		{[]string{"tab"}, FocusCrowd},
-		{[]string{"tab", "tab", "tab", "tab", "tab"}, FocusClient},
-		{[]string{"shift+tab"}, FocusSettings},
+		{[]string{"tab"}, FocusTimeline},
+		{[]string{"tab", "tab", "tab", "tab", "tab"}, FocusCrowd},
+		{[]string{"shift+tab"}, FocusClient},
+		{[]string{"shift+tab", "shift+tab"}, FocusSettings},
 		{[]string{"3"}, FocusTimeline},
 		{[]string{"5", "4"}, FocusJobs},
 		{[]string{"45"}, FocusSettings}, // two keys read at once
@@ -215,7 +218,7 @@ func TestPolicyAndClientKeys(t *testing.T) {
 		{[]string{"down", "up", "k", "up"}, "exponential", 1}, // not below 1
 	}
 	for _, tt := range tests {
-		c := send(t, quick(t, 100, 30), press(tt.keys...)...).ClientPane()
+		c := send(t, quick(t, 100, 30), press(append([]string{"1"}, tt.keys...)...)...).ClientPane()
 		if c.Policy().Name != tt.policy || c.Client() != tt.client {
 			t.Errorf("%q: got %v client %d, want %v client %d", tt.keys, c.Policy(), c.Client(), tt.policy, tt.client)
 		}
@@ -224,7 +227,7 @@ func TestPolicyAndClientKeys(t *testing.T) {
 	s := backoff.Defaults()
 	s.Clients = 3
 	m := send(t, quick(t, 100, 30), SettingsAppliedMsg{Settings: s})
-	m = send(t, m, press("down", "down", "down", "down", "down")...)
+	m = send(t, m, press("1", "down", "down", "down", "down", "down")...)
 	if got := m.ClientPane().Client(); got != 3 {
 		t.Errorf("client after five downs with 3 clients: got %d, want 3", got)
 	}
@@ -415,11 +418,7 @@ func TestSettingsLongestWaitRange(t *testing.T) {
 	p.SetSize(100, 20)
 	p, _ = p.Update(press("enter")[0])
 	p.draft.text[0] = "5s"
-	check := func(typed string) error {
-		p.draft.checking = true
-		defer func() { p.draft.checking = false }()
-		return validator(p.draft, p.plan, 1)(typed)
-	}
+	check := func(typed string) error { return p.draft.check(p.plan, 1, typed) }
 	first5s := backoff.Defaults()
 	first5s.FirstWait = 5000
 	if err := check("4999"); err == nil || err.Error() != rangeError(first5s, backoff.LongestWait) {
@@ -434,11 +433,6 @@ func TestSettingsLongestWaitRange(t *testing.T) {
 		if err := check(bad); err == nil {
 			t.Errorf("longest %q: got nil, want an error", bad)
 		}
-	}
-	// Outside enter and tab the fields do not check themselves: huh checks a
-	// field as the cursor leaves it, which would leave the error behind.
-	if err := validator(p.draft, p.plan, 1)("x"); err != nil {
-		t.Errorf("longest x outside enter: got %v, want nil", err)
 	}
 }
 
@@ -535,7 +529,7 @@ func TestFirstViewBeforeAnySize(t *testing.T) {
 // pgup/pgdn scroll them (up and down stay the client's), the head stays,
 // and the hint says how.
 func TestClientScrolls(t *testing.T) {
-	m := newApp(t, MinWidth, MinHeight)
+	m := send(t, newApp(t, MinWidth, MinHeight), press("1")...)
 	top := m.View()
 	checkFits(t, top, MinWidth, MinHeight)
 	for _, want := range []string{"[exponential]", "Client 1 of 200", "↓ more below (pgup/pgdn)"} {
@@ -567,7 +561,7 @@ func TestClientScrolls(t *testing.T) {
 		t.Errorf("after pgup: want the top again:\n%s", v)
 	}
 	// At 100x30 it all fits: no hint.
-	if v := newApp(t, 100, 30).View(); strings.Contains(v, "more below") {
+	if v := send(t, newApp(t, 100, 30), press("1")...).View(); strings.Contains(v, "more below") {
 		t.Errorf("100x30: a scroll hint, want none:\n%s", v)
 	}
 }

@@ -239,7 +239,7 @@ func TestSpreadChangeKeepsTheCrowds(t *testing.T) {
 	}
 	m := newAppWith(t, 100, 30, WithInlineWork(1<<62), WithInlineSpread(), WithCompute(counting), WithSeeds(10))
 	m = deliver(t, m, press("5", "enter")...)
-	m = deliver(t, m, enters(21)...) // to the spread's seeds
+	m = deliver(t, m, enters(22)...) // to the spread's seeds
 	m = deliver(t, m, press("backspace", "backspace", "20")...)
 	m = deliver(t, m, enters(2)...)
 	if got := m.Plan().Seeds; got != 20 {

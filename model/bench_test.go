@@ -85,7 +85,7 @@ func BenchmarkPlanChange(b *testing.B) {
 		s    backoff.Settings
 	}{{"defaults", backoff.Defaults()}, {"1000_clients_largest_waits", big}} {
 		p := DefaultPlan(c.s)
-		ps := policiesOf(c.s)
+		ps := policiesOf(p)
 		core := CoreCompute()
 		b.Run(c.name+"/crowds", func(b *testing.B) {
 			for b.Loop() {

@@ -97,17 +97,19 @@ func NewClientPane(s backoff.Settings, st *pane.Styles) ClientPane {
 	in.CharLimit = clientFieldLimit
 	in.PromptStyle, in.TextStyle, in.Cursor.Style = st.InputPrompt, st.InputText, st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
-	m := ClientPane{KeyMap: km, settings: s, policies: policiesOf(s), chosen: int(backoff.Exponential), client: 1,
+	m := ClientPane{KeyMap: km, settings: s, policies: policiesOf(DefaultPlan(s)), chosen: int(backoff.Exponential), client: 1,
 		goTo: in, view: newScroller(km.scrollKeys(), st), styles: st}
 	m.recompute()
 	return m
 }
 
-// SetSettings recomputes the schedules under new settings, keeping the
-// client within the new number of clients.
-func (m *ClientPane) SetSettings(s backoff.Settings) {
-	m.settings, m.policies = s, policiesOf(s)
+// SetSettings recomputes the schedules of policies under new settings,
+// keeping the client within the new number of clients and the chosen
+// policy among them.
+func (m *ClientPane) SetSettings(s backoff.Settings, policies []backoff.Policy) {
+	m.settings, m.policies = s, policies
 	m.client = min(max(m.client, 1), s.Clients)
+	m.chosen = min(max(m.chosen, 0), len(policies)-1)
 	m.recompute()
 }
 

@@ -29,10 +29,11 @@ import (
 // is on its way; pane 1 draws one client's schedule from the plan at once,
 // which is no crowd.
 
-// Plan is everything the figures are computed from: the settings, and how
-// the spread over seeds is drawn.
+// Plan is everything the figures are computed from: the settings, the
+// policies compared, and how the spread over seeds is drawn.
 type Plan struct {
 	Settings    backoff.Settings
+	Policies    string        // the policies' names joined by commas (see PolicyNames); "" for the five and custom
 	Seeds       int           // the spread's seeds: 0 for none, up to backoff.MaxSeeds
 	SpreadDraws backoff.Draws // Independent unless the user chooses Reference
 }
@@ -52,12 +53,6 @@ func (p Plan) spreadSettings() backoff.Settings {
 	s := p.Settings
 	s.Draws = p.SpreadDraws
 	return s
-}
-
-// policiesOf are the six policies every pane shows: the five, then the
-// settings' own, named after the preset it equals.
-func policiesOf(s backoff.Settings) []backoff.Policy {
-	return append(s.Five(), s.Custom())
 }
 
 // Compute is how the program runs the core: the crowds of policies under
@@ -218,11 +213,11 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 		return nil
 	}
 	rs.gen++
-	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p.Settings)}
+	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p)}
 	rs.cur = r
 	rs.release(old)
 	// A change of the spread alone keeps the crowds: only the spread runs.
-	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings {
+	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings && old.plan.Policies == p.Policies {
 		r.policies = old.policies
 		return m.landCrowds(r, old.crowds, nil)
 	}
@@ -424,5 +419,5 @@ func (m *root) showRuns() {
 	stale := rs.shown != nil && rs.shown != rs.cur
 	pinned := rs.pinned != nil && rs.pinned == b
 	m.crowd.SetRuns(b.data(), a, stale, pinned)
-	m.timeline.SetRuns(b.data(), a, stale)
+	m.timeline.SetRuns(b.data(), a, stale, pinned)
 }

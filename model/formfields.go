@@ -24,8 +24,20 @@ type formText struct {
 	field backoff.Field                     // the setting it is, or -1
 	// desc, if set, is what the field says under its title, from the
 	// settings the form holds so far.
-	desc func(s backoff.Settings) string
+	desc  func(s backoff.Settings) string
+	runes int // the most it holds; 0 for fieldLimit
 }
+
+// limit is the most runes the field holds.
+func (t formText) limit() int {
+	if t.runes > 0 {
+		return t.runes
+	}
+	return fieldLimit
+}
+
+// policiesField is the key of the field of the policies compared.
+const policiesField = "policies compared"
 
 // formTexts are the form's text fields in order: the crowd (the
 // reference's six, then the slot) on the first page, the service on the
@@ -62,7 +74,20 @@ func formTexts() []formText {
 			return nil
 		},
 		rng: func(backoff.Settings) string { return "none, full, equal, decorrelated, spread:F or up:F" }})
-	out = append(out, settingText(backoff.MaxElapsed, 2), formText{name: "the spread's seeds", group: 2, field: -1,
+	out = append(out, settingText(backoff.MaxElapsed, 2), formText{name: policiesField, group: 2, field: -1, runes: policiesLimit,
+		get: func(p Plan) string { return strings.Join(p.PolicyNames(), ",") },
+		set: func(p *Plan, typed string) error {
+			names, err := parsePolicies(p.Settings, typed)
+			if err != nil {
+				return err
+			}
+			p.Policies = names
+			return nil
+		},
+		rng: func(backoff.Settings) string {
+			return "by name, commas between: the five, custom, " + backoff.PresetNames() + "; empty for the five and custom"
+		}})
+	out = append(out, formText{name: "the spread's seeds", group: 2, field: -1,
 		get: func(p Plan) string { return strconv.Itoa(p.Seeds) },
 		set: func(p *Plan, typed string) error {
 			n, ok := backoff.ParseCount(typed)

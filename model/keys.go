@@ -156,16 +156,23 @@ func (m *root) fullHelp(groups [][]key.Binding) string {
 }
 
 // Footer entries give way in this order as the width shrinks, the lowest
-// first: 1-5 (the tabs name the panes' numbers), the plans' keys, d, s, the
-// pane's keys from its least useful (the last) up to its two most useful,
-// tab, then those two; ? and q (ctrl+c while a field has the keys) never
-// do.
+// first: 1-5 (the tabs name the panes' numbers), x and P (which need a
+// pinned plan), the pane's keys from its least useful (the last) up to its
+// third, tab, s, d (the header's rule names it too), the pane's second
+// key, p, then the pane's most useful key; ? and q (ctrl+c while a field has
+// the keys) never do. A useful key (tab and above) given up for a longer one
+// comes back where it fits.
+// At 80 columns every pane keeps p and d (issue 19, item 10).
 const (
 	dropPane   = 1
 	dropPlans  = 2
-	dropDraws  = 3
-	dropSave   = 4
 	dropLocal  = 10 // and two more for each pane key above the last
+	dropTab    = 1000
+	dropSave   = 1001
+	dropDraws  = 1002
+	dropSecond = 1003
+	dropPin    = 1004
+	dropFirst  = 1005
 	neverDrops = 1 << 30
 )
 
@@ -179,9 +186,15 @@ func footerEntries(keys footerKeys) []footerEntry {
 	var out []footerEntry
 	pane := keys.pane.ShortHelp()
 	for i, b := range pane {
-		out = append(out, footerEntry{b, dropLocal + 2*(len(pane)-1-i)})
+		drop := dropLocal + 2*(len(pane)-1-i)
+		switch i {
+		case 0:
+			drop = dropFirst
+		case 1:
+			drop = dropSecond
+		}
+		out = append(out, footerEntry{b, drop})
 	}
-	dropTab := dropLocal + 2*max(len(pane)-2, 0) - 1
 	g := keys.global
 	if keys.captured {
 		return append(out, footerEntry{g.Force, neverDrops})
@@ -191,7 +204,7 @@ func footerEntries(keys footerKeys) []footerEntry {
 	}
 	return append(out,
 		footerEntry{g.Next, dropTab}, footerEntry{g.Pane, dropPane}, footerEntry{g.Draws, dropDraws},
-		footerEntry{g.Pin, dropPlans}, footerEntry{g.Swap, dropPlans}, footerEntry{g.Drop, dropPlans},
+		footerEntry{g.Pin, dropPin}, footerEntry{g.Swap, dropPlans}, footerEntry{g.Drop, dropPlans},
 		footerEntry{g.Save, dropSave}, footerEntry{g.Help, neverDrops}, footerEntry{g.Quit, neverDrops})
 }
 
@@ -217,26 +230,54 @@ func (m *root) shortHelp(keys footerKeys) string {
 	}
 	h := m.help
 	h.Width = 0 // measured here, not cut with an ellipsis
-	for {
-		bindings := make([]key.Binding, len(entries))
+	kept := make([]bool, len(entries))
+	for i := range kept {
+		kept[i] = true
+	}
+	view := func() string {
+		var bindings []key.Binding
 		for i, e := range entries {
-			bindings[i] = e.b
+			if kept[i] {
+				bindings = append(bindings, e.b)
+			}
 		}
-		line := h.ShortHelpView(bindings)
+		return h.ShortHelpView(bindings)
+	}
+	for {
+		line := view()
 		if ansi.StringWidth(line) <= m.width {
-			return line
+			break
 		}
 		drop := -1
 		for i, e := range entries {
-			if e.drop != neverDrops && (drop < 0 || e.drop < entries[drop].drop) {
+			if kept[i] && e.drop != neverDrops && (drop < 0 || e.drop < entries[drop].drop) {
 				drop = i
 			}
 		}
 		if drop < 0 {
 			return pane.Fit(line, m.width, 1)
 		}
-		entries = append(entries[:drop], entries[drop+1:]...)
+		kept[drop] = false
 	}
+	// A key given up for a longer one may fit where that did not: the
+	// useful ones (tab and above) come back, the most useful first.
+	for {
+		back := -1
+		for i, e := range entries {
+			if !kept[i] && e.drop >= dropTab && (back < 0 || e.drop > entries[back].drop) {
+				back = i
+			}
+		}
+		if back < 0 {
+			break
+		}
+		kept[back] = true
+		if ansi.StringWidth(view()) > m.width {
+			kept[back] = false
+		}
+		entries[back].drop = -1 // tried
+	}
+	return view()
 }
 
 // scrollKeys are the keys that scroll a pane's long content.

@@ -20,6 +20,9 @@ type Options struct {
 	// SpreadDraws are the first plan's spread's draws: Independent unless
 	// told.
 	SpreadDraws backoff.Draws
+	// Policies are the names of the policies the panes compare, as
+	// --policies takes them: the five and custom unless told.
+	Policies []string
 	// Files are where the s key saves the plan; none saves nothing, and
 	// says so.
 	Files Files
@@ -58,6 +61,10 @@ func WithSeeds(n int) Option { return func(o *Options) { o.Seeds = n } }
 
 // WithSpreadDraws starts with the spread over seeds drawn with d.
 func WithSpreadDraws(d backoff.Draws) Option { return func(o *Options) { o.SpreadDraws = d } }
+
+// WithPolicies compares the policies named (as --policies names them) in
+// every pane; names the settings do not take leave the default six.
+func WithPolicies(names []string) Option { return func(o *Options) { o.Policies = names } }
 
 // WithFiles saves plans through f.
 func WithFiles(f Files) Option { return func(o *Options) { o.Files = f } }

@@ -89,7 +89,7 @@ func pasteCases() []struct {
 		{"jobs line", []string{"4", "enter"}, "alpha:1 ", jobsLineLimit, "jobs: up to 8 run at a time."},
 		{"settings field", []string{"5", "enter", "backspace", "backspace"}, "1234567890", fieldLimit, rangeError(backoff.Defaults(), backoff.FirstWait)},
 		{"save field", []string{"s", "ctrl+u"}, "plans/ ", saveFieldLimit, `Saving "plans/ plans/`},
-		{"no field", nil, "xyz", 0, "[exponential]"}, // runes that are no key: the root takes each on its own
+		{"no field", []string{"1"}, "xyz", 0, "[exponential]"}, // runes that are no key: the root takes each on its own
 	}
 }
 

@@ -33,7 +33,8 @@ func TestRunWorkWithAQueue(t *testing.T) {
 	s := backoff.Defaults()
 	s.Clients, s.Attempts = 1000, 8
 	work := func(s backoff.Settings) int64 {
-		r := &run{plan: DefaultPlan(s), policies: policiesOf(s)}
+		p := DefaultPlan(s)
+		r := &run{plan: p, policies: policiesOf(p)}
 		return r.work()
 	}
 	if got := work(s); got != 48_000 || got > DefaultInlineWork {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -84,7 +85,7 @@ type headerKey struct {
 	info   string
 }
 
-// NewApp returns the program on pane 1 with settings s, the spread over
+// NewApp returns the program on pane 2, the crowd, with settings s, the spread over
 // DefaultSeeds seeds with independent draws unless opts say otherwise. Its
 // first run starts in Init, or, when it is small enough to run inside
 // Update (WithInlineWork), here.
@@ -96,6 +97,7 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 		keys:     DefaultGlobalKeyMap(),
 		help:     h,
 		runs:     newRuns(o, st),
+		focus:    FocusCrowd, // what a person comes for
 		policy:   int(backoff.Exponential),
 		client:   NewClientPane(s, st),
 		crowd:    NewCrowdPane(st),
@@ -106,6 +108,9 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 		styles:   st,
 	}
 	p := DefaultPlan(s)
+	if policies, err := parsePolicies(s, strings.Join(o.Policies, ",")); err == nil {
+		p.Policies = policies
+	}
 	p.Seeds = min(max(o.Seeds, 0), backoff.MaxSeeds)
 	if o.SpreadDraws == backoff.Reference {
 		p.SpreadDraws = backoff.Reference
@@ -298,7 +303,7 @@ func (m *root) globalKey(msg tea.Msg, cmd *tea.Cmd) bool {
 		m.drop()
 	case key.Matches(k, m.keys.Save):
 		if !m.save.Writing() {
-			*cmd = m.save.Open(m.savedPlan())
+			*cmd = m.save.Open(m.savedPlan(m.plan), m.savedPinned())
 		}
 	default:
 		return false
@@ -344,9 +349,9 @@ func (m *root) paneMessage(msg tea.Msg, cmd *tea.Cmd) bool {
 // schedules and pane 4's jobs are no crowd, and the form's summary.
 func (m *root) planChanged() {
 	s := m.plan.Settings
-	m.policies = policiesOf(s)
+	m.policies = policiesOf(m.plan)
 	m.policy = min(max(m.policy, 0), len(m.policies)-1)
-	m.client.SetSettings(s)
+	m.client.SetSettings(s, m.policies)
 	m.client.SetChosen(m.policy)
 	m.timeline.SetChosen(m.policy)
 	m.jobs.SetPolicy(m.policies[m.policy], s)

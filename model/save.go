@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
@@ -21,6 +22,7 @@ import (
 // SaveKeyMap is the keys of the box that saves the plan.
 type SaveKeyMap struct {
 	Save   key.Binding // enter: save under the name typed
+	Which  key.Binding // tab: save the pinned plan, A, or the plan again
 	Yes    key.Binding // y: overwrite the file that is there
 	No     key.Binding // n: keep it, and type another name
 	Cancel key.Binding // esc: close the box, saving nothing
@@ -30,13 +32,16 @@ type SaveKeyMap struct {
 func DefaultSaveKeyMap() SaveKeyMap {
 	return SaveKeyMap{
 		Save:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save"), key.WithDisabled()),
+		Which:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "plan A instead"), key.WithDisabled()),
 		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "overwrite"), key.WithDisabled()),
 		No:     key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "keep it"), key.WithDisabled()),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
 	}
 }
 
-func (k SaveKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Save, k.Yes, k.No, k.Cancel} }
+func (k SaveKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Save, k.Which, k.Yes, k.No, k.Cancel}
+}
 
 func (k SaveKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
@@ -57,20 +62,44 @@ const (
 	saveShown             // what came of it, or a notice, until the next key
 )
 
-// SavedPlan is the plan the s key saves: the settings; the six policies
-// the panes show, the five and your own ("custom", which the file's
+// SavedPlan is the plan the s key saves: the settings; the policies
+// the panes show (by default the five and your own, "custom", which the file's
 // [custom] table and shared waits define), so that the plan's crowd is the
 // screen's; the spread's seeds and draws; and the note of the plan the
 // program was started with.
-func (m App) SavedPlan() plan.Plan { return m.savedPlan() }
+func (m App) SavedPlan() plan.Plan { return m.savedPlan(m.plan) }
 
-func (m *root) savedPlan() plan.Plan {
-	names := make([]string, 0, backoff.NumShapes+1)
-	for _, sh := range backoff.Shapes() {
-		names = append(names, sh.String())
+// SavedPinned is the pinned plan, A, as the s key saves it, when a plan is
+// pinned and differs from the plan shown.
+func (m App) SavedPinned() (plan.Plan, bool) {
+	a := m.savedPinned()
+	if a == nil {
+		return plan.Plan{}, false
 	}
-	return plan.Plan{Settings: m.plan.Settings, Policies: append(names, "custom"), Seeds: m.plan.Seeds,
-		SeedDraws: m.plan.SpreadDraws, Note: m.note}
+	return *a, true
+}
+
+func (m *root) savedPinned() *plan.Plan {
+	if a := m.runs.pinned; a != nil && a.plan != m.plan {
+		p := m.savedPlan(a.plan)
+		return &p
+	}
+	return nil
+}
+
+// savedPlan is p as a plan file holds it, its policies by name: the
+// five's as the reference writes them ("full jitter").
+func (m *root) savedPlan(p Plan) plan.Plan {
+	names := p.PolicyNames()
+	for i, n := range names {
+		for _, sh := range backoff.Shapes() {
+			if n == policyName(sh.String()) {
+				names[i] = sh.String()
+			}
+		}
+	}
+	return plan.Plan{Settings: p.Settings, Policies: names, Seeds: p.Seeds,
+		SeedDraws: p.SpreadDraws, Note: m.note}
 }
 
 // planSavedMsg is what came of a write.
@@ -93,13 +122,17 @@ type SaveBox struct {
 	files  Files
 	stage  saveStage
 	input  textinput.Model
-	plan   plan.Plan // the plan being saved
-	name   string    // the file it goes to
-	gen    int       // the write on its way
-	note   string    // beside the field: why a name was refused, or that a file was kept
-	failed bool      // the note, or the result, is an error
-	result string    // once shown: what was saved, or why not, or a notice
-	view   string    // rendered on change
+	plan   plan.Plan     // the plan being saved
+	plans  [2]*plan.Plan // the plan shown and the pinned one, A (nil when none is pinned, or it is the plan)
+	pinned bool          // A is the one being saved
+	names  [2]string     // the names offered for each: the last saved, or the defaults
+	saved  string        // once shown: what was saved ("the plan", "plan A"), "" for anything else
+	name   string        // the file it goes to
+	gen    int           // the write on its way
+	note   string        // beside the field: why a name was refused, or that a file was kept
+	failed bool          // the note, or the result, is an error
+	result string        // once shown: what was saved, or why not, or a notice
+	view   string        // rendered on change
 	width  int
 	styles *pane.Styles
 }
@@ -115,7 +148,8 @@ func NewSaveBox(files Files, st *pane.Styles) SaveBox {
 	in.PromptStyle, in.TextStyle, in.Cursor.Style = st.InputPrompt, st.InputText, st.InputCursor
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.SetValue(pane.DefaultPlanFile)
-	return SaveBox{KeyMap: DefaultSaveKeyMap(), files: files, input: in, styles: st}
+	return SaveBox{KeyMap: DefaultSaveKeyMap(), files: files, input: in, styles: st,
+		names: [2]string{pane.DefaultPlanFile, pane.DefaultPlanFileA}}
 }
 
 // Captured reports whether the box has the keys: the name field or the
@@ -140,9 +174,11 @@ func (m SaveBox) Failed() bool { return m.failed }
 // Value is what the name field holds.
 func (m SaveBox) Value() string { return m.input.Value() }
 
-// Open offers to save p, the field holding the last name saved.
-func (m *SaveBox) Open(p plan.Plan) tea.Cmd {
-	m.plan = p
+// Open offers to save p, the field holding the last name saved; with a,
+// the pinned plan, tab offers it instead, and back.
+func (m *SaveBox) Open(p plan.Plan, a *plan.Plan) tea.Cmd {
+	m.plans = [2]*plan.Plan{&p, a}
+	m.choose(false)
 	m.note, m.failed = "", false
 	m.stage = saveNaming
 	cmd := m.input.Focus()
@@ -152,12 +188,36 @@ func (m *SaveBox) Open(p plan.Plan) tea.Cmd {
 	return cmd
 }
 
+// choose makes the pinned plan, or the plan shown, the one to save: the
+// prompt says which, and the field offers its last name, keeping what was
+// typed for the other.
+func (m *SaveBox) choose(pinned bool) {
+	if m.pinned != pinned {
+		m.names[b2i(m.pinned)] = m.input.Value()
+	}
+	m.pinned = pinned && m.plans[1] != nil
+	m.plan = *m.plans[b2i(m.pinned)]
+	m.input.Prompt = pane.SavePrompt
+	if m.pinned {
+		m.input.Prompt = pane.SavePromptA
+	}
+	m.input.SetValue(m.names[b2i(m.pinned)])
+	m.input.CursorEnd()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // SetNotice shows text until the next key, as a result is shown.
 func (m *SaveBox) SetNotice(text string) {
 	if text == "" || m.Captured() || m.Writing() {
 		return
 	}
-	m.stage, m.result, m.failed = saveShown, text, false
+	m.stage, m.result, m.failed, m.saved = saveShown, text, false, ""
 	m.render()
 }
 
@@ -204,6 +264,12 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 		return m, nil
 	case saveNaming:
 		switch {
+		case isKey && key.Matches(k, m.KeyMap.Which):
+			m.choose(!m.pinned)
+			m.note, m.failed = "", false
+			m.setKeys()
+			m.render()
+			return m, nil
 		case isKey && key.Matches(k, m.KeyMap.Save):
 			name := strings.TrimSpace(m.input.Value())
 			if name == "" {
@@ -265,9 +331,14 @@ func (m *SaveBox) landed(r planSavedMsg) {
 		m.stage = saveAsking
 		m.note, m.failed = "", false
 	case r.err != nil:
-		m.stage, m.result, m.failed = saveShown, pane.PlanNotSaved(m.name, words.FileReason(r.err, "no such folder")), true
+		m.stage, m.result, m.failed, m.saved = saveShown, pane.PlanNotSaved(m.name, words.FileReason(r.err, "no such folder")), true, ""
 	default:
-		m.stage, m.result, m.failed = saveShown, pane.PlanSaved(m.name, m.plan), false
+		m.saved = "the plan"
+		if m.pinned {
+			m.saved = "plan A"
+		}
+		m.stage, m.result, m.failed = saveShown, pane.PlanSaved(m.saved, m.name, m.plan), false
+		m.names[b2i(m.pinned)] = m.name
 		m.input.SetValue(m.name)
 	}
 	m.setKeys()
@@ -285,6 +356,11 @@ func (m *SaveBox) close() {
 // setKeys turns on the keys of the stage.
 func (m *SaveBox) setKeys() {
 	m.KeyMap.Save.SetEnabled(m.stage == saveNaming)
+	m.KeyMap.Which.SetEnabled(m.stage == saveNaming && m.plans[1] != nil)
+	m.KeyMap.Which.SetHelp("tab", "plan A instead")
+	if m.pinned {
+		m.KeyMap.Which.SetHelp("tab", "the plan instead")
+	}
 	m.KeyMap.Yes.SetEnabled(m.stage == saveAsking)
 	m.KeyMap.No.SetEnabled(m.stage == saveAsking)
 	m.KeyMap.Cancel.SetEnabled(m.Captured())
@@ -297,7 +373,7 @@ func (m *SaveBox) render() {
 	switch m.stage {
 	case saveNaming:
 		// The field scrolls to keep the cursor in sight.
-		m.input.Width = max(m.width-len(pane.SavePrompt)-1, 0)
+		m.input.Width = max(m.width-ansi.StringWidth(m.input.Prompt)-1, 0)
 		m.input.SetCursor(m.input.Position())
 		m.view = pane.Fit(m.input.View(), m.width, 1)
 		if m.note != "" {
@@ -316,7 +392,11 @@ func (m *SaveBox) render() {
 		if m.failed {
 			style = st.Error
 		}
-		m.view = style.Render(pane.WrapAtSpaces(m.result, m.width))
+		if m.saved != "" && !m.failed {
+			m.view = style.Render(pane.PlanSavedView(m.saved, m.name, m.plan, m.width))
+		} else {
+			m.view = style.Render(pane.WrapAtSpaces(m.result, m.width))
+		}
 	default:
 		m.view = ""
 	}

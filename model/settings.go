@@ -61,12 +61,17 @@ func tagged(form int, cmd tea.Cmd) tea.Cmd {
 }
 
 // SettingsKeyMap is pane 5's keys; the form's own are listed while it is
-// open.
+// open. The form moves between its fields itself, in the Update of the key
+// (see SettingsPane.take), so that the keys after it land in the field it
+// moved to.
 type SettingsKeyMap struct {
 	scrollKeys // the settings, while the form is closed
 	Open       key.Binding
 	Next       key.Binding // in the form: the next field, or apply on the last
 	Back       key.Binding // in the form: the previous field
+	FieldDown  key.Binding // in the form: the next field
+	FieldUp    key.Binding // in the form: the previous field
+	Apply      key.Binding // in the form: apply, from any field
 	Cancel     key.Binding // in the form: close it, changing nothing
 }
 
@@ -75,18 +80,22 @@ func DefaultSettingsKeyMap() SettingsKeyMap {
 	return SettingsKeyMap{
 		scrollKeys: defaultScrollKeys(),
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "change settings")),
-		Next:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
+		Next:       key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
 		Back:       key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
+		FieldDown:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next field"), key.WithDisabled()),
+		FieldUp:    key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field"), key.WithDisabled()),
+		Apply:      key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply"), key.WithDisabled()),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
 	}
 }
 
 func (k SettingsKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Next, k.Back, k.Cancel, pair(k.Up, k.Down, "↑/↓", "scroll")}
+	return []key.Binding{k.Open, k.Next, k.Apply, pair(k.FieldUp, k.FieldDown, "↑/↓", "field"), k.Cancel, k.Back,
+		pair(k.Up, k.Down, "↑/↓", "scroll")}
 }
 
 func (k SettingsKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Next, k.Back, k.Cancel}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	return [][]key.Binding{{k.Open, k.Next, k.Back, k.FieldDown, k.FieldUp, k.Apply, k.Cancel}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
 // fieldLimit is the most runes a settings field holds: room for a budget
@@ -95,6 +104,10 @@ func (k SettingsKeyMap) FullHelp() [][]key.Binding {
 // whole field again (bubbles' textinput does), so a long paste would cost
 // the square of its length.
 const fieldLimit = 20
+
+// policiesLimit is the most runes the field of the policies holds: room
+// for every name the program takes, separated by commas.
+const policiesLimit = 160
 
 // The keys of the form's selects.
 const (
@@ -111,17 +124,12 @@ const (
 // lives behind a pointer so the fields' bindings survive the pane being
 // copied.
 type formDraft struct {
-	text        [18]string
+	text        []string // as many as formTexts
 	preset      string
 	draws       backoff.Draws
 	spreadDraws backoff.Draws
 	queueOrder  backoff.QueueOrder
 	dropExpired bool
-	// checking is set while the form takes an enter or a tab: only then do
-	// the fields check what they hold. huh also checks a field as it loses
-	// the cursor, which would leave its error behind it; here the error
-	// goes as the cursor leaves.
-	checking bool
 }
 
 // plan is base with the draft's fields read into it, in order, each that
@@ -154,7 +162,9 @@ type SettingsPane struct {
 	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
 	inputs   []*huh.Input // the text fields, in formTexts order
+	pages    [][]string   // the fields' keys, page by page
 	filled   string       // the preset the fields were last filled from
+	fieldErr string       // why the field the cursor is on did not let it go, until the next key
 	history  []tea.Msg    // every message the open form has taken, to build it again
 	builtFor [2]int       // the width and form height the open form was built at
 	finalErr string       // why the plan cannot be applied, shown at the last field
@@ -198,12 +208,12 @@ func (m *SettingsPane) render() {
 	}
 	out := pane.SettingsSummary(m.plan.Settings, m.plan.Seeds, m.plan.SpreadDraws, m.width, m.styles)
 	if m.note != "" {
-		out = m.styles.Note.Render(pane.Wrap(m.note, min(m.width, pane.ProseWidth))) + "\n\n" + out
+		out = m.styles.Note.Render(pane.Wrap(m.note+" "+reopen, min(m.width, pane.ProseWidth))) + "\n\n" + out
 	}
 	m.view.SetContent(pane.Fit(out, m.width, pane.Height(out)), m.width, m.height, false)
 	st := m.styles
 	title := st.Title.Render("Change the settings") +
-		st.Muted.Render(": enter for the next field, and on the last of the third page to apply; shift+tab goes back; esc cancels. A time takes 1500, 1.5s or 1s500ms.")
+		st.Muted.Render(": enter, tab or ↓ next field; ↑ or shift+tab back; ctrl+s, or enter on the last field, applies; esc cancels. 1,500 or 1_500 for 1500; 1.5s or 1s500ms for a time.")
 	m.title = pane.Wrap(title, min(m.width, pane.ProseWidth))
 }
 
@@ -225,16 +235,17 @@ func (m *SettingsPane) drawForm() {
 	m.frame = pane.Fit(m.title+"\n\n"+view, m.width, m.height)
 }
 
+// reopen follows what the last form did: the form is closed, and the
+// pane's keys are its own again.
+const reopen = "enter opens the form again."
+
 // fieldError is the error of the field the cursor is on: why enter did not
 // move on from it, or why the plan cannot be applied.
 func (m *SettingsPane) fieldError() string {
 	if m.finalErr != "" {
 		return m.finalErr
 	}
-	if f := m.form.GetFocusedField(); f != nil && f.Error() != nil {
-		return f.Error().Error()
-	}
-	return ""
+	return m.fieldErr
 }
 
 // focusedDescription is what the focused text field says under it, from
@@ -326,10 +337,12 @@ func (m *SettingsPane) rebuild() {
 	}
 }
 
-// formPageLines is the most lines a page of the form takes: the second, its
-// title, seven fields and two selects of two lines each, with room for two
-// titles that wrap in a narrow pane.
-const formPageLines = 14
+// formPageLines is the most lines a page of the form takes: the third, its
+// title, three selects of two lines each, four more fields and the
+// policies' field of two lines or three, with room for two titles that
+// wrap in a narrow pane (the second, the service's and its queue's, takes
+// 14).
+const formPageLines = 16
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
@@ -339,9 +352,9 @@ func (m SettingsPane) formHeight() int {
 
 // open builds a fresh form bound to a fresh draft of the plan.
 func (m *SettingsPane) open() tea.Cmd {
-	m.draft = &formDraft{}
+	m.draft = &formDraft{text: make([]string, len(formTexts()))}
 	m.history = nil
-	m.finalErr = ""
+	m.finalErr, m.fieldErr = "", ""
 	m.build()
 	m.note = ""
 	m.opened++
@@ -366,11 +379,10 @@ func (m *SettingsPane) build() {
 		in := huh.NewInput().
 			Key(t.name).
 			Title(fieldTitle(t, m.plan.Settings)).
-			Inline(true).
+			Inline(t.name != policiesField). // a long list takes a line of its own
 			Prompt("> ").
-			CharLimit(fieldLimit).
-			Value(&m.draft.text[i]).
-			Validate(validator(m.draft, m.plan, i))
+			CharLimit(t.limit()).
+			Value(&m.draft.text[i])
 		m.inputs[i] = in
 		byName[t.name] = in
 		if t.group < 2 {
@@ -402,16 +414,27 @@ func (m *SettingsPane) build() {
 	pages[2] = []huh.Field{
 		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset also sets the first wait, longest wait and attempts)").
 			Inline(true).Options(presets...).Value(&m.draft.preset),
-		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)],
+		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)], byName[policiesField],
 		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
 			Inline(true).Options(draws()...).Value(&m.draft.draws),
 		byName["the spread's seeds"],
 		huh.NewSelect[backoff.Draws]().Key(spreadDrawsKey).Title("the spread's draws (←/→)").
 			Inline(true).Options(draws()...).Value(&m.draft.spreadDraws),
 	}
+	// The pane moves between fields (take), never huh's commands; the root
+	// quits on ctrl+c.
+	off := key.NewBinding(key.WithDisabled())
 	keys := huh.NewDefaultKeyMap()
-	keys.Quit = key.NewBinding(key.WithDisabled()) // the root quits on ctrl+c
-	keys.Select.Filter = key.NewBinding(key.WithDisabled())
+	keys.Quit = off
+	keys.Select.Filter = off
+	keys.Input.Next, keys.Input.Prev, keys.Input.Submit = off, off, off
+	keys.Select.Next, keys.Select.Prev, keys.Select.Submit, keys.Select.Up, keys.Select.Down = off, off, off, off, off
+	m.pages = make([][]string, len(pages))
+	for i, page := range pages {
+		for _, f := range page {
+			m.pages[i] = append(m.pages[i], f.GetKey())
+		}
+	}
 	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back, and its queue", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
 	groups := make([]*huh.Group, 3)
 	for i := range pages {
@@ -427,32 +450,31 @@ func (m *SettingsPane) build() {
 	m.builtFor = [2]int{m.width, m.formHeight()}
 }
 
-// validator checks text field i against the plan the fields before it
-// make, but only while the form takes an enter or a tab (see
-// formDraft.checking).
-func validator(d *formDraft, base Plan, i int) func(string) error {
-	return func(typed string) error {
-		if !d.checking {
-			return nil
-		}
-		p, _ := d.plan(base, i)
-		return formTexts()[i].set(&p, typed)
-	}
+// check is why text field i cannot hold typed, given the plan the fields
+// before it make (the longest wait's range starts at the first wait), or
+// nil.
+func (d *formDraft) check(base Plan, i int, typed string) error {
+	p, _ := d.plan(base, i)
+	return formTexts()[i].set(&p, typed)
 }
 
-// checks reports whether msg is a key on which a field checks itself.
-func checks(msg tea.Msg) bool {
-	k, ok := msg.(tea.KeyMsg)
-	return ok && (k.Type == tea.KeyEnter || k.Type == tea.KeyTab)
-}
-
-// take gives msg to the form and returns its command.
+// take gives msg to the form and returns its command. A key that moves to
+// another field moves there now, in this Update, not in a command: keys
+// typed behind it, in the same burst, must land in the field it moved to.
 func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
-	m.draft.checking = checks(msg)
-	model, cmd := m.form.Update(msg)
-	m.draft.checking = false
-	if f, ok := model.(*huh.Form); ok {
-		m.form = f
+	var cmd tea.Cmd
+	k, isKey := msg.(tea.KeyMsg)
+	switch {
+	case isKey && key.Matches(k, m.KeyMap.Next, m.KeyMap.FieldDown):
+		cmd = m.step(true)
+	case isKey && key.Matches(k, m.KeyMap.Back, m.KeyMap.FieldUp):
+		cmd = m.step(false)
+	default:
+		model, c := m.form.Update(msg)
+		if f, ok := model.(*huh.Form); ok {
+			m.form = f
+		}
+		cmd = c
 	}
 	m.fillPreset()
 	// Set here, in Update, rather than with huh's TitleFunc, which would
@@ -460,6 +482,55 @@ func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
 	p, _ := m.draft.plan(m.plan, 1)
 	m.inputs[1].Title(fieldTitle(formTexts()[1], p.Settings))
 	return cmd
+}
+
+// at is the page of the field called name and its place on it.
+func (m *SettingsPane) at(name string) (page, i int) {
+	for p, keys := range m.pages {
+		for j, k := range keys {
+			if k == name {
+				return p, j
+			}
+		}
+	}
+	return 0, 0
+}
+
+// step moves the cursor to the next field, or the previous, at once: huh's
+// NextField and NextGroup update the form where they are called, and the
+// step to another page that the field's step asks for in a command is
+// taken here instead. The next field waits for the field the cursor leaves
+// to hold what it can take; nothing is checked going back. The form's own
+// commands (the cursor's blinks) go back to the runtime.
+func (m *SettingsPane) step(next bool) tea.Cmd {
+	f := m.form.GetFocusedField()
+	page, i := m.at(f.GetKey())
+	if !next {
+		switch {
+		case i > 0:
+			return m.form.PrevField()
+		case page > 0:
+			m.form.PrevField() // blurs, and asks for the page before: taken here
+			return m.form.PrevGroup()
+		}
+		return nil
+	}
+	for t, in := range m.inputs {
+		if in == f {
+			if err := m.draft.check(m.plan, t, m.draft.text[t]); err != nil {
+				m.fieldErr = err.Error()
+				return nil
+			}
+		}
+	}
+	switch {
+	case i < len(m.pages[page])-1:
+		return m.form.NextField()
+	case page < len(m.pages)-1:
+		m.form.NextField() // blurs, and asks for the next page: taken here
+		return m.form.NextGroup()
+	}
+	return nil
 }
 
 // fillPreset fills the policy's fields from the preset just chosen: its
@@ -507,7 +578,7 @@ func (d *formDraft) refresh(form *huh.Form) (*huh.Form, bool) {
 }
 
 func (m *SettingsPane) close(note string) {
-	m.form, m.draft, m.inputs, m.history, m.note, m.frame, m.finalErr = nil, nil, nil, nil, note, "", ""
+	m.form, m.draft, m.inputs, m.history, m.note, m.frame, m.finalErr, m.fieldErr = nil, nil, nil, nil, note, "", "", ""
 	m.setFormKeys(false)
 	m.render()
 }
@@ -517,9 +588,9 @@ func (m *SettingsPane) setFormKeys(open bool) {
 		b.SetEnabled(!open)
 	}
 	m.KeyMap.Open.SetEnabled(!open)
-	m.KeyMap.Next.SetEnabled(open)
-	m.KeyMap.Back.SetEnabled(open)
-	m.KeyMap.Cancel.SetEnabled(open)
+	for _, b := range []*key.Binding{&m.KeyMap.Next, &m.KeyMap.Back, &m.KeyMap.FieldDown, &m.KeyMap.FieldUp, &m.KeyMap.Apply, &m.KeyMap.Cancel} {
+		b.SetEnabled(open)
+	}
 }
 
 // onLastField reports whether the cursor is on the form's last field, where
@@ -530,8 +601,9 @@ func (m *SettingsPane) onLastField() bool {
 }
 
 // Update opens the form on enter; while it is open every message goes to
-// it, but esc, which closes it changing nothing. When the form completes,
-// its plan is the pane's at once (see Plan).
+// it, but esc, which closes it changing nothing, and ctrl+s, or enter on
+// its last field, which apply it: its plan is the pane's at once (see
+// Plan).
 func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 	if fm, ok := msg.(formMsg); ok {
 		if m.form == nil || fm.form != m.opened {
@@ -558,16 +630,19 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		return m, nil
 	}
 	if isKey {
-		m.finalErr = ""
+		m.finalErr, m.fieldErr = "", ""
 	}
-	// The whole plan is checked before enter on the last field applies it:
-	// a refusal keeps the form open, the error beside the field.
-	if checks(msg) && m.onLastField() {
-		if _, err := m.checkedPlan(); err != nil {
+	// The whole plan is checked before it is applied: a refusal keeps the
+	// form open, the error beside the field.
+	if isKey && (key.Matches(k, m.KeyMap.Apply) || key.Matches(k, m.KeyMap.Next) && m.onLastField()) {
+		p, err := m.checkedPlan()
+		if err != nil {
 			m.finalErr = err.Error()
 			m.drawForm()
 			return m, nil
 		}
+		m.apply(p)
+		return m, nil
 	}
 	// A blink of the cursor changes nothing a form built again would show:
 	// its cursors are new, and take no blink of the old ones.
@@ -575,28 +650,27 @@ func (m SettingsPane) Update(msg tea.Msg) (SettingsPane, tea.Cmd) {
 		m.history = append(m.history, msg)
 	}
 	cmd := m.take(msg)
-	// The form never aborts: huh aborts only on its quit key, which open
-	// disables (the root quits on ctrl+c), and esc closes it above.
-	if m.form.State == huh.StateCompleted {
-		p, err := m.checkedPlan()
-		if err != nil {
-			// Checked before the last enter; only a safety net.
-			m.close(err.Error())
-			return m, nil
-		}
-		old := m.plan
-		m.plan = p
-		note := "Applied; nothing changed."
-		if changes := pane.PlanChanges(old.Settings, p.Settings); changes != "" {
-			note = "Applied: " + changes + "."
-		} else if p != old {
-			note = "Applied: the spread's seeds or draws changed."
-		}
-		m.close(note)
-		return m, nil
-	}
 	m.drawForm()
 	return m, tagged(m.opened, cmd)
+}
+
+// apply makes p the pane's plan and closes the form, saying what changed.
+// The form never completes or aborts in huh's sense: its keys to submit
+// and quit are off.
+func (m *SettingsPane) apply(p Plan) {
+	old := m.plan
+	m.plan = p
+	note := "Applied; nothing changed."
+	changes := pane.PlanChanges(old.Settings, p.Settings)
+	if p.Policies != old.Policies {
+		changes = strings.TrimPrefix(changes+", the policies compared → "+strings.Join(p.PolicyNames(), ", "), ", ")
+	}
+	if changes != "" {
+		note = "Applied: " + changes + "."
+	} else if p != old {
+		note = "Applied: the spread's seeds or draws changed."
+	}
+	m.close(note)
 }
 
 // checkedPlan is the plan the draft makes, or the first reason it cannot
@@ -609,7 +683,7 @@ func (m *SettingsPane) checkedPlan() (Plan, error) {
 	if err := p.Settings.ValidateIn(backoff.WideLimits); err != nil {
 		return m.plan, err
 	}
-	for _, pol := range policiesOf(p.Settings) {
+	for _, pol := range policiesOf(p) {
 		if err := backoff.CheckQueue(pol, p.Settings); err != nil {
 			return m.plan, err
 		}
@@ -628,7 +702,13 @@ func (m SettingsPane) fieldFull(msg tea.Msg) bool {
 	}
 	f := m.form.GetFocusedField()
 	v, ok := f.GetValue().(string)
-	return ok && f.Error() == nil && m.finalErr == "" && utf8.RuneCountInString(v) >= fieldLimit
+	limit := fieldLimit
+	for i, in := range m.inputs {
+		if in == f {
+			limit = formTexts()[i].limit()
+		}
+	}
+	return ok && m.fieldErr == "" && m.finalErr == "" && utf8.RuneCountInString(v) >= limit
 }
 
 // View draws the pane: the form while it is open, else the settings.

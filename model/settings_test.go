@@ -126,14 +126,18 @@ func TestSettingsApplyBeforeTheFormOpensAgain(t *testing.T) {
 	}
 }
 
-// A step to the next field that a closed form asked for does nothing to a
-// form opened after it.
+// What a closed form's commands send (here the new page's refresh, after
+// the step from the first page to the second) does nothing to a form
+// opened after it.
 func TestStaleFormMessagesDoNotMoveAFreshForm(t *testing.T) {
-	m, _ := settle(t, newApp(t, 100, 30), never, press("5", "enter")...)
-	// Enter on the first field: hold what its commands send.
-	m, pending := step(t, m, press("enter")[0])
+	m, _ := settle(t, newApp(t, 100, 30), never, press("5", "enter", "tab", "tab", "tab", "tab", "tab", "tab")...)
+	// The step to the second page: hold what its commands send.
+	m, pending := step(t, m, press("tab")[0])
 	if len(pending) == 0 {
-		t.Fatal("enter in the form sent nothing")
+		t.Fatal("the step to the second page sent nothing")
+	}
+	if got, want := m.SettingsPane().form.GetFocusedField().GetKey(), pane.FieldName(backoff.Capacity); got != want {
+		t.Fatalf("after seven tabs the cursor is on %q, want %q", got, want)
 	}
 	m, _ = settle(t, m, never, press("esc", "enter")...)
 	m, _ = settle(t, m, never, pending...)
@@ -199,9 +203,11 @@ func TestSettingsFormDrawnLive(t *testing.T) {
 	check("opened")
 	blinks := 0
 	for _, key := range press("backspace", "7", "enter", "4") {
-		var more []tea.Msg
-		m, more = step(t, m, key)
-		msgs = append(msgs, more...)
+		next, cmd := m.Update(key)
+		m = next.(App)
+		// A key starts the cursor's blink again: it blinks after half a
+		// second.
+		msgs = append(msgs, messagesWithin(cmd, time.Second)...)
 		check("after a key")
 	}
 	// The blink comes after half a second.

@@ -12,7 +12,8 @@ import (
 type TimelineKeyMap struct {
 	policyKeys
 	scrollKeys
-	All key.Binding
+	All  key.Binding
+	Back key.Binding // the time from the service's return on, or the whole run
 }
 
 // DefaultTimelineKeyMap returns pane 3's keys: the policy with left/right,
@@ -22,16 +23,17 @@ func DefaultTimelineKeyMap() TimelineKeyMap {
 		policyKeys: defaultPolicyKeys(),
 		scrollKeys: defaultScrollKeys(),
 		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all policies")),
+		Back:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "after back")),
 	}
 }
 
 func (k TimelineKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), k.All, pair(k.Up, k.Down, "↑/↓", "scroll"),
+	return []key.Binding{pair(k.Prev, k.Next, "←/→", "policy"), k.All, k.Back, pair(k.Up, k.Down, "↑/↓", "scroll"),
 		pair(k.Top, k.Bottom, "g/G", "top/bottom")}
 }
 
 func (k TimelineKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Prev, k.Next, k.All}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	return [][]key.Binding{{k.Prev, k.Next, k.All, k.Back}, {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
 // TimelinePane is pane 3: the attempts of each slot on one time axis, as
@@ -63,13 +65,13 @@ func NewTimelinePane(st *pane.Styles) TimelinePane {
 }
 
 // SetRuns shows run b, and a beside it when not nil; stale says b is the
-// last run while the plan's is on its way.
-func (m *TimelinePane) SetRuns(b pane.RunData, a *pane.RunData, stale bool) {
+// last run while the plan's is on its way, pinned that b is pinned as A.
+func (m *TimelinePane) SetRuns(b pane.RunData, a *pane.RunData, stale, pinned bool) {
 	m.b, m.hasA = b, a != nil
 	if a != nil {
 		m.a = *a
 	}
-	m.data.Stale = stale
+	m.data.Stale, m.data.Pinned = stale, pinned
 	m.aggregate()
 }
 
@@ -106,6 +108,10 @@ func (m TimelinePane) Chosen() int { return m.data.Chosen }
 // All reports whether all policies are shown.
 func (m TimelinePane) All() bool { return m.data.All }
 
+// FromBack reports whether the pane shows the time from the service's
+// return on.
+func (m TimelinePane) FromBack() bool { return m.data.FromBack }
+
 // RowMs is how wide each row is, in ms.
 func (m TimelinePane) RowMs() int { return m.data.RowMs }
 
@@ -135,22 +141,29 @@ func (m *TimelinePane) aggregate() {
 			}
 		}
 	}
+	// From back, the rows start at the unit the service is back in, and
+	// are as wide as the time from there on needs.
+	m.data.FromMs = 0
+	if m.data.FromBack {
+		m.data.FromMs = m.b.Settings.Outage / max(unit, 1) * unit
+		span -= m.data.FromMs
+	}
 	room := max(m.window-6, 4) // the head takes about six lines
 	m.data.RowMs = pane.TimelineRowMs(unit, (span+unit-1)/max(unit, 1), room)
-	m.data.B = timelineRun(m.b, m.data.RowMs)
+	m.data.B = timelineRun(m.b, m.data.FromMs, m.data.RowMs)
 	m.data.A = nil
 	if m.hasA {
-		a := timelineRun(m.a, m.data.RowMs)
+		a := timelineRun(m.a, m.data.FromMs, m.data.RowMs)
 		m.data.A = &a
 	}
 	m.render()
 }
 
-// timelineRun is run d's series summed to rows of rowMs.
-func timelineRun(d pane.RunData, rowMs int) pane.TimelineRun {
+// timelineRun is run d's series summed to rows of rowMs from fromMs on.
+func timelineRun(d pane.RunData, fromMs, rowMs int) pane.TimelineRun {
 	out := pane.TimelineRun{Settings: d.Settings, Policies: d.Policies, Rows: make([][]pane.SlotRow, len(d.Crowds))}
 	for i, c := range d.Crowds {
-		out.Rows[i] = pane.AggregateRows(c.Series, rowMs)
+		out.Rows[i] = pane.AggregateRowsFrom(c.Series, fromMs, rowMs)
 		out.Truncated = out.Truncated || (c.Series != nil && c.Series.Truncated)
 	}
 	return out
@@ -205,6 +218,12 @@ func (m TimelinePane) Update(msg tea.Msg) (TimelinePane, tea.Cmd) {
 		m.data.Chosen = stepPolicy(m.data.Chosen, n, true)
 	case key.Matches(k, m.KeyMap.All):
 		m.data.All = !m.data.All
+	case key.Matches(k, m.KeyMap.Back):
+		m.data.FromBack = !m.data.FromBack
+		m.KeyMap.Back.SetHelp("b", map[bool]string{false: "after back", true: "whole run"}[m.data.FromBack])
+		m.view.GotoTop()
+		m.aggregate()
+		return m, nil
 	default:
 		cmd := m.view.Update(msg)
 		m.join()

@@ -168,19 +168,12 @@ type settingsDraft struct {
 	seedDrawsGiven bool   // --seed-draws was given since the last --plan: --draws leaves the spread's draws alone
 	slotFrom       string // where the slot came from: "", "--slot" or "--plan"
 	plan           *loadedPlan
-	// tui is set when the command line opens the full-screen program, which
-	// shows the five and one policy of one's own: a plan's first preset,
-	// when it names one and not custom, becomes that one (see sixthOf).
-	tui bool
 }
 
 // loadedPlan is the last --plan read.
 type loadedPlan struct {
 	file string
 	plan plan.Plan
-	// sixth is the preset the full-screen program made its own policy, or
-	// "": see sixthOf.
-	sixth string
 }
 
 func newSettingsDraft(s backoff.Settings, fsys files) settingsDraft {
@@ -206,7 +199,8 @@ func (d *settingsDraft) take(u flagUse) error {
 		default:
 			v, ok = backoff.ParseThousandths(u.value)
 		}
-		if !ok {
+		// --plain keeps the reference's rule: digits, no separators.
+		if !ok || (d.limits == backoff.PlainLimits && strings.ContainsAny(u.value, ",_")) {
 			return bad(allowedForm(sf, d.limits, *s))
 		}
 		s.Set(sf.field, v)
@@ -281,19 +275,11 @@ func (d *settingsDraft) take(u flagUse) error {
 
 // takePlan sets every setting from the plan in file: what came before
 // gives way to it, as to any flag.
-//
-// The full-screen program shows the five and one policy of one's own: for
-// it, a plan that names a preset and not custom has its first preset as
-// that one, as --preset would set it right after --plan (sixthOf).
 func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 	d.settings = p.Settings
 	d.seedDraws, d.seedDrawsGiven = p.SeedDraws, false
 	d.slotFrom = "--plan"
 	d.plan = &loadedPlan{file: file, plan: p}
-	if pr, ok := sixthOf(p); ok && d.tui {
-		d.settings = d.settings.WithPreset(pr)
-		d.plan.sixth = pr.Name
-	}
 	d.given = nil
 	for _, f := range backoff.Fields() {
 		v := d.settings.Get(f)
@@ -495,6 +481,10 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a whole number from 1 to the clients"
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
+	case "every":
+		return "a time, a whole number of slots (1s, 500ms)"
+	case "from":
+		return "start or back"
 	case "width", "height":
 		return fmt.Sprintf("a whole number from %d to %d (points for svg, pixels for png)", vpicture.MinPictureSide, vpicture.MaxPictureSide)
 	case "out":

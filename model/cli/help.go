@@ -119,9 +119,10 @@ wherever they stand. A later flag overrides an earlier one of the same name.
 	(&parse{}).addSettingsFlags(fs)
 	b.WriteString(fs.FlagUsagesWrapped(helpWidth))
 	b.WriteString(`
-A number N is digits and nothing else (no sign, no spaces, at most 10). A
-time T is whole milliseconds (1000) or a duration of whole ms (1s, 250ms,
-1m30s), no sign.
+A number N is digits, plain (1500) or in groups of three as the program
+writes numbers (1,500 or 1_500); no sign, no spaces, at most 10 digits. A
+time T is whole milliseconds (1000 or 1,000) or a duration of whole ms (1s,
+250ms, 1m30s), no sign. --plain takes digits alone, as the original did.
 
 --plain keeps the original program's settings and ranges: first wait 1 to
 10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000, outage

@@ -86,7 +86,7 @@ func TestTimelineSVG(t *testing.T) {
 		titles []string
 	}{
 		{[]string{"timeline", "--policy", "exponential"}, nil, vpicture.DefaultPictureWidth, float64(vpicture.TimelinePictureHeight(1)),
-			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "reference draws", "slots of 1 s"}},
+			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "reference draws", "bars of 1 s (10 slots of 100 ms)"}},
 		{[]string{"timeline", "--policy", "all", "--capacity", "100", "--clients", "500", "--draws", "independent"}, []string{"--width", "640", "--height", "900"}, 640, 900,
 			[]string{"independent draws", "capacity 100 a second", "decorrelated: first 1000 ms"}},
 		{[]string{"timeline", "--policies", "fixed,grpc", "--slot", "250ms", "--load", "50"}, []string{"--width", "1000"}, 1000, float64(vpicture.TimelinePictureHeight(2) * 1000 / vpicture.DefaultPictureWidth),

@@ -323,11 +323,11 @@ func TestQueueInOtherReports(t *testing.T) {
 		}
 	}
 	out := reportOf(t, "timeline", "--policy", "exponential", "--capacity", "100", "--load", "50", "--format", "csv")
-	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity" {
+	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity,slot_ms,row_ms" {
 		t.Errorf("no queue: the timeline's CSV head is %q", head)
 	}
 	out = reportOf(t, "timeline", "--policy", "exponential", "--capacity", "100", "--load", "50", "--queue", "1", "--format", "csv")
-	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity,timed_out,wasted,dropped,queue" {
+	if head, _, _ := strings.Cut(out, "\n"); head != "from_ms,retries,attempts,served,rejected,failed_while_down,capacity,timed_out,wasted,dropped,queue,slot_ms,row_ms" {
 		t.Errorf("a queue of 1: the timeline's CSV head is %q", head)
 	}
 }

@@ -101,10 +101,6 @@ func pictureFormatList() string {
 	return "text, csv, json, svg or png, in any case"
 }
 
-// timelineSlot is the timeline's slot without --slot: the reference's
-// retries over time count per second.
-const timelineSlot = 1000
-
 // report is one report command, read and checked.
 type report struct {
 	command  string
@@ -117,7 +113,8 @@ type report struct {
 	// the other commands keep a plan's, for --save-plan.
 	seeds     int
 	seedDraws backoff.Draws // the spread's draws
-	slot      int           // timeline: ms per slot (the crowd's is the settings')
+	every     int           // timeline: a row's width in ms, a whole number of slots (--every; 0 for the default)
+	fromBack  bool          // timeline: the rows start when the service is back (--from back)
 	jobs      []ledger.Job  // jobs
 	note      string        // the last plan's note, kept in a plan saved
 
@@ -160,6 +157,7 @@ type reportArgs struct {
 	planFile     string
 	widthSet     string // --width and --height as given, for messages
 	heightSet    string
+	everySet     string // --every as given, for messages
 	compareFile  string
 	compare      *plan.Plan
 }
@@ -252,6 +250,21 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 		ra.policyNames, ra.policyFlag, ra.all = names, "policies", false
 	case "client":
 		ra.client, ra.clientSet = u.value, true
+	case "every":
+		n, ok := backoff.ParseTime(u.value)
+		if !ok || n < 1 || n > backoff.MaxTime {
+			return usagef("--every %s: want %s", quoteOdd(u.value), allowedValue("every", backoff.WideLimits))
+		}
+		ra.report.every, ra.everySet = n, u.value
+	case "from":
+		switch strings.ToLower(strings.TrimSpace(u.value)) {
+		case "start":
+			ra.report.fromBack = false
+		case "back":
+			ra.report.fromBack = true
+		default:
+			return usagef("--from %s: want %s", strconv.Quote(u.value), allowedValue("from", backoff.WideLimits))
+		}
 	case "seeds":
 		n, ok := backoff.ParseCount(u.value)
 		if !ok || n < 1 || n > backoff.MaxSeeds {
@@ -314,9 +327,13 @@ func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, 
 		}
 		r.client = n
 	}
-	r.slot = s.Slot
-	if r.command == "timeline" && draft.slotFrom == "" {
-		r.slot = timelineSlot
+	if r.command == "timeline" {
+		if r.every == 0 {
+			r.every = vreport.DefaultRowMs(s.Slot)
+		} else if r.every%s.Slot != 0 {
+			return r, usagef("--every %s: a row is a whole number of slots of %d ms (--slot), such as %d ms", quoteOdd(ra.everySet), s.Slot,
+				vreport.DefaultRowMs(s.Slot))
+		}
 	}
 	if ra.compare != nil {
 		if r.picture() {
@@ -533,16 +550,14 @@ func (r report) render(w io.Writer, workers int) error {
 			func() string { return vreport.CrowdReportCSV(s, crowds) },
 			func() string { return vreport.CrowdReportDoc(s, crowds) })
 	case "timeline":
-		one := s
-		one.Slot = r.slot
-		runs, err := backoff.RunAll(r.policies, one, backoff.Options{Series: true}, workers)
+		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true}, workers)
 		if err != nil {
 			return &runError{err}
 		}
 		if r.picture() {
-			return writePicture(vpicture.TimelinePicture(one, runs, r.format, r.width, r.height))
+			return writePicture(vpicture.TimelinePictureOf(s, runs, vpicture.TimelineView{RowMs: r.every, FromBack: r.fromBack}, r.format, r.width, r.height))
 		}
-		tl := vreport.Timeline{Settings: one, Runs: runs, SideBy: r.sideBy}
+		tl := vreport.Timeline{Settings: s, Runs: runs, SideBy: r.sideBy, RowMs: r.every, FromBack: r.fromBack}
 		switch r.format {
 		case "csv":
 			return tl.WriteCSV(w)
@@ -595,14 +610,11 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 	return vreport.Comparison{A: sa, B: sb}, nil
 }
 
-// plan is the plan the report ran: its settings (the timeline's slot),
-// the policies it ran, the seeds and the spread's draws, and the note of
-// the plan it was given, if any.
+// plan is the plan the report ran: its settings, the policies it ran, the
+// seeds and the spread's draws, and the note of the plan it was given, if
+// any.
 func (r report) savedPlan() plan.Plan {
 	p := plan.Plan{Settings: r.settings, Seeds: r.seeds, SeedDraws: r.seedDraws, Note: r.note}
-	if r.command == "timeline" {
-		p.Settings.Slot = r.slot
-	}
 	for _, pol := range r.policies {
 		p.Policies = append(p.Policies, pol.Name)
 	}

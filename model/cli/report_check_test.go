@@ -439,18 +439,23 @@ func TestReportWriteFails(t *testing.T) {
 }
 
 // One rule for a number on the command line, backoff's: 1 to 10 ASCII
-// digits, no sign, no spaces. A time is such a number of ms or a Go
-// duration of whole ms, also without a sign.
+// digits, plain or in groups of three split by one comma or underscore
+// throughout, as the program writes numbers; no sign, no spaces. A time is
+// such a number of ms or a Go duration of whole ms, also without a sign.
+// --plain takes digits alone.
 func TestNumbersOneRule(t *testing.T) {
 	tests := []struct {
 		flags  [][]string // each takes the value last
 		values []string
 		taken  bool
 	}{
-		{numberFlags(), []string{"5", "05", "0000005", "0000000005"}, true},
-		{numberFlags(), []string{"+5", "-0", "-5", "+0", " 5", "5 ", "5\t", "\u0665", "\uff15", "5_0", "0x5", "5e0", "5.0", "00000000005", ""}, false},
-		{timeFlags(), []string{"2000", "02000", "0002000", "0000002000", "2s", "2.0s", "2000ms", "0m2s", "1s1000ms"}, true},
-		{timeFlags(), []string{"+2000", "-0", "+2s", "-0s", "-2s", " 2s", "2s ", "00000002000", "2000 ms", "2S", ""}, false},
+		{numberFlags(), []string{"5", "05", "0000005", "0000000005", "0,005", "0_005", "0,000,005"}, true},
+		{numberFlags(), []string{"+5", "-0", "-5", "+0", " 5", "5 ", "5\t", "\u0665", "\uff15", "5_0", "0x5", "5e0", "5.0", "00000000005", "",
+			",5", "5,", "0,05", "00,0005", "0,000_005", "0, 005"}, false},
+		{timeFlags(), []string{"2000", "02000", "0002000", "0000002000", "2s", "2.0s", "2000ms", "0m2s", "1s1000ms", "2,000", "2_000"}, true},
+		{timeFlags(), []string{"+2000", "-0", "+2s", "-0s", "-2s", " 2s", "2s ", "00000002000", "2000 ms", "2S", "", "2,00", "2,000ms"}, false},
+		{plainFlags(), []string{"5", "05"}, true},
+		{plainFlags(), []string{"0,005", "0_005"}, false},
 	}
 	for _, tt := range tests {
 		for _, flag := range tt.flags {
@@ -476,7 +481,26 @@ func numberFlags() [][]string {
 		{"crowd", "--capacity"}, {"crowd", "--load"}, {"crowd", "--processes"}}
 }
 
+// plainFlags are --plain's flags that take a number or a time, with room
+// for 5.
+func plainFlags() [][]string {
+	return [][]string{{"--plain", "--attempts"}, {"--plain", "--clients"}, {"--plain", "--first-wait"}, {"--plain", "--slot"}}
+}
+
 // timeFlags are the flags that take a time.
 func timeFlags() [][]string {
 	return [][]string{{"--first-wait"}, {"--longest", "1m", "--longest"}, {"--outage"}, {"crowd", "--slot"}, {"crowd", "--max-elapsed"}, {"crowd", "--load-until"}}
+}
+
+// Issue 19, item 3: crowd --policies grpc,aws says each one's attempts, in
+// text and in the seeds' text; the five keep the reference's sentence.
+func TestCrowdSaysEachPolicysAttempts(t *testing.T) {
+	for _, args := range [][]string{{"crowd", "--policies", "grpc,aws"}, {"crowd", "--policies", "grpc,aws", "--seeds", "3"}} {
+		if out := reportOf(t, args...); !strings.Contains(out, "the service is back at 10000 ms; grpc tries 5 times at most, aws 3. Retries counted per 100 ms") {
+			t.Errorf("%q: the first sentence does not say grpc's and aws's attempts:\n%s", args, out)
+		}
+	}
+	if out := reportOf(t, "crowd"); !strings.HasPrefix(out, "200 clients fail at 0 ms; the service is back at 10000 ms; each tries 6 times at most. Retries counted per 100 ms:\n") {
+		t.Errorf("crowd: the first sentence is not the reference's:\n%s", out)
+	}
 }

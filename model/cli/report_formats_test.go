@@ -424,7 +424,7 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 		checkTimelinesFormats(t, text, csvDoc, doc, runs.([]node))
 		return
 	}
-	slots := get(t, doc, "slots").([]node)
+	slots := withWidths(t, doc, get(t, doc, "rows").([]node))
 	checkCSVIsJSON(t, csvDoc, slots, nil)
 	var want [][]string
 	for _, s := range slots {
@@ -460,6 +460,17 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 	}
 }
 
+// withWidths are a timeline's rows with the document's slot_ms and row_ms
+// after each row's own fields, as the CSV has them.
+func withWidths(t *testing.T, doc []kv, rows []node) []node {
+	t.Helper()
+	out := make([]node, len(rows))
+	for i, r := range rows {
+		out[i] = append(slices.Clone(r.([]kv)), kv{"slot_ms", get(t, doc, "slot_ms")}, kv{"row_ms", get(t, doc, "row_ms")})
+	}
+	return out
+}
+
 // lookup is an object's field, if it has one.
 func lookup(obj []kv, key string) (node, bool) {
 	for _, f := range obj {
@@ -474,13 +485,13 @@ func checkTimelinesFormats(t *testing.T, text, csvDoc string, doc []kv, runs []n
 	var all []node
 	var names []kv
 	for _, r := range runs {
-		for _, s := range get(t, r, "slots").([]node) {
+		for _, s := range withWidths(t, doc, get(t, r, "rows").([]node)) {
 			all = append(all, s)
 			names = append(names, kv{"policy", get(t, r, "policy")})
 		}
 	}
 	checkCSVIsJSON(t, csvDoc, all, func(i int) []kv { return names[i : i+1] })
-	n := len(get(t, runs[0], "slots").([]node))
+	n := len(get(t, runs[0], "rows").([]node))
 	sections := strings.Split(text, "side by side:\n")
 	if len(sections) != 2 {
 		t.Fatalf("no side by side table in\n%s", text)
@@ -488,9 +499,9 @@ func checkTimelinesFormats(t *testing.T, text, csvDoc string, doc []kv, runs []n
 	check := func(section, key string) {
 		var want [][]string
 		for i := range n {
-			row := []string{cell(t, get(t, get(t, runs[0], "slots").([]node)[i], "from_ms"))}
+			row := []string{cell(t, get(t, get(t, runs[0], "rows").([]node)[i], "from_ms"))}
 			for _, r := range runs {
-				row = append(row, cell(t, get(t, get(t, r, "slots").([]node)[i], key)))
+				row = append(row, cell(t, get(t, get(t, r, "rows").([]node)[i], key)))
 			}
 			want = append(want, row)
 		}

@@ -92,7 +92,7 @@ func reportCases() []reportCase {
 		{"other/schedule", with(other, "schedule", "--policy", "equal-jitter", "--client", "50")},
 		{"other/crowd", with(other, "crowd", "--slot", "250ms")},
 		{"other/crowd-seeds", with(other, "crowd", "--seeds", "50", "--slot", "250ms")},
-		{"other/timeline", with(other, "timeline", "--policy", "decorrelated", "--slot", "500ms")},
+		{"other/timeline", with(other, "timeline", "--policy", "decorrelated", "--slot", "500ms", "--every", "500ms")},
 		{"other/jobs", with(other, "jobs", "a:0", "b:3 c:9", "d:fatal", "e:7")},
 		// One client, three tries: through in some seeds and not in others,
 		// so percentiles of "all through by" land on both.
@@ -118,7 +118,7 @@ func reportCases() []reportCase {
 		{"independent/schedule", with(largest, "schedule", "--policy", "full-jitter", "--draws", "independent")},
 		{"independent/crowd", []string{"crowd", "--draws", "independent"}},
 		{"independent/crowd-seeds-reference", []string{"crowd", "--seeds", "200", "--draws", "reference"}},
-		{"independent/timeline", []string{"timeline", "--policy", "full-jitter", "--draws", "independent", "--slot", "500ms"}},
+		{"independent/timeline", []string{"timeline", "--policy", "full-jitter", "--draws", "independent", "--slot", "500ms", "--every", "500ms"}},
 		{"independent/jobs", []string{"jobs", "--policy", "decorrelated", "--draws", "independent", "a:3", "b:3", "c:3"}},
 		{"cut/schedule", with(largest, "schedule", "--policy", "full-jitter")},
 		{"cut/crowd", with(largest, "crowd")},
@@ -506,8 +506,23 @@ func checkFuzzTUI(t *testing.T, args []string, opts options) {
 	if p.Seeds != opts.tui.seeds || p.SeedDraws != opts.tui.seedDraws || p.Settings != opts.settings {
 		t.Errorf("%q: the program's plan %+v, want the command line's %+v", args, p, opts.tui)
 	}
-	if n := opts.tui.notice; strings.ContainsFunc(n, func(r rune) bool { return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) }) || !utf8.ValidString(n) {
-		t.Errorf("%q: notice %q, want one line of text that shows as itself", args, n)
+	// The policies it would save are the command line's: --policies, or the
+	// plan's, or the five and custom.
+	want := strings.Split(opts.tui.policies, ",")
+	if opts.tui.policies == "" {
+		want = model.DefaultPolicyNames()
+	}
+	var got, wantKeys []string
+	for _, n := range p.Policies {
+		k, _ := policyKey(n)
+		got = append(got, k)
+	}
+	for _, n := range want {
+		k, _ := policyKey(n)
+		wantKeys = append(wantKeys, k)
+	}
+	if !slices.Equal(got, wantKeys) {
+		t.Errorf("%q: the program's policies %q, want the command line's %q", args, p.Policies, want)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // man page to out.
 func newRoot(p *parse, out io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "retry-planner [--plain] [SETTINGS]",
+		Use:   "retry-planner [--plain] [--policies L] [SETTINGS]",
 		Short: "How long clients wait between retries, and what a crowd of them does to a service",
 		Long: `Retry Planner: how long clients wait between retries, and what a crowd of them
 does to a service that comes back after an outage.
@@ -24,7 +24,8 @@ does to a service that comes back after an outage.
 With no command it opens the full-screen program (a terminal); --plain runs
 the original program's line menu instead, for scripts and pipes. A command
 prints one report and exits.`,
-		Example: `  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
+		Example: `  retry-planner --policies grpc,aws,full-jitter --clients 50000
+  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
   retry-planner crowd --policies grpc,aws --seeds 100 --format json
   retry-planner schedule --policy full-jitter --client 2
   retry-planner --plain < answers.txt`,
@@ -45,6 +46,7 @@ prints one report and exits.`,
 	root.Flags().SortFlags = false
 	root.PersistentFlags().SortFlags = false
 	p.addSwitch(root.Flags(), "plain", "run the original program's line menu on standard input and output")
+	p.addFlag(root.Flags(), "policies", "L", "the policies the panes compare, separated by commas, each once: "+backoff.PolicyNames()+" (default: the five and custom, or the plan's)")
 	root.InitDefaultHelpFlag()
 	root.InitDefaultVersionFlag()
 	root.Flags().Lookup("version").Usage = "the version, from the build"
@@ -59,6 +61,7 @@ prints one report and exits.`,
 	root.SetUsageTemplate(usageTemplate)
 	root.SetHelpTemplate(helpTemplate)
 	addCompletion(root)
+	_ = root.RegisterFlagCompletionFunc("policies", completePolicyList)
 	for name, f := range settingsCompletions() {
 		_ = root.RegisterFlagCompletionFunc(name, f)
 	}
@@ -84,11 +87,26 @@ func (p *parse) root() error {
 	if plain {
 		draft.limits = backoff.PlainLimits
 	}
-	draft.tui = !plain
+	var policies []string // as named, by who
+	who := "--policies"
 	for _, u := range p.ordered() {
-		if u.name != "plain" {
+		switch u.name {
+		case "plain":
+		case "policies":
+			if plain {
+				return usagef("--plain shows the reference's five policies and takes no --policies: drop it, or use the full-screen program or crowd, which take it")
+			}
+			names, err := readPolicies(u.value)
+			if err != nil {
+				return err
+			}
+			policies, who = names, "--policies"
+		default:
 			if err := draft.take(u); err != nil {
 				return err
+			}
+			if u.name == "plan" && !p.has("policies") && draft.plan != nil {
+				policies, who = draft.plan.plan.Policies, "--plan "+shownFile(draft.plan.file)+": policies"
 			}
 		}
 	}
@@ -102,10 +120,18 @@ func (p *parse) root() error {
 	}
 	opts := options{plain: plain, settings: s}
 	if !plain {
-		if err := draft.runnable(s, append(s.Five(), s.Custom())); err != nil {
+		// Each once, now that custom's settings are known.
+		ps, err := lookupPolicies(s, policies, who)
+		if err != nil {
 			return err
 		}
-		opts.tui = newTUIStart(&draft, s)
+		if len(ps) == 0 {
+			ps = append(s.Five(), s.Custom()) // the program's own six
+		}
+		if err := draft.runnable(s, ps); err != nil {
+			return err
+		}
+		opts.tui = newTUIStart(&draft, policies)
 	}
 	p.opts = &opts
 	return nil

@@ -190,8 +190,11 @@ crowd --compare
           does better leaves a larger share of its clients not through),
           only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
-          capacity and, with a queue, timed_out, wasted, dropped, queue: a row
-          per slot up to the last with any attempt; side by side, policy
+          capacity and, with a queue, timed_out, wasted, dropped, queue;
+          then slot_ms (the crowd's slot, which shares out the capacity) and
+          row_ms (--every: the row's width, a whole number of slots): a row
+          per row of time up to the last with any attempt, its slots summed
+          (summed over the rows, crowd's counts); side by side, policy
           first.
 jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
           retry, gave up, out of time or refused.
@@ -215,19 +218,20 @@ crowd --seeds
 crowd --compare
           a and b, each {file, settings, slot_ms, seeds, policies}, then
           policies [{policy, in, figures [{name, a, b, change, verdict}]}]
-timeline  policy, policy_settings, slot_ms, retries, attempts, truncated,
-          cut_short_from_attempt, slots [{from_ms, retries, attempts, served,
-          rejected, failed_while_down, capacity, ...}]; side by side, slot_ms
-          and policies [the same for each]
+timeline  slot_ms, row_ms, policy, policy_settings, retries, attempts,
+          truncated, cut_short_from_attempt, rows [{from_ms, retries,
+          attempts, served, rejected, failed_while_down, capacity, ...}]; side
+          by side, slot_ms, row_ms and policies [the same for each]
 jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
           attempts}], ledger {entries [{job, attempt, outcome, wait_ms}],
           attempts, done, failed, finally_runs, waited_ms, balanced},
           jobs_done, jobs_gave_up, jobs_refused, jobs_out_of_time
 
 PICTURES
-timeline draws a panel per policy on one scale, each slot's attempts as a bar
+timeline draws a panel per policy on one scale, each row's attempts as a bar
 of those served, rejected and failed while down, the capacity as a line and
-the outage's end dashed. With a queue a bar stacks served, then the expired
+the outage's end dashed; --from back draws the time from the outage's end
+on, scaled to it. With a queue a bar stacks served, then the expired
 requests wasted (or dropped), rejected and failed while down, and a panel
 under each policy draws the queue's length against its limit. crowd draws a
 panel per figure and a bar per policy, "still overloaded" over the stable

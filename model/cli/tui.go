@@ -16,10 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/retryplanner/retry-planner/backoff"
-	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/retryplanner/retry-planner/model"
 	"github.com/retryplanner/retry-planner/views/pane"
-	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // notTerminal is the one line for a full-screen run without a terminal.
@@ -57,83 +55,34 @@ func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int
 }
 
 // tuiStart is what the full-screen program starts with beside the
-// settings: the spread over the last plan's seeds (DefaultSeeds without a
-// plan), drawn as the command line's spread is (--seed-draws, else the last
-// --draws, else the plan's); the plan's note, kept in the plans it saves;
-// and a notice of what it made of the plan's policies.
+// settings: the policies its panes compare (--policies, else the last
+// plan's; none: the five and custom), joined by commas; the spread over the
+// last plan's seeds (DefaultSeeds without a plan), drawn as the command
+// line's spread is (--seed-draws, else the last --draws, else the plan's);
+// and the plan's note, kept in the plans it saves.
 type tuiStart struct {
+	policies  string
 	seeds     int
 	seedDraws backoff.Draws
 	note      string
-	notice    string
 }
 
-func newTUIStart(d *settingsDraft, s backoff.Settings) tuiStart {
-	start := tuiStart{seeds: model.DefaultSeeds, seedDraws: d.seedDraws}
+func newTUIStart(d *settingsDraft, policies []string) tuiStart {
+	start := tuiStart{policies: strings.Join(policies, ","), seeds: model.DefaultSeeds, seedDraws: d.seedDraws}
 	if lp := d.plan; lp != nil {
-		start.seeds, start.note, start.notice = lp.plan.Seeds, lp.plan.Note, sixthNotice(lp, s)
+		start.seeds, start.note = lp.plan.Seeds, lp.plan.Note
 	}
 	return start
 }
 
 // appOptions start the program so, saving plans to the disk.
 func (t tuiStart) appOptions() []model.Option {
-	return []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
-		model.WithNotice(t.notice), model.WithFiles(planFiles{})}
-}
-
-// sixthOf is the preset a plan's policies make the full-screen program's
-// own policy, the sixth beside the five: the first preset they name,
-// unless they name custom, the plan's own, which is the sixth then.
-func sixthOf(p plan.Plan) (backoff.Preset, bool) {
-	for _, name := range p.Policies {
-		if key, _ := policyKey(name); key == "custom" {
-			return backoff.Preset{}, false
-		}
+	opts := []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
+		model.WithFiles(planFiles{})}
+	if t.policies != "" {
+		opts = append(opts, model.WithPolicies(strings.Split(t.policies, ",")))
 	}
-	for _, name := range p.Policies {
-		if pr, ok := lookupPreset(name); ok {
-			return pr, true
-		}
-	}
-	return backoff.Preset{}, false
-}
-
-// sixthNotice says what the full-screen program made of the policies of
-// the plan it was started with, when that is not what the plan says: which
-// preset became its own policy (and whether that changed the waits the five
-// share), and which presets it leaves out; "" when it shows every policy
-// the plan names as the plan has it.
-func sixthNotice(lp *loadedPlan, s backoff.Settings) string {
-	shown := s.Custom().Name
-	var left []string
-	for _, name := range lp.plan.Policies {
-		key, _ := policyKey(name)
-		if _, ok := lookupPreset(name); ok && key != shown {
-			left = append(left, key)
-		}
-	}
-	var parts []string
-	if lp.sixth != "" && lp.sixth == shown {
-		part := fmt.Sprintf("%s is your own policy here, the sixth, as with --preset %s", lp.sixth, lp.sixth)
-		if ps, pr := lp.plan.Settings, s.Custom(); ps.FirstWait != pr.FirstWait || ps.LongestWait != pr.LongestWait ||
-			ps.Attempts != pr.Attempts || ps.MaxElapsed != pr.MaxElapsed {
-			part += ", which sets the first wait, longest wait, attempts and limit the five share too"
-		}
-		parts = append(parts, part+".")
-	}
-	if len(left) > 0 {
-		verb := "is"
-		if len(left) > 1 {
-			verb = "are"
-		}
-		parts = append(parts, fmt.Sprintf("%s %s left out: the program shows the five and one policy of your own (retry-planner --plan %s crowd runs every policy the plan names).",
-			andList(left), verb, words.ShellWord(lp.file)))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return shownFile(lp.file) + ": " + strings.Join(parts, " ")
+	return opts
 }
 
 // runProgram runs p and turns how it ended into an exit status, once

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,12 +118,13 @@ func mustParse(t *testing.T, fsys files, args ...string) options {
 	return opts
 }
 
-// --plan gives the full-screen program the plan's settings, its spread's
-// seeds and draws and its note; --seed-draws and --draws draw the spread
-// as they do for crowd.
+// --plan gives the full-screen program the plan's settings, its policies,
+// its spread's seeds and draws and its note; --seed-draws and --draws draw
+// the spread as they do for crowd; --policies overrides the plan's.
 func TestPlanIntoTheFullScreenProgram(t *testing.T) {
 	fsys := newFuzzFiles()
 	p := decodedTestPlan(t)
+	planPolicies := strings.Join(p.Policies, ",")
 	tests := []struct {
 		name string
 		args []string
@@ -131,74 +133,63 @@ func TestPlanIntoTheFullScreenProgram(t *testing.T) {
 		{"no plan", nil, tuiStart{seeds: model.DefaultSeeds, seedDraws: backoff.Independent}},
 		{"--seed-draws", []string{"--seed-draws", "reference"}, tuiStart{seeds: model.DefaultSeeds, seedDraws: backoff.Reference}},
 		{"--draws draws the spread too", []string{"--draws", "reference"}, tuiStart{seeds: model.DefaultSeeds, seedDraws: backoff.Reference}},
-		{"a plan", []string{"--plan", "plan.toml"}, tuiStart{seeds: 4, seedDraws: backoff.Reference, note: p.Note}},
-		{"--seed-draws after it", []string{"--plan", "plan.toml", "--seed-draws", "independent"}, tuiStart{seeds: 4, seedDraws: backoff.Independent, note: p.Note}},
-		{"--draws after it", []string{"--plan", "plan.toml", "--draws", "independent"}, tuiStart{seeds: 4, seedDraws: backoff.Independent, note: p.Note}},
+		{"a plan", []string{"--plan", "plan.toml"}, tuiStart{policies: planPolicies, seeds: 4, seedDraws: backoff.Reference, note: p.Note}},
+		{"--seed-draws after it", []string{"--plan", "plan.toml", "--seed-draws", "independent"}, tuiStart{policies: planPolicies, seeds: 4, seedDraws: backoff.Independent, note: p.Note}},
+		{"--draws after it", []string{"--plan", "plan.toml", "--draws", "independent"}, tuiStart{policies: planPolicies, seeds: 4, seedDraws: backoff.Independent, note: p.Note}},
+		{"--policies before it", []string{"--policies", "grpc,aws", "--plan", "plan.toml"}, tuiStart{policies: "grpc,aws", seeds: 4, seedDraws: backoff.Reference, note: p.Note}},
 		{"a plan of no seeds", []string{"--plan", "my plan.toml"}, tuiStart{seeds: 0, seedDraws: backoff.Independent}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := mustParse(t, fsys, tt.args...)
-			tt.want.notice = opts.tui.notice
 			if opts.tui != tt.want {
 				t.Errorf("%q: the program starts with %+v, want %+v", tt.args, opts.tui, tt.want)
 			}
 		})
 	}
-	// The plan names custom: its settings as they are, grpc left out.
 	opts := mustParse(t, fsys, "--plan", "plan.toml")
 	if opts.settings != p.Settings {
 		t.Errorf("--plan plan.toml: settings %+v, want the plan's %+v", opts.settings, p.Settings)
 	}
-	if want := "plan.toml: grpc is left out: the program shows the five and one policy of your own (retry-planner --plan plan.toml crowd runs every policy the plan names)."; opts.tui.notice != want {
-		t.Errorf("notice: got %q, want %q", opts.tui.notice, want)
-	}
-	// And the program shows it: its settings, spread and notice.
+	// And the program shows it: its settings, policies and spread.
 	m := inlineApp(t, opts, &memPlans{files: fuzzFiles{}}, 120, 40)
-	if got := m.Plan(); got != (model.Plan{Settings: p.Settings, Seeds: 4, SpreadDraws: backoff.Reference}) {
-		t.Errorf("the program's plan: got %+v, want the plan's settings, 4 seeds, reference draws", got)
+	want := model.Plan{Settings: p.Settings, Policies: strings.ToLower(strings.ReplaceAll(planPolicies, " ", "-")), Seeds: 4, SpreadDraws: backoff.Reference}
+	if got := m.Plan(); got != want {
+		t.Errorf("the program's plan: got %+v, want %+v", got, want)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(m.View()), " "), "grpc is left out") {
-		t.Errorf("the first frame does not give the notice:\n%s", m.View())
+	var shown []string
+	for _, pol := range m.CrowdPane().Data().B.Policies {
+		shown = append(shown, pol.Name)
 	}
-	if m = deliverAll(t, m, keys("2")...); strings.Contains(m.View(), "left out") {
-		t.Errorf("after a key the notice is still there:\n%s", m.View())
+	if got, _ := lookupPolicies(p.Settings, p.Policies, "plan"); len(got) != len(shown) {
+		t.Errorf("pane 2 compares %q, want the plan's %q", shown, p.Policies)
 	}
 }
 
-// A plan that names presets and not custom: its first preset is the
-// program's own policy, as --preset would make it right after --plan, and
-// the program says so and which it leaves out; flags after --plan still
-// override it.
-func TestPlanPresetsInTheFullScreenProgram(t *testing.T) {
-	grpc, _ := backoff.FindPreset("grpc")
-	aws, _ := backoff.FindPreset("aws")
+// The full-screen program compares the policies named, by --policies or a
+// plan, presets among them, as the plan has them: no preset moves into
+// one's own policy, and the five's waits stay the settings' (issue 19, item
+// 4).
+func TestPoliciesInTheFullScreenProgram(t *testing.T) {
 	fsys := fuzzFiles{
 		"presets.toml": "policies = [\"exponential\", \"grpc\", \"aws\"]\n[crowd]\nclients = 50\n",
-		"same.toml":    "policies = [\"Client-Go\"]\n[policy]\nfirst_wait_ms = 10\nlongest_wait_ms = 3600000\nattempts = 4\n",
 		"five.toml":    "policies = [\"fixed\", \"full_jitter\"]\n",
 	}
 	base := backoff.Defaults()
 	base.Clients = 50
-	clientGo, _ := backoff.FindPreset("client-go")
-	sameBase := backoff.Defaults()
-	sameBase.FirstWait, sameBase.LongestWait, sameBase.Attempts = 10, 3600000, 4
-	const sixthGRPC = "presets.toml: grpc is your own policy here, the sixth, as with --preset grpc, which sets the first wait, longest wait, attempts and limit the five share too. " +
-		"aws is left out: the program shows the five and one policy of your own (retry-planner --plan presets.toml crowd runs every policy the plan names)."
 	tests := []struct {
 		name     string
 		args     []string
 		settings backoff.Settings
-		notice   string
+		shown    []string // pane 2's policies
+		saved    []string // the s key's plan's, as LookupPolicy reads them
 	}{
-		{"the first preset is the sixth", []string{"--plan", "presets.toml"}, base.WithPreset(grpc), sixthGRPC},
-		{"a flag after it overrides it", []string{"--plan", "presets.toml", "--preset", "aws"}, base.WithPreset(aws),
-			"presets.toml: grpc is left out: the program shows the five and one policy of your own (retry-planner --plan presets.toml crowd runs every policy the plan names)."},
-		{"a flag before it overrides it too", []string{"--preset", "aws", "--plan", "presets.toml"}, base.WithPreset(aws),
-			"presets.toml: grpc is left out: the program shows the five and one policy of your own (retry-planner --plan presets.toml crowd runs every policy the plan names)."},
-		{"a preset of the plan's waits", []string{"--plan", "same.toml"}, sameBase.WithPreset(clientGo),
-			"same.toml: client-go is your own policy here, the sixth, as with --preset client-go."},
-		{"only the five", []string{"--plan", "five.toml"}, backoff.Defaults(), ""},
+		{"--policies", []string{"--policies", "grpc,aws,full-jitter"}, backoff.Defaults(), []string{"grpc", "aws", "full jitter"}, nil},
+		{"a plan's presets", []string{"--plan", "presets.toml"}, base, []string{"exponential", "grpc", "aws"}, nil},
+		{"--policies over the plan's", []string{"--plan", "presets.toml", "--policies", "custom,envoy"}, base, []string{"custom", "envoy"}, nil},
+		{"a --preset beside them", []string{"--plan", "presets.toml", "--preset", "aws", "--policies", "exponential,custom"},
+			base.WithPreset(mustPreset(t, "aws")), []string{"exponential", "aws"}, []string{"exponential", "custom"}},
+		{"only two of the five", []string{"--plan", "five.toml"}, backoff.Defaults(), []string{"fixed", "full jitter"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,19 +197,43 @@ func TestPlanPresetsInTheFullScreenProgram(t *testing.T) {
 			if opts.settings != tt.settings {
 				t.Errorf("%q: settings %+v, want %+v", tt.args, opts.settings, tt.settings)
 			}
-			if tt.notice != "" && opts.tui.notice != tt.notice {
-				t.Errorf("%q: notice\n%q\nwant\n%q", tt.args, opts.tui.notice, tt.notice)
+			m := inlineApp(t, opts, &memPlans{files: fuzzFiles{}}, 120, 40)
+			var shown []string
+			for _, pol := range m.CrowdPane().Data().B.Policies {
+				shown = append(shown, pol.Name)
 			}
-			if tt.notice == "" && strings.Contains(opts.tui.notice, "left out") {
-				t.Errorf("%q: notice %q, want none left out", tt.args, opts.tui.notice)
+			if !slices.Equal(shown, tt.shown) {
+				t.Errorf("%q: pane 2 compares %q, want %q", tt.args, shown, tt.shown)
+			}
+			// The s key keeps them.
+			var saved []string
+			for _, n := range m.SavedPlan().Policies {
+				k, _ := policyKey(n)
+				saved = append(saved, k)
+			}
+			want := tt.saved
+			if want == nil {
+				want = tt.shown
+			}
+			if !slices.Equal(saved, want) {
+				t.Errorf("%q: the plan s saves names %q, want %q", tt.args, m.SavedPlan().Policies, want)
 			}
 		})
 	}
-	// Reports take the plan's policies as they are: no preset moves in.
-	opts := mustParse(t, fsys, "--plan", "presets.toml", "crowd")
-	if opts.settings != base {
-		t.Errorf("crowd: settings %+v, want the plan's %+v", opts.settings, base)
+	for _, bad := range [][]string{{"--policies", "grpc,nope"}, {"--policies", "grpc,GRPC"}, {"--preset", "grpc", "--policies", "custom,grpc"}, {"--plain", "--policies", "grpc"}} {
+		if _, err := parseArgsIn(fsys, bad); err == nil {
+			t.Errorf("%q: taken, want a usage error", bad)
+		}
 	}
+}
+
+func mustPreset(t *testing.T, name string) backoff.Preset {
+	t.Helper()
+	pr, ok := backoff.FindPreset(name)
+	if !ok {
+		t.Fatalf("no preset %s", name)
+	}
+	return pr
 }
 
 // A plan saved with the s key, after a change in the program, and loaded
@@ -233,8 +248,8 @@ func TestSavedPlanOpensAsItWasSaved(t *testing.T) {
 	change.Capacity, change.Multiplier = 300, 1800
 	a = deliverAll(t, a, model.SettingsAppliedMsg{Settings: change})
 	a = deliverAll(t, a, keys("s", "ctrl+u", "saved.toml", "enter")...)
-	if !strings.HasPrefix(a.SaveBox().Shown(), "Saved saved.toml.") {
-		t.Fatalf("the box shows %q, want Saved saved.toml.", a.SaveBox().Shown())
+	if !strings.HasPrefix(a.SaveBox().Shown(), "Saved the plan as saved.toml.") {
+		t.Fatalf("the box shows %q, want Saved the plan as saved.toml.", a.SaveBox().Shown())
 	}
 	saved := fsys["saved.toml"]
 
@@ -243,7 +258,7 @@ func TestSavedPlanOpensAsItWasSaved(t *testing.T) {
 		t.Errorf("loaded: plan %+v, want the saver's %+v", b.Plan(), a.Plan())
 	}
 	if b.SaveBox().Shown() != "" {
-		t.Errorf("loaded: the notice %q, want none (the plan names the six)", b.SaveBox().Shown())
+		t.Errorf("loaded: the box shows %q, want nothing", b.SaveBox().Shown())
 	}
 	for _, pane := range []string{"2", "3"} {
 		fa, fb := deliverAll(t, a, keys(pane)...).View(), deliverAll(t, b, keys(pane)...).View()
@@ -252,23 +267,23 @@ func TestSavedPlanOpensAsItWasSaved(t *testing.T) {
 		}
 	}
 	ra, rb := a.CrowdPane().Data().B, b.CrowdPane().Data().B
-	if len(ra.Crowds) != 6 || !reflect.DeepEqual(ra.Crowds, rb.Crowds) || !reflect.DeepEqual(ra.Spread, rb.Spread) {
+	if len(ra.Crowds) != 3 || !reflect.DeepEqual(ra.Crowds, rb.Crowds) || !reflect.DeepEqual(ra.Spread, rb.Spread) {
 		t.Errorf("the crowds' figures differ: saver %d crowds, loaded %d", len(ra.Crowds), len(rb.Crowds))
 	}
 	b = deliverAll(t, b, keys("s", "ctrl+u", "again.toml", "enter")...)
 	if fsys["again.toml"] != saved {
 		t.Errorf("saved again:\n%s\nwant the same file:\n%s", fsys["again.toml"], saved)
 	}
-	// The crowd command line it shows runs the same six crowds.
+	// The crowd command line it shows runs the same three crowds, the plan's.
 	pl, err := plan.Decode("saved.toml", []byte(saved))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fromLine := mustParse(t, fsys, strings.Fields(plan.CommandLine(pl))[1:]...)
 	fromPlan := mustParse(t, fsys, "--plan", "saved.toml", "crowd")
-	if !reflect.DeepEqual(fromLine.report.policies, fromPlan.report.policies) || len(fromLine.report.policies) != 6 ||
+	if !reflect.DeepEqual(fromLine.report.policies, fromPlan.report.policies) || len(fromLine.report.policies) != 3 ||
 		fromLine.report.settings != fromPlan.report.settings || fromLine.report.seeds != fromPlan.report.seeds {
-		t.Errorf("the command line shown runs %v at %+v, want the plan's six at %+v", fromLine.report.policies, fromLine.report.settings, fromPlan.report.settings)
+		t.Errorf("the command line shown runs %v at %+v, want the plan's three at %+v", fromLine.report.policies, fromLine.report.settings, fromPlan.report.settings)
 	}
 }
 

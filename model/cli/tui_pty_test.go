@@ -77,7 +77,7 @@ func startOnPty(t *testing.T) *ptyRun {
 		tty.Close()
 		master.Close()
 	})
-	r.waitFor(t, "Client 1 of 200")
+	r.waitFor(t, "200 clients fail at 0 ms") // pane 2, where it opens
 	return r
 }
 

@@ -114,7 +114,7 @@ func ClientHead(d ClientData, w int, st *Styles) string {
 		return ""
 	}
 	p := d.Policies[min(max(d.Chosen, 0), len(d.Policies)-1)]
-	formula := st.Text.Render(cut(words.Formula(p), w))
+	formula := st.Text.Render(Wrap(words.Formula(p), w))
 	client := fmt.Sprintf("Client %s of %s", words.Count(d.Client), words.Count(d.Settings.Clients))
 	then := ": attempt 1 at 0 ms, then:"
 	line := st.Title.Render(client) + st.Muted.Render(then)

@@ -102,6 +102,9 @@ func judged(f backoff.FigureField, better int, a, b words.Lost) int {
 // both spreads have landed.
 func CompareView(a, b RunData, w int, st *Styles) string {
 	changes := PlanChanges(a.Settings, b.Settings)
+	if !samePolicies(a, b) {
+		changes = strings.TrimPrefix(changes+", the policies compared", ", ")
+	}
 	if changes == "" {
 		changes = "the spread's seeds or draws"
 	}
@@ -111,11 +114,21 @@ func CompareView(a, b RunData, w int, st *Styles) string {
 		BetterMark, WorseMark, NotJudgedMark)
 	lines := []string{st.Title.Render(prose("Plans A and B, side by side", w)), st.Text.Render(prose(intro, w)), st.Muted.Render(prose(legend, w)), ""}
 	fields := compareFields(a, b)
-	n := min(len(a.Crowds), len(b.Crowds))
+	pairs, onlyA, onlyB := comparePairs(a, b)
+	if len(onlyA)+len(onlyB) > 0 {
+		var parts []string
+		if len(onlyA) > 0 {
+			parts = append(parts, "only A compares "+words.And(onlyA))
+		}
+		if len(onlyB) > 0 {
+			parts = append(parts, "only B compares "+words.And(onlyB))
+		}
+		lines = append(lines[:len(lines)-1], st.Muted.Render(prose(Sentence(strings.Join(parts, "; "))+".", w)), "")
+	}
 	var blocks []string
 	bw := 0
-	for i := range n {
-		bl := compareBlock(a, b, i, fields, w, st)
+	for _, pr := range pairs {
+		bl := compareBlock(a, b, pr[0], pr[1], fields, w, st)
 		blocks = append(blocks, bl)
 		bw = max(bw, Width(bl))
 	}
@@ -134,15 +147,70 @@ func CompareView(a, b RunData, w int, st *Styles) string {
 	return Fit(strings.TrimRight(strings.Join(lines, "\n"), "\n"), w, 1<<20)
 }
 
-// compareBlock is policy i of both plans as a table: figure, A, B, the
-// change; once both spreads have landed, the medians over seeds and their
-// change beside them.
-func compareBlock(a, b RunData, i int, fields []backoff.FigureField, w int, st *Styles) string {
-	fa, fb := a.Crowds[i].Figures, b.Crowds[i].Figures
+// samePolicies reports whether both runs compare the same policies, by
+// name, in the same order.
+func samePolicies(a, b RunData) bool {
+	if len(a.Policies) != len(b.Policies) {
+		return false
+	}
+	for i := range a.Policies {
+		if a.Policies[i].Name != b.Policies[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// comparePairs are the policies of A and B held against each other: place
+// by place when both compare as many (so that custom, renamed after the
+// preset it now equals, is still itself), else by name, and the names only
+// one of them compares.
+func comparePairs(a, b RunData) (pairs [][2]int, onlyA, onlyB []string) {
+	if len(a.Crowds) == len(b.Crowds) {
+		for i := range b.Crowds {
+			pairs = append(pairs, [2]int{i, i})
+		}
+		return pairs, nil, nil
+	}
+	inB := map[string]bool{}
+	for j, cb := range b.Crowds {
+		inB[cb.Policy.Name] = true
+		found := false
+		for i, ca := range a.Crowds {
+			if ca.Policy.Name == cb.Policy.Name {
+				pairs, found = append(pairs, [2]int{i, j}), true
+				break
+			}
+		}
+		if !found {
+			onlyB = append(onlyB, cb.Policy.Name)
+		}
+	}
+	for _, ca := range a.Crowds {
+		if !inB[ca.Policy.Name] {
+			onlyA = append(onlyA, ca.Policy.Name)
+		}
+	}
+	return pairs, onlyA, onlyB
+}
+
+// Sentence is s with its first letter in capitals.
+func Sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// compareBlock is A's policy i against B's policy j as a table: figure, A,
+// B, the change; once both spreads have landed, the medians over seeds and
+// their change beside them.
+func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, st *Styles) string {
+	fa, fb := a.Crowds[i].Figures, b.Crowds[j].Figures
 	spA, okA := a.policySpread(i)
-	spB, okB := b.policySpread(i)
+	spB, okB := b.policySpread(j)
 	medians := okA && okB
-	name := b.Crowds[i].Policy.Name
+	name := b.Crowds[j].Policy.Name
 	if an := a.Crowds[i].Policy.Name; an != name {
 		name = an + " → " + name
 	}
@@ -184,29 +252,74 @@ func compareBlock(a, b RunData, i int, fields []backoff.FigureField, w int, st *
 		heads = append(heads, "median A", "median B", "change")
 		right = append(right, true, true, true)
 	}
-	return readTable(heads, rows, right, w, st, func(row, col int) lipgloss.Style {
-		if row < 0 || row >= len(kinds) {
+	// A block too wide for w is wrapped, never cut: the one seed's
+	// figures, then the medians', each a table of its own; then, where
+	// even those do not fit, a line a figure.
+	table := func(cols []int) string {
+		var hs []string
+		var rs []bool
+		for _, c := range cols {
+			hs, rs = append(hs, heads[c]), append(rs, right[c])
+		}
+		var sub [][]string
+		for _, row := range rows {
+			var r []string
+			for _, c := range cols {
+				r = append(r, row[c])
+			}
+			sub = append(sub, r)
+		}
+		return readTable(hs, sub, rs, 1<<16, st, func(row, col int) lipgloss.Style {
+			if row < 0 || row >= len(kinds) || col >= len(cols) {
+				return st.Cell
+			}
+			k := 0
+			switch cols[col] {
+			case 3:
+				k = kinds[row][0]
+			case 6:
+				k = kinds[row][1]
+			case 4, 5:
+				return st.Muted
+			}
+			switch k {
+			case 1:
+				return st.Best
+			case -1:
+				return st.Worst
+			case notJudged:
+				return st.Muted
+			}
 			return st.Cell
+		})
+	}
+	all := []int{0, 1, 2, 3}
+	if medians {
+		all = append(all, 4, 5, 6)
+	}
+	if t := table(all); Width(t) <= w {
+		return t
+	}
+	parts := []string{table([]int{0, 1, 2, 3})}
+	if medians {
+		parts = append(parts, table([]int{0, 4, 5, 6}))
+	}
+	fits := true
+	for _, p := range parts {
+		fits = fits && Width(p) <= w
+	}
+	if fits {
+		return strings.Join(parts, "\n")
+	}
+	lines := []string{st.Header.Render(Wrap(name, w))}
+	for _, row := range rows {
+		line := row[0] + ": A " + row[1] + ", B " + row[2] + ", " + strings.TrimSpace(row[3])
+		if medians {
+			line += "; medians " + row[4] + ", " + row[5] + ", " + strings.TrimSpace(row[6])
 		}
-		k := 0
-		switch col {
-		case 3:
-			k = kinds[row][0]
-		case 6:
-			k = kinds[row][1]
-		case 4, 5:
-			return st.Muted
-		}
-		switch k {
-		case 1:
-			return st.Best
-		case -1:
-			return st.Worst
-		case notJudged:
-			return st.Muted
-		}
-		return st.Cell
-	})
+		lines = append(lines, st.Cell.Render(WrapAtSpaces(line, w)))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // changeCell is a change and its mark: "−114 ✓".

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -38,10 +39,6 @@ type figureColumn struct {
 	spread      string                                    // the figure whose median and p95 go under it; "" for none
 	value       func(f backoff.Figures) (int, bool)       // what the marks compare; nil for none
 	better      backoff.Better
-	drop        int // a narrow pane leaves out the columns of the lowest drop above 0 first
-	// narrow, if set, is the cell for a pane too narrow even without the
-	// columns that give way: the count without its rate.
-	narrow func(d RunData, f backoff.Figures) string
 	// bad, if set, marks a value the worst whatever the others are: a
 	// service still overloaded is bad even when every policy leaves it so.
 	bad func(f backoff.Figures) bool
@@ -92,11 +89,11 @@ func paneCrowdColumns() []figureColumn {
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
 	notThrough := func(f backoff.Figures) int { return f.NotThrough }
 	return []figureColumn{
-		{head: "not through", short: "lost", cell: withShare(notThrough), narrow: count(notThrough), spread: "not_through", value: always(notThrough)},
+		{head: "not through", short: "lost", cell: withShare(notThrough), spread: "not_through", value: always(notThrough)},
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
-		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }, drop: 2},
-		{head: "most in a slot", short: "busiest", cell: withRate(most), narrow: count(most), spread: "most_in_a_slot", value: always(most)},
-		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom }), drop: 1},
+		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }},
+		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
+		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
 	}
 }
@@ -112,8 +109,8 @@ func backColumns(d RunData) []figureColumn {
 		throughCol = figureColumn{head: "crowd all through by", short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
 	}
 	return []figureColumn{
-		{head: "peak after back", short: "peak", cell: withRate(peak), narrow: count(peak), spread: "peak_after_back", value: always(peak)},
-		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom }), drop: 1},
+		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak)},
+		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom })},
 		throughCol,
 	}
 }
@@ -130,15 +127,15 @@ func serviceColumns(d RunData) []figureColumn {
 		{head: "rejected", short: "rejected", cell: count(get("rejected")), spread: "rejected", value: always(get("rejected"))},
 	}
 	if s.HasQueue() {
-		// Timed out is wasted + dropped: it gives way first in a narrow
-		// pane; what the service did with the expired requests stays.
-		cols = append(cols, figureColumn{head: "timed out", short: "timed out", cell: count(get("timed_out")), spread: "timed_out", value: always(get("timed_out")), drop: 2})
+		// Timed out is wasted + dropped: what the service did with the
+		// expired requests, and how many it kept waiting.
+		cols = append(cols, figureColumn{head: "timed out", short: "timed out", cell: count(get("timed_out")), spread: "timed_out", value: always(get("timed_out"))})
 		if s.DropExpired {
 			cols = append(cols, figureColumn{head: "dropped", short: "dropped", cell: count(get("dropped")), spread: "dropped", value: always(get("dropped"))})
 		} else {
 			cols = append(cols, figureColumn{head: "wasted", short: "wasted", cell: count(get("wasted")), spread: "wasted", value: always(get("wasted"))})
 		}
-		cols = append(cols, figureColumn{head: "queue peak", short: "queue", cell: count(get("queue_peak")), spread: "queue_peak", value: always(get("queue_peak")), drop: 3})
+		cols = append(cols, figureColumn{head: "queue peak", short: "queue", cell: count(get("queue_peak")), spread: "queue_peak", value: always(get("queue_peak"))})
 	}
 	if s.Budget.Kind != backoff.BudgetNone {
 		cols = append(cols, figureColumn{head: "throttled", short: "throttled", cell: count(get("throttled")), spread: "throttled", value: always(get("throttled"))})
@@ -162,13 +159,9 @@ func serviceColumns(d RunData) []figureColumn {
 		spread: "recovered_after_ms", value: present(recovered), bad: func(f backoff.Figures) bool { return f.StillOverloaded },
 		alarm: func(f backoff.Figures) bool { return f.StillOverloaded }})
 	p50, p99 := get("latency_p50_ms"), get("latency_p99_ms")
-	p99Drop := 0
-	if s.HasQueue() {
-		p99Drop = 4 // with a queue, what it wasted matters more in a narrow pane
-	}
 	return append(cols,
-		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50), drop: 1},
-		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99), drop: p99Drop})
+		figureColumn{head: "latency p50", short: "p50", cell: timeCell(p50), spread: "latency_p50_ms", value: present(p50)},
+		figureColumn{head: "latency p99", short: "p99", cell: timeCell(p99), spread: "latency_p99_ms", value: present(p99)})
 }
 
 // marks says, for each policy and column, whether its value is the best
@@ -231,35 +224,27 @@ const SpreadRowLabel = "  median/p95"
 // figureTable is a table of the run's policies under cols: each policy's
 // one-seed figures, the best and, where the column says, the worst marked;
 // under each, once the spread has landed, the median and p95 over seeds. A
-// pane too narrow for it takes shorter heads, then leaves out the columns
-// that give way first.
+// pane too narrow for it takes shorter heads, then wraps it: its columns in
+// groups, each a table of its own under the one before, the policies down
+// the side of each. No figure is left out or cut (issue 19, item 5).
 func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
-	cols = append([]figureColumn(nil), cols...)
-	for {
-		tbl, fits := figureTableOf(d, cols, w, st)
-		if fits {
-			return tbl
-		}
-		drop := -1
-		for i, c := range cols {
-			if c.drop > 0 && (drop < 0 || c.drop < cols[drop].drop) {
-				drop = i
-			}
-		}
-		if drop >= 0 {
-			cols = append(cols[:drop:drop], cols[drop+1:]...)
-			continue
-		}
-		narrowed := false
-		for i, c := range cols {
-			if c.narrow != nil {
-				cols[i].cell, cols[i].narrow, narrowed = c.narrow, nil, true
-			}
-		}
-		if !narrowed {
-			return tbl
-		}
+	if tbl, fits := figureTableOf(d, cols, w, st); fits {
+		return tbl
 	}
+	var parts []string
+	for start := 0; start < len(cols); {
+		end := start + 1
+		for end < len(cols) {
+			if _, fits := figureTableOf(d, cols[start:end+1], w, st); !fits {
+				break
+			}
+			end++
+		}
+		tbl, _ := figureTableOf(d, cols[start:end], w, st)
+		parts = append(parts, tbl)
+		start = end
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {
@@ -369,11 +354,16 @@ func crowdCutNote(d RunData) string {
 		strings.Join(parts, ", ") + ". These figures draw less than the policy would; press d for independent draws."
 }
 
-// CrowdIntroFull is pane 2's first sentences: the crowd, the service and
-// the load, the slot, the seed and the draws, in human units.
-func CrowdIntroFull(s backoff.Settings) string {
-	out := fmt.Sprintf("%s fail at 0 ms; the service is back at %s; each tries %d times at most. Retries are counted per %s slot; %s.",
-		clients(s.Clients), words.Human(s.Outage), s.Attempts, words.Human(s.Slot), SeedAndDraws(s))
+// PinnedNote is what panes 2 and 3 say once p has pinned the plan they
+// show, until a change gives them A and B to set side by side.
+const PinnedNote = "This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it)."
+
+// CrowdIntroFull is pane 2's first sentences: the crowd, how many times
+// each of policies ps tries at most, the service and the load, the slot,
+// the seed and the draws, in human units.
+func CrowdIntroFull(s backoff.Settings, ps []backoff.Policy) string {
+	out := fmt.Sprintf("%s fail at 0 ms; the service is back at %s; %s. Retries are counted per %s slot; %s.",
+		clients(s.Clients), words.Human(s.Outage), plain.TriesAtMost(s.Attempts, ps), words.Human(s.Slot), SeedAndDraws(s))
 	if s.HasService() {
 		out += " " + ServiceSentence(s)
 	}
@@ -443,13 +433,23 @@ func DescribePolicy(p backoff.Policy) string {
 	return out
 }
 
-// ownPolicy says what the sixth policy, the settings' own, is.
+// ownPolicy says what each policy beyond the five is: the settings' own
+// (custom, or the preset it equals), or a preset.
 func ownPolicy(d RunData) string {
-	if len(d.Policies) <= backoff.NumShapes {
-		return ""
+	five := d.Settings.Five()
+	custom := d.Settings.Custom()
+	var out strings.Builder
+	for _, p := range d.Policies {
+		if slices.Contains(five, p) {
+			continue
+		}
+		if p == custom {
+			fmt.Fprintf(&out, " %s is your own policy (pane 5, page 3): %s.", p.Name, DescribePolicy(p))
+		} else {
+			fmt.Fprintf(&out, " %s is a preset: %s.", p.Name, DescribePolicy(p))
+		}
 	}
-	p := d.Policies[backoff.NumShapes]
-	return fmt.Sprintf(" %s is your own policy (pane 5, page 3): %s.", p.Name, DescribePolicy(p))
+	return out.String()
 }
 
 // crowdLegend explains the crowd tables' heads, marks and spread rows.
@@ -511,7 +511,7 @@ func CrowdPane(d CrowdData, w int, st *Styles) string {
 		return Fit(strings.Join(head, "\n"), w, 1<<20)
 	}
 	if d.Pinned {
-		head = append(head, st.Note.Render(prose("This plan is pinned as A: change a setting, the policy or the service to compare it (x swaps, P drops it).", w)))
+		head = append(head, st.Note.Render(prose(PinnedNote, w)))
 	}
 	left := min(w, crowdTablesWidth)
 	tables := crowdTables(b, left, st)
@@ -537,7 +537,7 @@ func crowdTables(d RunData, w int, st *Styles) string {
 	parts := []string{
 		verdicts(d, w, st),
 		"",
-		st.Text.Render(prose(CrowdIntroFull(s), w)),
+		st.Text.Render(prose(CrowdIntroFull(s, d.Policies), w)),
 		"",
 		figureTable(d, paneCrowdColumns(), w, st),
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
 	"github.com/retryplanner/retry-planner/ledger/glyph"
+	"github.com/retryplanner/retry-planner/views/plain"
 	"github.com/retryplanner/retry-planner/views/words"
 )
 
@@ -25,9 +26,9 @@ const (
 	RefusedMark = "⊘"
 )
 
-// JobsCheck is the ledger's self-check in the words of Go: the deferred
-// count is the reference's finally block.
-const JobsCheck = "Every attempt was counted once, and the deferred count ran on each: after a result, after an error that can be retried, and after one that cannot."
+// JobsCheck is the ledger's self-check, in the reference's words, as the
+// jobs report and --plain say it.
+const JobsCheck = plain.LedgerCheck
 
 // JobsUnder says which policy the jobs wait under.
 func JobsUnder(p backoff.Policy) string {
@@ -104,28 +105,25 @@ func jobRule(word string) string {
 	return "after the colon, a number of failures from 0 to 999, or fatal; " + shown(rest) + " is neither."
 }
 
-// jobResult is how a job ended, in the words of Go.
-func jobLine(r ledger.Result) string {
-	switch {
-	case r.Err == nil:
-		return fmt.Sprintf("%s: done on attempt %d", r.Job.Name, r.Attempt)
-	case errors.Is(r.Err, ledger.ErrNotRetryable):
-		return fmt.Sprintf("%s: an error that cannot be retried, on attempt %d: stopped", r.Job.Name, r.Attempt)
-	}
-	return fmt.Sprintf("%s: gave up after %d attempts", r.Job.Name, r.Attempt)
-}
+// jobLine is how a job ended, in the reference's words, as the jobs
+// report and --plain say it.
+func jobLine(r ledger.Result) string { return r.String() }
 
-// entryOutcome is how an attempt ended, in the words of Go.
+// entryOutcome is how an attempt ended, in the reference's words (the
+// ledger's lines of the jobs report and --plain), the wait in the units
+// people read.
 func entryOutcome(e ledger.Entry) string {
 	switch e.Outcome {
 	case ledger.Done:
 		return "done"
 	case ledger.Retry:
-		return "failed, retried after " + words.Human(e.Wait)
+		return "failed, retry after " + words.Human(e.Wait)
 	case ledger.LastFail:
 		return "failed, no attempts left"
+	case ledger.OutOfTime:
+		return "failed, out of time"
 	}
-	return "an error that cannot be retried: stopped"
+	return "cannot be retried, stopped"
 }
 
 // JobsBody is pane 4's scrollable part at width w: each job's result, then
@@ -159,7 +157,7 @@ func JobsBody(r ledger.Report, stale bool, w int, st *Styles) string {
 		default:
 			mark, style = GaveUpMark, st.Warn
 		}
-		b.WriteString(dim(style).Render(cut(mark+" "+jobLine(res), w)) + "\n")
+		b.WriteString(dim(style).Render(Wrap(mark+" "+jobLine(res), w)) + "\n")
 	}
 	b.WriteString("\n" + dim(st.Title).Render("Ledger") + "\n")
 	rows := make([][]string, len(r.Ledger.Entries))
@@ -184,12 +182,18 @@ func JobsBody(r ledger.Report, stale bool, w int, st *Styles) string {
 	return Fit(b.String(), w, Height(b.String()))
 }
 
-// JobsCounts is the ledger's counts and the jobs' outcomes in the words of
-// Go, two sentences on two lines.
+// JobsCounts is the ledger's counts and the jobs' outcomes in the
+// reference's words (plain.LedgerCounts, which the jobs report starts
+// with), the time waited in the units people read; two sentences on two
+// lines, and a third when the limit on total time stopped some.
 func JobsCounts(r ledger.Report) string {
 	l := r.Ledger
-	return fmt.Sprintf("Attempts %d: %d done, %d failed. The deferred count ran %d times. Waited %s in all.\nJobs done, gave up, stopped by an error that cannot be retried: %d, %d, %d.",
+	out := fmt.Sprintf("Attempts %d: %d done, %d failed. The finally block ran %d times. Waited %s in all.\nJobs done, given up, refused: %d, %d, %d.",
 		l.Attempts, l.Successes, l.Failures, l.FinallyRuns, words.Human(l.Waited), r.Done, r.GaveUp, r.Refused)
+	if r.OutOfTime > 0 {
+		out += fmt.Sprintf("\nJobs out of time: %d.", r.OutOfTime)
+	}
+	return out
 }
 
 // JobsSummary is what stays under the ledger: its counts and, when it

@@ -478,7 +478,7 @@ func TestCompareViewDoesNotPraiseLosingClients(t *testing.T) {
 		if fb.NotThrough <= fa.NotThrough {
 			continue
 		}
-		block := ansi.Strip(compareBlock(a, b, i, compareFields(a, b), 200, DefaultStyles()))
+		block := ansi.Strip(compareBlock(a, b, i, i, compareFields(a, b), 200, DefaultStyles()))
 		for _, line := range strings.Split(block, "\n") {
 			if strings.Contains(line, BetterMark) && !strings.HasPrefix(strings.TrimSpace(line), "not through") {
 				t.Errorf("%s: B leaves %d not through against A's %d, yet: %q", b.Crowds[i].Policy.Name, fb.NotThrough, fa.NotThrough, line)

@@ -14,13 +14,18 @@ import (
 // for the name, a question before a file is overwritten, and then what was
 // saved and the command lines that give the same figures, or why not.
 
-// DefaultPlanFile is the name the field offers first.
-const DefaultPlanFile = "retry-plan.toml"
-
-// The save field's texts.
+// DefaultPlanFile is the name the field offers first; DefaultPlanFileA
+// the name it offers for the pinned plan, A.
 const (
-	SavePrompt = "save the plan as> "
-	SaveNoName = "Type a file name."
+	DefaultPlanFile  = "retry-plan.toml"
+	DefaultPlanFileA = "retry-plan-a.toml"
+)
+
+// The save field's texts: its prompt for the plan, and for the pinned one.
+const (
+	SavePrompt  = "save the plan as> "
+	SavePromptA = "save plan A as> "
+	SaveNoName  = "Type a file name."
 )
 
 // SaveUnseen refuses a name holding r, a character that does not show as
@@ -43,13 +48,110 @@ func SaveKept(file string) string {
 // Saving is shown while the file is written.
 func Saving(file string) string { return "Saving " + words.ShownFile(file) + "…" }
 
-// PlanSaved says what was saved and the command lines that give the same
-// figures: the full-screen program opened with the plan, and the crowd of
-// its policies and seeds (PlanCommandLine), on a line of its own. Wrap it
-// with WrapAtSpaces, so that the command copies as it is.
-func PlanSaved(file string, p plan.Plan) string {
-	return "Saved " + words.ShownFile(file) + ". Open it again with: retry-planner --plan " + words.ShellWord(file) +
-		"\nIts crowd as a command:\n" + plan.CommandLine(p)
+// savedLine is a line of what PlanSaved says: a sentence, or a command
+// as its words, each flag with its value.
+type savedLine struct {
+	text    string
+	command []string
+}
+
+// savedLines are what was saved (what says which, "the plan" or "plan
+// A"), then the commands that give the same figures, each on lines of its
+// own: the full-screen program opened with the file, the crowd of the
+// file, and the same crowd without the file (plan.CommandLine).
+func savedLines(what, file string, p plan.Plan) []savedLine {
+	withFile := []string{"retry-planner", "--plan " + words.ShellWord(file)}
+	crowd := []string{"retry-planner crowd"}
+	flags := plan.Flags(p)
+	for i := 0; i+1 < len(flags); i += 2 {
+		crowd = append(crowd, flags[i]+" "+flags[i+1])
+	}
+	return []savedLine{
+		{text: "Saved " + what + " as " + words.ShownFile(file) + ". Open it again, or run its crowd:"},
+		{command: withFile},
+		{command: append(append([]string(nil), withFile...), "crowd")},
+		{text: "The same crowd without the file:"},
+		{command: crowd},
+	}
+}
+
+// PlanSaved says what was saved (what: "the plan" or "plan A") and the
+// command lines that give the same figures, one a line; PlanSavedView lays
+// it out at a width.
+func PlanSaved(what, file string, p plan.Plan) string {
+	var out []string
+	for _, l := range savedLines(what, file, p) {
+		if l.command != nil {
+			out = append(out, strings.Join(l.command, " "))
+		} else {
+			out = append(out, l.text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// PlanSavedView is PlanSaved at w cells: the sentences wrapped at spaces,
+// each command laid out by CommandLines, so that it copies whole.
+func PlanSavedView(what, file string, p plan.Plan, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	var out []string
+	for _, l := range savedLines(what, file, p) {
+		if l.command != nil {
+			out = append(out, CommandLines(l.command, w))
+		} else {
+			out = append(out, WrapAtSpaces(l.text, w))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// CommandLines lays a command out in lines of at most w cells: its parts
+// (the command, then each flag with its value) are never broken, and a line
+// that another follows ends in " \\", the next indented two spaces, so that
+// the lines copied whole paste into a shell as one command. A part wider
+// than a line stands on its own, broken at the width as WrapAtSpaces
+// breaks a word: the only case that does not copy whole.
+func CommandLines(parts []string, w int) string {
+	if w <= 0 || len(parts) == 0 {
+		return ""
+	}
+	const more, indent = " \\", "  "
+	// A flag whose value does not fit a line beside it goes on the line
+	// before its value, which the shell joins to it.
+	var split []string
+	for i, part := range parts {
+		flag, value, ok := strings.Cut(part, " ")
+		if i > 0 && ok && ansi.StringWidth(indent+part+more) > w {
+			split = append(split, flag, value)
+			continue
+		}
+		split = append(split, part)
+	}
+	parts = split
+	var out []string
+	line := parts[0]
+	for i, part := range parts[1:] {
+		last := i == len(parts)-2
+		need := ansi.StringWidth(line) + 1 + ansi.StringWidth(part)
+		if !last {
+			need += len(more)
+		}
+		if need <= w {
+			line += " " + part
+			continue
+		}
+		out = append(out, line+more)
+		line = indent + part
+	}
+	out = append(out, line)
+	for i, l := range out {
+		if ansi.StringWidth(l) > w {
+			out[i] = WrapAtSpaces(l, w)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // WrapAtSpaces word-wraps plain text to w cells, each of its lines on its

@@ -56,12 +56,64 @@ func TestWrapAtSpacesKeepsTheCommand(t *testing.T) {
 func TestPlanSaved(t *testing.T) {
 	p := plan.Default()
 	p.Settings.Draws = backoff.Independent
-	got := PlanSaved("my plan.toml", p)
-	want := `Saved "my plan.toml". Open it again with: retry-planner --plan 'my plan.toml'` + "\nIts crowd as a command:\nretry-planner crowd --draws independent"
+	got := PlanSaved("the plan", "my plan.toml", p)
+	want := `Saved the plan as "my plan.toml". Open it again, or run its crowd:` + "\nretry-planner --plan 'my plan.toml'" +
+		"\nretry-planner --plan 'my plan.toml' crowd\nThe same crowd without the file:\nretry-planner crowd --draws independent"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got := PlanNotSaved("p.toml", "permission\ndenied"); got != "Could not save p.toml: permission denied." {
 		t.Errorf("PlanNotSaved: got %q, want one line", got)
+	}
+}
+
+// A command laid out at any width keeps each flag with its value on one
+// line where they fit together, ends every line but the last in " \", and
+// reads back as itself once the shell joins the lines (issue 19, item 10).
+func TestCommandLinesCopyWhole(t *testing.T) {
+	p := plan.Default()
+	p.Settings.Capacity, p.Settings.Load = 2000, 1500
+	p.Policies = []string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated", "custom"}
+	p.Seeds = 100
+	parts := []string{"retry-planner crowd"}
+	flags := plan.Flags(p)
+	for i := 0; i+1 < len(flags); i += 2 {
+		parts = append(parts, flags[i]+" "+flags[i+1])
+	}
+	whole := strings.Join(parts, " ")
+	longest := 0
+	for _, part := range parts {
+		longest = max(longest, len(part))
+	}
+	for w := 1; w <= 200; w++ {
+		got := CommandLines(parts, w)
+		ls := strings.Split(got, "\n")
+		for i, l := range ls {
+			if w >= longest+4 && ansi.StringWidth(l) > w {
+				t.Fatalf("width %d: line %q is wider", w, l)
+			}
+			if i < len(ls)-1 && !strings.HasSuffix(l, " \\") && w >= longest+4 {
+				t.Fatalf("width %d: line %q goes on without a \\", w, l)
+			}
+		}
+		if w < longest+4 {
+			continue
+		}
+		joined := strings.Join(strings.Fields(strings.ReplaceAll(got, " \\\n", " ")), " ")
+		if joined != whole {
+			t.Errorf("width %d: %q joins to %q, want %q", w, got, joined, whole)
+		}
+		for _, part := range parts {
+			if !strings.Contains(got, part) {
+				t.Errorf("width %d: %q breaks %q", w, got, part)
+			}
+		}
+		if len(whole) <= w && got != whole {
+			t.Errorf("width %d: %q, want the command on one line", w, got)
+		}
+	}
+	// A flag whose value does not fit beside it goes on the line before it.
+	if got, want := CommandLines([]string{"retry-planner crowd", "--policies fixed,exponential"}, 24), "retry-planner crowd \\\n  --policies \\\n  fixed,exponential"; got != want {
+		t.Errorf("a long value: got %q, want %q", got, want)
 	}
 }

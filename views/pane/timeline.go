@@ -48,23 +48,32 @@ func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down + r.Wast
 
 // AggregateRows sums a series into rows of rowMs, which must be a multiple
 // of the series' slot: row j covers [j*rowMs, (j+1)*rowMs).
-func AggregateRows(se *backoff.Series, rowMs int) []SlotRow {
+func AggregateRows(se *backoff.Series, rowMs int) []SlotRow { return AggregateRowsFrom(se, 0, rowMs) }
+
+// AggregateRowsFrom sums a series into rows of rowMs from fromMs on, both
+// multiples of the series' slot: row j covers [fromMs + j*rowMs, fromMs +
+// (j+1)*rowMs).
+func AggregateRowsFrom(se *backoff.Series, fromMs, rowMs int) []SlotRow {
 	if se == nil || se.Slot <= 0 || rowMs < se.Slot {
 		return nil
 	}
 	k := rowMs / se.Slot
-	n := se.Len()
+	first := max(fromMs, 0) / se.Slot
+	n := se.Len() - first
+	if n <= 0 {
+		return nil
+	}
 	out := make([]SlotRow, (n+k-1)/k)
 	for i := range n {
-		r := &out[i/k]
-		r.Served += se.Served[i]
-		r.Rejected += se.Rejected[i]
-		r.Down += se.FailedWhileDown[i]
-		r.Retries += se.Retries[i]
+		r, slot := &out[i/k], first+i
+		r.Served += se.Served[slot]
+		r.Rejected += se.Rejected[slot]
+		r.Down += se.FailedWhileDown[slot]
+		r.Retries += se.Retries[slot]
 		if se.Queued {
-			r.Wasted += se.Wasted[i]
-			r.Dropped += se.Dropped[i]
-			r.Queue = se.Queue[i] // the row's last slot's, at its end
+			r.Wasted += se.Wasted[slot]
+			r.Dropped += se.Dropped[slot]
+			r.Queue = se.Queue[slot] // the row's last slot's, at its end
 		}
 	}
 	return out
@@ -103,6 +112,11 @@ type TimelineData struct {
 	All    bool
 	RowMs  int
 	Stale  bool
+	// FromBack shows the time from the service's return on (the b key),
+	// its rows from FromMs, scaled to what happens there.
+	FromBack bool
+	FromMs   int
+	Pinned   bool // B is pinned as A: nothing to set beside it yet
 }
 
 // rowCount is how many rows the pane draws: the longest of the runs shown,
@@ -114,7 +128,7 @@ func (d TimelineData) rowCount() int {
 			n = max(n, len(rows))
 		}
 		if d.RowMs > 0 {
-			n = max(n, r.Settings.Outage/d.RowMs+1)
+			n = max(n, (r.Settings.Outage-d.FromMs)/d.RowMs+1)
 		}
 	}
 	return n
@@ -145,7 +159,17 @@ func (d TimelineData) columns() []barColumn {
 	}
 	switch {
 	case d.A != nil:
-		a, b := pick(*d.A, d.Chosen), pick(d.B, d.Chosen)
+		// A's policy of B's chosen one's name, where A compares others.
+		ai := d.Chosen
+		if len(d.A.Policies) != len(d.B.Policies) && d.Chosen < len(d.B.Policies) {
+			ai = -1
+			for i, p := range d.A.Policies {
+				if p.Name == d.B.Policies[d.Chosen].Name {
+					ai = i
+				}
+			}
+		}
+		a, b := pick(*d.A, ai), pick(d.B, d.Chosen)
 		a.name, b.name = "A: "+a.name, "B: "+b.name
 		return []barColumn{a, b}
 	case d.All:
@@ -158,10 +182,15 @@ func (d TimelineData) columns() []barColumn {
 	return []barColumn{pick(d.B, d.Chosen)}
 }
 
-// rowCapacity is the attempts a row of rowMs serves under s's capacity; -1
-// without one.
-func rowCapacity(s backoff.Settings, j, rowMs int) int {
-	return s.SlotCapacity(j, rowMs)
+// rowCapacity is the attempts the row of rowMs from fromMs serves under
+// s's capacity, its slots' shares summed (they add up to floor(C x end /
+// 1000) - floor(C x start / 1000)); -1 without one.
+func rowCapacity(s backoff.Settings, fromMs, rowMs int) int {
+	if s.Capacity <= 0 {
+		return -1
+	}
+	c := int64(s.Capacity)
+	return int(c*int64(fromMs+rowMs)/1000 - c*int64(fromMs)/1000)
 }
 
 // scale is the most any bar shown reaches, its capacity included.
@@ -193,6 +222,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	if d.RowMs != s.Slot {
 		each += fmt.Sprintf(" (%s slots of %s)", words.Count(d.RowMs/max(s.Slot, 1)), words.Human(s.Slot))
 	}
+	if d.FromBack {
+		each += ", from the service's return"
+	}
 	cols := d.columns()
 	var title string
 	switch {
@@ -207,12 +239,15 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	if !d.All || d.A != nil {
 		lines = append(lines, PolicyRow(PolicyNames(d.B.Policies), d.Chosen, w, st))
 	}
-	lines = append(lines, st.Title.Render(cut(title, w)))
+	lines = append(lines, st.Title.Render(Wrap(title, w)))
 	if d.Stale {
-		lines = append(lines, st.Note.Render(cut("Recomputing for the new settings; these are the last settings' attempts.", w)))
+		lines = append(lines, st.Note.Render(prose("Recomputing for the new settings; these are the last settings' attempts.", w)))
+	}
+	if d.Pinned && d.A == nil {
+		lines = append(lines, st.Note.Render(prose(PinnedNote, w)))
 	}
 	if len(cols) == 1 {
-		lines = append(lines, st.Muted.Render(prose(busiestAfterBack(cols[0], d.RowMs), w)))
+		lines = append(lines, st.Muted.Render(prose(d.busiestAfterBack(cols[0]), w)))
 	}
 	if d.A != nil {
 		if changes := PlanChanges(d.A.Settings, d.B.Settings); changes != "" {
@@ -235,7 +270,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	}
 	legend += "  " + BackMark + " back at " + words.Human(s.Outage)
 	lines = append(lines, st.Muted.Render(prose(legend, w)))
-	if len(cols) > 1 {
+	if len(cols) > 1 && len(d.columnGroups(cols, w)) == 1 {
 		lines = append(lines, columnNames(d, cols, w, st))
 	}
 	return strings.Join(lines, "\n")
@@ -243,11 +278,12 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 
 // busiestAfterBack is the row with the most attempts at or after the
 // service is back, and that as a rate.
-func busiestAfterBack(c barColumn, rowMs int) string {
+func (d TimelineData) busiestAfterBack(c barColumn) string {
+	rowMs := d.RowMs
 	if rowMs <= 0 {
 		return ""
 	}
-	from := c.s.Outage / rowMs
+	from := max(c.s.Outage-d.FromMs, 0) / rowMs
 	best, at := -1, -1
 	for j := from; j < len(c.rows); j++ {
 		if n := c.rows[j].Attempts(); n > best {
@@ -263,7 +299,11 @@ func busiestAfterBack(c barColumn, rowMs int) string {
 			busiest, bat = n, j
 		}
 	}
-	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s).",
+	if d.FromBack {
+		return fmt.Sprintf("Busiest row once the service is back %s at %s (%s); b shows the whole run.",
+			words.Count(best), words.Human(d.FromMs+at*rowMs), words.Rate(best, rowMs))
+	}
+	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s); b shows the time from then on, scaled to it.",
 		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), words.Count(best), words.Human(at*rowMs), words.Rate(best, rowMs))
 }
 
@@ -277,9 +317,12 @@ type geometry struct {
 	queue                     int // the queue's length after the count, with its mark: 0 for none
 }
 
-func (d TimelineData) geometry(cols []barColumn, w int) geometry {
+func (d TimelineData) geometry(cols []barColumn, w int) geometry { return d.geometryOf(cols, cols, w) }
+
+// geometryOf is the widths of rows of cols, among all on one scale.
+func (d TimelineData) geometryOf(cols, all []barColumn, w int) geometry {
 	rows := d.rowCount()
-	g := geometry{label: len(words.Human(max(rows-1, 0) * d.RowMs)), count: len(words.Count(d.scale(cols)))}
+	g := geometry{label: len(words.Human(d.FromMs + max(rows-1, 0)*d.RowMs)), count: len(words.Count(d.scale(all)))}
 	rest := max(w-g.label-3, 0) // the label, then " ▶ "
 	g.column = rest / max(len(cols), 1)
 	if len(cols) == 1 {
@@ -300,13 +343,40 @@ func (d TimelineData) geometry(cols []barColumn, w int) geometry {
 }
 
 func columnNames(d TimelineData, cols []barColumn, w int, st *Styles) string {
+	return columnNamesOf(d, cols, cols, 0, w, st)
+}
+
+// minColumnBar is the least bar each of several columns gets: past it, the
+// columns are shown in groups, one after another (columnGroups).
+const minColumnBar = 4
+
+// columnGroups are the columns in groups as wide as w holds, each column
+// with its count whole and a bar of at least minColumnBar: one group when
+// all fit, else as few groups, as even, as it takes.
+func (d TimelineData) columnGroups(cols []barColumn, w int) [][]barColumn {
+	if len(cols) < 2 {
+		return [][]barColumn{cols}
+	}
 	g := d.geometry(cols, w)
+	per := max(max(w-g.label-3, 0)/(g.count+2+minColumnBar), 1)
+	n := (len(cols) + per - 1) / per
+	size := (len(cols) + n - 1) / n
+	var out [][]barColumn
+	for i := 0; i < len(cols); i += size {
+		out = append(out, cols[i:min(i+size, len(cols))])
+	}
+	return out
+}
+
+// columnNamesOf is the names over cols, the offset-th of all on.
+func columnNamesOf(d TimelineData, cols, all []barColumn, offset, w int, st *Styles) string {
+	g := d.geometryOf(cols, all, w)
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", g.label+3))
 	for i, c := range cols {
 		name := " " + c.name
 		style := st.Muted
-		if d.A == nil && i == d.Chosen {
+		if d.A == nil && i+offset == d.Chosen {
 			name, style = "["+c.name+"]", st.PolicySelected
 		}
 		name = cut(name, max(g.column-1, 0))
@@ -318,7 +388,7 @@ func columnNames(d TimelineData, cols []barColumn, w int, st *Styles) string {
 // TimelineColumnAt is the column of the all-policies view under x, or -1.
 func TimelineColumnAt(d TimelineData, w, x int) int {
 	cols := d.columns()
-	if len(cols) < 2 || d.A != nil {
+	if len(cols) < 2 || d.A != nil || len(d.columnGroups(cols, w)) > 1 {
 		return -1
 	}
 	g := d.geometry(cols, w)
@@ -343,15 +413,32 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 	if w == 0 || d.RowMs <= 0 || len(d.B.Policies) == 0 {
 		return ""
 	}
-	cols := d.columns()
-	g := d.geometry(cols, w)
-	most := d.scale(cols)
+	all := d.columns()
+	groups := d.columnGroups(all, w)
+	if len(groups) == 1 {
+		return d.body(all, all, w, st)
+	}
+	// Too many columns for the width: each group of them over the whole
+	// time axis, its names above it, all on one scale.
+	var parts []string
+	offset := 0
+	for _, cols := range groups {
+		parts = append(parts, columnNamesOf(d, cols, all, offset, w, st)+"\n"+d.body(cols, all, w, st))
+		offset += len(cols)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// body is the rows of cols, among all on one scale.
+func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
+	g := d.geometryOf(cols, all, w)
+	most := d.scale(all)
 	// Each style is worked out once; a row then only joins strings.
 	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
 	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
 	wasted, dropped, queue := newPaint(st.Wasted), newPaint(st.Dropped), newPaint(st.Queue)
 	mark := back.paint(BackMark)
-	backRow := d.B.Settings.Outage / d.RowMs
+	backRow := (d.B.Settings.Outage - d.FromMs) / d.RowMs
 	var b strings.Builder
 	for j := range d.rowCount() {
 		if j > 0 {
@@ -361,7 +448,7 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 		if j == backRow {
 			label, gutter = back, mark
 		}
-		b.WriteString(label.paint(padLeft(words.Human(j*d.RowMs), g.label)))
+		b.WriteString(label.paint(padLeft(words.Human(d.FromMs+j*d.RowMs), g.label)))
 		b.WriteString(" " + gutter + " ")
 		for i, c := range cols {
 			var r SlotRow
@@ -369,8 +456,8 @@ func TimelineBody(d TimelineData, w int, st *Styles) string {
 				r = c.rows[j]
 			}
 			capLn := -1
-			if c.s.Capacity > 0 && (j+1)*d.RowMs > c.s.Outage {
-				capLn = capLine(rowCapacity(c.s, j, d.RowMs), most, g.bar)
+			if c.s.Capacity > 0 && d.FromMs+(j+1)*d.RowMs > c.s.Outage {
+				capLn = capLine(rowCapacity(c.s, d.FromMs+j*d.RowMs, d.RowMs), most, g.bar)
 			}
 			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Wasted, WastedGlyph, wasted}, {r.Dropped, DroppedGlyph, dropped},
 				{r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},

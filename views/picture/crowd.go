@@ -192,6 +192,14 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 				top = max(top, b.p95, b.median)
 			}
 		}
+		// The peak after back is held against what a slot serves: the
+		// capacity, drawn across its panel.
+		var rule *capacityRule
+		if f.name == "peak_after_back" && s.Capacity > 0 {
+			rate := float64(s.SlotCapacity(s.Outage/s.Slot, s.Slot)) * 1000 / float64(s.Slot)
+			rule = &capacityRule{rate: rate, label: "capacity " + countText(int(math.Round(rate))) + "/s"}
+			top = max(top, rate)
+		}
 		pb := policyBars{bars: bars, format: f.format}
 		room := 1.18 // above the tallest bar, for its label
 		for _, r := range results {
@@ -206,6 +214,9 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 		}
 		p.Y.Tick.Marker = niceTicks{most: 4}
 		p.Add(gridLines{}, pb)
+		if rule != nil {
+			p.Add(*rule)
+		}
 		plots[i/cols][i%cols] = p
 	}
 	// An odd panel out leaves its tile empty: Align skips a nil plot.
@@ -259,7 +270,48 @@ func crowdSubtitle(s backoff.Settings, results []backoff.Result, spread *backoff
 	return parts
 }
 
-var whiskerStyle = draw.LineStyle{Color: inkColor, Width: 1}
+// A whisker is drawn in ink over a white halo, so that it shows on a bar
+// of any colour, and at least minWhisker tall, so that a spread the bar's
+// top hides still shows as a mark.
+var (
+	whiskerStyle = draw.LineStyle{Color: inkColor, Width: 1.2}
+	whiskerHalo  = draw.LineStyle{Color: color.White, Width: 3.4}
+)
+
+// minWhisker is the least height a whisker is drawn, in points.
+const minWhisker = vg.Length(4)
+
+// whiskerEnds are a whisker's ends from lo to hi (in either order), spread
+// about their middle to at least minWhisker apart.
+func whiskerEnds(lo, hi vg.Length) (vg.Length, vg.Length) {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	if hi-lo < minWhisker {
+		mid := (lo + hi) / 2
+		lo, hi = mid-minWhisker/2, mid+minWhisker/2
+	}
+	return lo, hi
+}
+
+// capacityRule is the capacity across a panel of rates a second, labelled
+// at its right end.
+type capacityRule struct {
+	rate  float64
+	label string
+}
+
+func (cr capacityRule) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(cr.rate)
+	c.StrokeLine2(capacityStyle, c.Min.X, y, c.Max.X, y)
+	ts := pictureFont(7.5, false)
+	ts.XAlign, ts.YAlign = draw.XRight, draw.YBottom
+	// On a white ground, as the outage's label: a bar may stand behind it.
+	right, w, h := c.Max.X-2, ts.Width(cr.label), ts.Height(cr.label)
+	c.FillPolygon(color.White, []vg.Point{{X: right - w - 2, Y: y + 1}, {X: right + 1, Y: y + 1}, {X: right + 1, Y: y + h + 2}, {X: right - w - 2, Y: y + h + 2}})
+	c.FillText(ts, vg.Point{X: right, Y: y + 2}, cr.label)
+}
 
 // policyBars draws a panel's bars, one for each policy, each with its value
 // above it (or "none") and its whisker when it has one.
@@ -284,11 +336,13 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 		}
 		if b.hasWhisker {
-			lo, hi := trY(b.median), trY(b.p95)
+			lo, hi := whiskerEnds(trY(b.median), trY(b.p95))
 			cap := (x1 - x0) / 4
-			c.StrokeLine2(whiskerStyle, mid, lo, mid, hi)
-			c.StrokeLine2(whiskerStyle, mid-cap, lo, mid+cap, lo)
-			c.StrokeLine2(whiskerStyle, mid-cap, hi, mid+cap, hi)
+			for _, style := range []draw.LineStyle{whiskerHalo, whiskerStyle} {
+				c.StrokeLine2(style, mid, lo, mid, hi)
+				c.StrokeLine2(style, mid-cap, lo, mid+cap, lo)
+				c.StrokeLine2(style, mid-cap, hi, mid+cap, hi)
+			}
 			labelAt = max(labelAt, hi, lo)
 		}
 		label := "none"

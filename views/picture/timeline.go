@@ -41,6 +41,20 @@ func TimelinePictureHeight(n int) int { return pictureHeader + 24 + max(n, 1)*Ti
 // policy's panel a second one draws the queue's length at each slot's end
 // against its limit.
 func TimelinePicture(s backoff.Settings, results []backoff.Result, format string, width, height int) ([]byte, error) {
+	return TimelinePictureOf(s, results, TimelineView{}, format, width, height)
+}
+
+// TimelineView is how a timeline picture groups and where it starts: bars
+// of RowMs (a whole number of slots; 0 for the slot, or more where the bars
+// would pass MaxTimelineBars), and with FromBack only the time from the
+// slot the service is back in on, scaled to what happens there.
+type TimelineView struct {
+	RowMs    int
+	FromBack bool
+}
+
+// TimelinePictureOf is TimelinePicture drawn as v says.
+func TimelinePictureOf(s backoff.Settings, results []backoff.Result, v TimelineView, format string, width, height int) ([]byte, error) {
 	if len(results) == 0 {
 		return nil, errors.New("timeline picture: no policies to draw")
 	}
@@ -63,7 +77,7 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 	if err != nil {
 		return nil, err
 	}
-	tl := newTimelineLayout(s, results, slots)
+	tl := newTimelineLayout(s, results, slots, v)
 
 	c, dc := pictureCanvas(format, w, h, dpi)
 	legend := []legendEntry{{label: "served", fill: servedColor}}
@@ -87,7 +101,7 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 	for i, r := range results {
 		p := newPicturePlot()
 		p.Title.Text = fitText(p.Title.TextStyle, r.Policy.String()+": "+r.Policy.Describe(), w-40)
-		p.X.Min, p.X.Max = 0, tl.end
+		p.X.Min, p.X.Max = tl.start, tl.end
 		p.Y.Min, p.Y.Max = 0, tl.top
 		p.X.Tick.Marker = niceTicks{most: 12}
 		p.Y.Tick.Marker = niceTicks{most: 4}
@@ -116,11 +130,14 @@ func TimelinePicture(s backoff.Settings, results []backoff.Result, format string
 // timelineLayout is what the panels share: the bars' width, the axes'
 // ends and the capacity's steps.
 type timelineLayout struct {
-	perBar   int       // slots a bar holds
-	barMs    int       // a bar's width in ms
-	end, top float64   // the time axis's end in s; the rate axis's top
-	capacity []barRate // the capacity of each bar from the outage's on
-	slots    int       // the most slots any series holds
+	perBar     int       // slots a bar holds
+	barMs      int       // a bar's width in ms
+	first      int       // the first slot drawn
+	start, end float64   // the time axis's ends in s
+	top        float64   // the rate axis's top
+	capacity   []barRate // the capacity of each bar from the outage's on
+	slots      int       // the most slots any series holds
+	fromBack   bool
 }
 
 // barRate is a rate over a stretch of time, in seconds.
@@ -129,11 +146,19 @@ type barRate struct {
 	rate     float64
 }
 
-func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int) timelineLayout {
-	tl := timelineLayout{perBar: max(1, (slots+MaxTimelineBars-1)/MaxTimelineBars), slots: max(slots, 1)}
+func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int, v TimelineView) timelineLayout {
+	tl := timelineLayout{slots: max(slots, 1), fromBack: v.FromBack}
+	if v.FromBack {
+		tl.first = min(s.Outage/s.Slot, tl.slots-1)
+	}
+	span := tl.slots - tl.first
+	row := max(v.RowMs/s.Slot, 1)
+	// Whole rows, as many to a bar as keep the bars to MaxTimelineBars.
+	tl.perBar = row * max(1, (span+row*MaxTimelineBars-1)/(row*MaxTimelineBars))
 	tl.barMs = tl.perBar * s.Slot
-	bars := (tl.slots + tl.perBar - 1) / tl.perBar
-	tl.end = float64(bars) * float64(tl.barMs) / 1000
+	bars := (span + tl.perBar - 1) / tl.perBar
+	tl.start = float64(tl.first*s.Slot) / 1000
+	tl.end = tl.start + float64(bars)*float64(tl.barMs)/1000
 	most := 0.0
 	for _, r := range results {
 		for _, b := range tl.bars(r.Series) {
@@ -141,13 +166,13 @@ func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int) 
 		}
 	}
 	if s.Capacity > 0 {
-		for b := s.Outage / s.Slot / tl.perBar; b < bars; b++ {
+		for b := max(s.Outage/s.Slot-tl.first, 0) / tl.perBar; b < bars; b++ {
 			sum := 0
-			for i := b * tl.perBar; i < (b+1)*tl.perBar; i++ {
+			for i := tl.first + b*tl.perBar; i < tl.first+(b+1)*tl.perBar; i++ {
 				sum += s.SlotCapacity(i, s.Slot)
 			}
 			rate := float64(sum) * 1000 / float64(tl.barMs)
-			tl.capacity = append(tl.capacity, barRate{from: float64(b*tl.barMs) / 1000, to: float64((b+1)*tl.barMs) / 1000, rate: rate})
+			tl.capacity = append(tl.capacity, barRate{from: tl.start + float64(b*tl.barMs)/1000, to: tl.start + float64((b+1)*tl.barMs)/1000, rate: rate})
 			most = max(most, rate)
 		}
 	}
@@ -168,9 +193,9 @@ type timelineBar struct {
 func (tl timelineLayout) bars(se *backoff.Series) []timelineBar {
 	var out []timelineBar
 	perSecond := 1000 / float64(tl.barMs)
-	for b := 0; b*tl.perBar < se.Len(); b++ {
+	for b := 0; tl.first+b*tl.perBar < se.Len(); b++ {
 		var served, wasted, dropped, rejected, down int
-		for i := b * tl.perBar; i < min((b+1)*tl.perBar, se.Len()); i++ {
+		for i := tl.first + b*tl.perBar; i < min(tl.first+(b+1)*tl.perBar, se.Len()); i++ {
 			served, rejected, down = served+se.Served[i], rejected+se.Rejected[i], down+se.FailedWhileDown[i]
 			if se.Queued {
 				wasted, dropped = wasted+se.Wasted[i], dropped+se.Dropped[i]
@@ -179,7 +204,7 @@ func (tl timelineLayout) bars(se *backoff.Series) []timelineBar {
 		if served+wasted+dropped+rejected+down == 0 {
 			continue
 		}
-		out = append(out, timelineBar{from: float64(b*tl.barMs) / 1000, to: float64((b+1)*tl.barMs) / 1000,
+		out = append(out, timelineBar{from: tl.start + float64(b*tl.barMs)/1000, to: tl.start + float64((b+1)*tl.barMs)/1000,
 			served: float64(served) * perSecond, wasted: float64(wasted) * perSecond, dropped: float64(dropped) * perSecond,
 			rejected: float64(rejected) * perSecond, down: float64(down) * perSecond})
 	}
@@ -232,6 +257,9 @@ func (tl timelineLayout) subtitle(s backoff.Settings, results []backoff.Result) 
 		parts = append(parts, fmt.Sprintf("bars of %s (%d slots of %s)", secondsText(tl.barMs), tl.perBar, secondsText(s.Slot)))
 	} else {
 		parts = append(parts, "slots of "+secondsText(s.Slot))
+	}
+	if tl.fromBack {
+		parts = append(parts, "from the service's return on, scaled to it")
 	}
 	for _, r := range results {
 		if r.Series.Truncated {

@@ -85,16 +85,62 @@ func ScheduleText(sc backoff.Schedule) string {
 
 // CrowdIntro is the sentence before every crowd table, without its final
 // punctuation: "200 clients fail at 0 ms; ... Retries counted per 100 ms".
-func CrowdIntro(s backoff.Settings) string {
-	return fmt.Sprintf("%d clients fail at 0 ms; the service is back at %d ms; each tries %d times at most. Retries counted per %d ms",
-		s.Clients, s.Outage, s.Attempts, s.Slot)
+func CrowdIntro(s backoff.Settings) string { return CrowdIntroOf(s, nil) }
+
+// CrowdIntroOf is CrowdIntro for a crowd under policies ps: the
+// reference's sentence, byte for byte, when every policy tries the
+// settings' attempts (always so in --plain); else it says each policy's
+// attempts where they differ (see TriesAtMost).
+func CrowdIntroOf(s backoff.Settings, ps []backoff.Policy) string {
+	return fmt.Sprintf("%d clients fail at 0 ms; the service is back at %d ms; %s. Retries counted per %d ms",
+		s.Clients, s.Outage, TriesAtMost(s.Attempts, ps), s.Slot)
+}
+
+// TriesAtMost says how many times a client of each policy tries at most:
+// "each tries 6 times at most", the reference's words, when every policy
+// tries attempts, or all of them tries the same; "each tries 6 times at
+// most, but grpc 5 and aws 3" when some policies try attempts and others
+// not; "grpc tries 5 times at most, aws 3" when none tries attempts.
+func TriesAtMost(attempts int, ps []backoff.Policy) string {
+	var others []string
+	base, shared := attempts, false
+	for _, p := range ps {
+		shared = shared || p.Attempts == attempts
+	}
+	if !shared && len(ps) > 0 {
+		base = ps[0].Attempts
+	}
+	for _, p := range ps {
+		if p.Attempts != base {
+			others = append(others, fmt.Sprintf("%s %d", p.Name, p.Attempts))
+		}
+	}
+	switch {
+	case len(others) == 0:
+		return fmt.Sprintf("each tries %d times at most", base)
+	case shared:
+		return fmt.Sprintf("each tries %d times at most, but %s", base, andList(others))
+	}
+	return fmt.Sprintf("%s tries %d times at most, %s", ps[0].Name, base, andList(others))
+}
+
+// andList is "a, b and c".
+func andList(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // CrowdText is the crowd table of the policies and, for the reference's
 // five, what it shows.
 func CrowdText(s backoff.Settings, crowds []backoff.Result) string {
 	var b strings.Builder
-	b.WriteString(CrowdIntro(s) + ":\n")
+	var ps []backoff.Policy
+	for _, c := range crowds {
+		ps = append(ps, c.Policy)
+	}
+	b.WriteString(CrowdIntroOf(s, ps) + ":\n")
 	b.WriteString("  policy          retries   most in a slot   the slot from   all through by   gave up\n")
 	for _, c := range crowds {
 		f := c.Figures

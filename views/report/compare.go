@@ -243,8 +243,8 @@ func sideName(cs CompareSide, letter string) string {
 func CompareText(c Comparison) string {
 	var b strings.Builder
 	b.WriteString("Two plans side by side: " + sideName(c.A, "A") + ", against " + sideName(c.B, "B") + ".\n")
-	fmt.Fprintf(&b, "A: %s; %s.\n", plain.CrowdIntro(c.A.Settings), sideWords(c.A))
-	fmt.Fprintf(&b, "B: %s; %s.\n", plain.CrowdIntro(c.B.Settings), sideWords(c.B))
+	fmt.Fprintf(&b, "A: %s; %s.\n", plain.CrowdIntroOf(c.A.Settings, c.A.policies()), sideWords(c.A))
+	fmt.Fprintf(&b, "B: %s; %s.\n", plain.CrowdIntroOf(c.B.Settings, c.B.policies()), sideWords(c.B))
 	if diff := settingsDiff(c.A.Settings, c.B.Settings); len(diff) > 0 {
 		b.WriteString("The settings that differ, A to B: " + strings.Join(diff, "; ") + ".\n")
 	} else {

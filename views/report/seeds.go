@@ -31,7 +31,11 @@ func seedFigures(s backoff.Settings) []string {
 // median, the 95th percentile and the worst.
 func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	var b strings.Builder
-	b.WriteString(plain.CrowdIntro(s) + ".\n")
+	var ps []backoff.Policy
+	for _, p := range sc.Policies {
+		ps = append(ps, p.Policy)
+	}
+	b.WriteString(plain.CrowdIntroOf(s, ps) + ".\n")
 	fmt.Fprintf(&b, "Will the service survive the retries? Each policy's verdict over %s, figure by figure (each figure's median, 95th percentile and worst is a figure one of the seeds gave, not all the same seed's):\n", seedRange(sc))
 	for _, p := range sc.Policies {
 		b.WriteString("  " + p.Policy.String() + ": " + words.SeedsVerdict(s, p, sc.Count) + "\n")
@@ -70,10 +74,6 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 	}
 	if s.HasService() {
 		b.WriteString("The service: " + ServiceLine(s) + ".\n")
-	}
-	var ps []backoff.Policy
-	for _, p := range sc.Policies {
-		ps = append(ps, p.Policy)
 	}
 	b.WriteString(PoliciesNote(s, ps))
 	b.WriteString(CutShortNote(s, ps))

@@ -14,23 +14,54 @@ import (
 	"github.com/retryplanner/retry-planner/views/plain"
 )
 
-// The timeline report: a crowd's attempts per slot, one policy or several
-// side by side. The text of one policy is the reference's histogram (a row
-// for each slot with retries); CSV and JSON list every slot from the first
-// to the last with any attempt, empty ones too, so that a chart's time axis
-// is even. With a queue every face adds each slot's timed out, wasted and
-// dropped requests and the queue's length at its end; without one the
-// timeline is as it was. A series may hold millions of slots, so the report is written
-// slot by slot as it goes, never built whole.
+// The timeline report: a crowd's attempts over time, one policy or several
+// side by side. The crowd is counted in the settings' slots, the slot
+// crowd counts in and the capacity is shared out by (MODEL.md); a row of
+// the report groups RowMs / slot of them, a display choice only, so that
+// summed over its rows the timeline gives the crowd's counts exactly. The
+// text of one policy is the reference's histogram (a row for each row with
+// retries); CSV and JSON list every row from the first to the last with any
+// attempt, empty ones too, so that a chart's time axis is even. With a
+// queue every face adds each row's timed out, wasted and dropped requests
+// and the queue's length at its end; without one the timeline is as it
+// was. A series
+// may hold millions of slots, so the report is written row by row as it
+// goes, never built whole.
 
 // Timeline is a timeline report.
 type Timeline struct {
-	Settings backoff.Settings // their slot is the timeline's
+	Settings backoff.Settings // their slot is the model's: the runs' series count in it
 	Runs     []backoff.Result // each with its series
 	SideBy   bool             // several policies side by side, even if one
+	RowMs    int              // a row's width, a whole number of slots; 0 for the slot
+	FromBack bool             // the rows start at the slot the service is back in
 }
 
-// slots is how many slots the timeline lists: up to the last one with any
+// DefaultRowMs is a timeline's rows without --every: the fewest whole slots
+// that span at least a second, so that the text reads as the reference's
+// retries in each second (1 s of 100 ms slots; 1.2 s of 300 ms slots; a
+// slot of a second or more alone).
+func DefaultRowMs(slot int) int {
+	slot = max(slot, 1)
+	return (1000 + slot - 1) / slot * slot
+}
+
+// slot is the model's slot; per how many a row groups; first the first
+// slot the rows count from.
+func (tl Timeline) slot() int  { return max(tl.Settings.Slot, 1) }
+func (tl Timeline) per() int   { return max(tl.RowMs/tl.slot(), 1) }
+func (tl Timeline) rowMs() int { return tl.per() * tl.slot() }
+func (tl Timeline) first() int {
+	if tl.FromBack {
+		return tl.Settings.Outage / tl.slot()
+	}
+	return 0
+}
+
+// rowFrom is row j's start in ms.
+func (tl Timeline) rowFrom(j int) int { return (tl.first() + j*tl.per()) * tl.slot() }
+
+// slots is how many slots the timeline counts: up to the last one with any
 // attempt in any of the runs, or with a queue any request the service
 // reached or left waiting.
 func (tl Timeline) slots() int {
@@ -46,123 +77,186 @@ func (tl Timeline) slots() int {
 	return n
 }
 
-// slotCounts is slot i of a run's series, zero past its end.
+// rows is how many rows the timeline lists: up to the last with any
+// attempt.
+func (tl Timeline) rows() int {
+	n := tl.slots() - tl.first()
+	if n <= 0 {
+		return 0
+	}
+	return (n + tl.per() - 1) / tl.per()
+}
+
+// slotCounts is a row of a run's series, zero past its end.
 type slotCounts struct {
 	retries, attempts, served, rejected, down int
 	timedOut, wasted, dropped, queue          int // with a queue; 0 without
 }
 
-func countsAt(sr *backoff.Series, i int) slotCounts {
-	if i >= sr.Len() {
-		return slotCounts{}
-	}
-	c := slotCounts{retries: sr.Retries[i], attempts: sr.Attempts(i), served: sr.Served[i], rejected: sr.Rejected[i], down: sr.FailedWhileDown[i]}
-	if sr.Queued {
-		c.timedOut, c.wasted, c.dropped, c.queue = sr.TimedOut[i], sr.Wasted[i], sr.Dropped[i], sr.Queue[i]
+// countsAt is row j of a run's series: its slots summed.
+func (tl Timeline) countsAt(sr *backoff.Series, j int) slotCounts {
+	var c slotCounts
+	from := tl.first() + j*tl.per()
+	for i := from; i < min(from+tl.per(), sr.Len()); i++ {
+		c.retries += sr.Retries[i]
+		c.attempts += sr.Attempts(i)
+		c.served += sr.Served[i]
+		c.rejected += sr.Rejected[i]
+		c.down += sr.FailedWhileDown[i]
+		if sr.Queued {
+			c.timedOut += sr.TimedOut[i]
+			c.wasted += sr.Wasted[i]
+			c.dropped += sr.Dropped[i]
+			c.queue = sr.Queue[i] // the row's last slot's, at its end
+		}
 	}
 	return c
 }
 
-// capacityAt is slot i's capacity, -1 without one.
-func (tl Timeline) capacityAt(i int) int { return tl.Settings.SlotCapacity(i, tl.Settings.Slot) }
+// capacityAt is row j's capacity, its slots' summed, -1 without one.
+func (tl Timeline) capacityAt(j int) int {
+	if tl.Settings.Capacity <= 0 {
+		return -1
+	}
+	sum := 0
+	from := tl.first() + j*tl.per()
+	for i := from; i < from+tl.per(); i++ {
+		sum += tl.Settings.SlotCapacity(i, tl.slot())
+	}
+	return sum
+}
 
 var slotHeader = []string{"from_ms", "retries", "attempts", "served", "rejected", "failed_while_down", "capacity"}
+
+// rowHeader are the columns that say what a row is, last.
+var rowHeader = []string{"slot_ms", "row_ms"}
+
+// each is what a row spans, for the text: "second" for a row of 1000 ms.
+func (tl Timeline) each() string {
+	if tl.rowMs() == 1000 {
+		return "second"
+	}
+	return plain.Millis(tl.rowMs())
+}
 
 // queueHeader are the columns a queue adds after slotHeader's.
 var queueHeader = []string{"timed_out", "wasted", "dropped", "queue"}
 
 // WriteText writes the timeline as text. One policy: the reference's
-// histogram of retries, then, with a service, every slot's attempts by
-// outcome and its capacity. Side by side: every slot's retries of each
-// policy, and with a service their rejected attempts. Then the notes and
-// the draws.
+// histogram of retries, then, with a service, every row's attempts by
+// outcome and its capacity. Side by side: every row's retries of each
+// policy, and with a service their rejected attempts. Then what a row is,
+// the notes and the draws.
 func (tl Timeline) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	s, n := tl.Settings, tl.slots()
+	s, n := tl.Settings, tl.rows()
 	if !tl.SideBy {
 		r := tl.Runs[0]
-		writeHistogram(bw, r)
+		tl.writeHistogram(bw, r, n)
 		if s.HasQueue() {
-			fmt.Fprintf(bw, "Every slot's attempts by outcome, each in the slot it came in: served when the service completed it, timed out when its client stopped waiting "+
+			fmt.Fprintf(bw, "Every row's attempts by outcome, each in the slot it came in: served when the service completed it, timed out when its client stopped waiting "+
 				"(the first attempts and the fresh load's included); the expired requests the service wasted or dropped when it reached them; "+
-				"the queue's length at the slot's end; %s:\n", ServiceLine(s))
+				"the queue's length at the row's end; %s:\n", ServiceLine(s))
 			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "timed out", "wasted", "dropped", "capacity", "queue"}, func(i int, cells []int) {
-				c := countsAt(r.Series, i)
+				c := tl.countsAt(r.Series, i)
 				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, c.timedOut
 				cells[5], cells[6], cells[7], cells[8] = c.wasted, c.dropped, tl.capacityAt(i), c.queue
 			})
 		} else if s.HasService() {
-			fmt.Fprintf(bw, "Every slot's attempts, the first ones and the fresh load's included, by outcome; %s:\n", ServiceLine(s))
+			fmt.Fprintf(bw, "Every row's attempts, the first ones and the fresh load's included, by outcome; %s:\n", ServiceLine(s))
 			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "capacity"}, func(i int, cells []int) {
-				c := countsAt(r.Series, i)
+				c := tl.countsAt(r.Series, i)
 				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)
 			})
 		}
 	} else {
-		each := "second"
-		if s.Slot != 1000 {
-			each = plain.Millis(s.Slot)
-		}
 		var names []string
 		for _, r := range tl.Runs {
 			names = append(names, r.Policy.String())
 		}
 		side := func(count func(slotCounts) int) func(int, []int) {
-			return func(i int, cells []int) {
+			return func(j int, cells []int) {
 				for p, r := range tl.Runs {
-					cells[p] = count(countsAt(r.Series, i))
+					cells[p] = count(tl.countsAt(r.Series, j))
 				}
 			}
 		}
-		fmt.Fprintf(bw, "Retries in each %s, side by side:\n", each)
+		fmt.Fprintf(bw, "Retries in each %s%s, side by side:\n", tl.each(), tl.fromWords())
 		tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.retries }))
 		if s.HasService() {
-			fmt.Fprintf(bw, "Attempts rejected in each %s; %s:\n", each, ServiceLine(s))
+			fmt.Fprintf(bw, "Attempts rejected in each %s; %s:\n", tl.each(), ServiceLine(s))
 			tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.rejected }))
 			if s.HasQueue() {
-				fmt.Fprintf(bw, "Attempts timed out in each %s:\n", each)
+				fmt.Fprintf(bw, "Attempts timed out in each %s:\n", tl.each())
 				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.timedOut }))
 				if s.DropExpired {
-					fmt.Fprintf(bw, "Expired requests dropped in each %s:\n", each)
+					fmt.Fprintf(bw, "Expired requests dropped in each %s:\n", tl.each())
 					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.dropped }))
 				} else {
-					fmt.Fprintf(bw, "Expired requests wasted in each %s: capacity spent on clients that had left:\n", each)
+					fmt.Fprintf(bw, "Expired requests wasted in each %s: capacity spent on clients that had left:\n", tl.each())
 					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.wasted }))
 				}
-				fmt.Fprintf(bw, "The queue's length at the end of each %s, of at most %d:\n", each, s.Queue)
+				fmt.Fprintf(bw, "The queue's length at the end of each %s, of at most %d:\n", tl.each(), s.Queue)
 				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.queue }))
-				bw.WriteString("CSV and JSON give every slot's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length.\n")
+				bw.WriteString("CSV and JSON give every row's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length.\n")
 			} else {
-				bw.WriteString("CSV and JSON give every slot's attempts, served, rejected and failed while down, and its capacity.\n")
+				bw.WriteString("CSV and JSON give every row's attempts, served, rejected and failed while down, and its capacity.\n")
 			}
 		}
 	}
+	bw.WriteString(tl.rowsLine())
 	bw.WriteString(tl.notes())
 	return bw.Flush()
 }
 
-// writeHistogram writes HistogramText(r) as it goes: the same bytes.
-func writeHistogram(w *bufio.Writer, r backoff.Result) {
-	scale := plain.HashScale(r.Figures.MostInASlot)
-	each := "second"
-	if r.Series.Slot != 1000 {
-		each = plain.Millis(r.Series.Slot)
+// fromWords says where the rows start, when not at 0 ms.
+func (tl Timeline) fromWords() string {
+	if tl.first() == 0 {
+		return ""
 	}
-	fmt.Fprintf(w, "%s: retries in each %s, # for every %d:\n", r.Policy, each, scale)
-	for i, n := range r.Series.Retries {
-		if n > 0 {
-			fmt.Fprintf(w, "  %7d ms %5d  %s\n", i*r.Series.Slot, n, strings.Repeat("#", (n+scale-1)/scale))
+	return fmt.Sprintf(" from %d ms, when the service is back", tl.rowFrom(0))
+}
+
+// rowsLine says what a row is, when it groups slots or starts late: the
+// model's slot bounds the capacity, the row only sums what the slots
+// counted.
+func (tl Timeline) rowsLine() string {
+	if tl.per() == 1 && tl.first() == 0 {
+		return ""
+	}
+	out := fmt.Sprintf("The crowd is counted per %d ms slot, as crowd counts it (the slot shares out the capacity); a row sums %d of them, %d ms (--every)",
+		tl.slot(), tl.per(), tl.rowMs())
+	if tl.first() > 0 {
+		out += fmt.Sprintf(", from the slot the service is back in, %d ms (--from back)", tl.rowFrom(0))
+	}
+	return out + ".\n"
+}
+
+// writeHistogram writes the reference's histogram (plain.HistogramText) of
+// n rows as it goes: a row of # for each row with retries, scaled to the
+// busiest row. With rows of a second from 0 ms it is the reference's, byte
+// for byte.
+func (tl Timeline) writeHistogram(w *bufio.Writer, r backoff.Result, n int) {
+	most := 0
+	for j := range n {
+		most = max(most, tl.countsAt(r.Series, j).retries)
+	}
+	scale := plain.HashScale(most)
+	fmt.Fprintf(w, "%s: retries in each %s%s, # for every %d:\n", r.Policy, tl.each(), tl.fromWords(), scale)
+	for j := range n {
+		if c := tl.countsAt(r.Series, j).retries; c > 0 {
+			fmt.Fprintf(w, "  %7d ms %5d  %s\n", tl.rowFrom(j), c, strings.Repeat("#", (c+scale-1)/scale))
 		}
 	}
 }
 
-// slotTable writes a table of n slots under head, the slot's start first:
+// slotTable writes a table of n rows under head, the row's start first:
 // a first pass over fill finds each column's width, a second writes the
 // rows, as timeTable would lay them out. A cell below 0 is "-".
-func (tl Timeline) slotTable(w *bufio.Writer, n int, head []string, fill func(i int, cells []int)) {
+func (tl Timeline) slotTable(w *bufio.Writer, n int, head []string, fill func(j int, cells []int)) {
 	cells := make([]int, len(head))
 	widths := make([]int, len(head)+1)
-	widths[0] = max(len("from"), len(plain.Millis(max(n-1, 0)*tl.Settings.Slot)))
+	widths[0] = max(len("from"), len(plain.Millis(tl.rowFrom(max(n-1, 0)))))
 	for j, h := range head {
 		widths[j+1] = max(len(h), 1)
 	}
@@ -180,7 +274,7 @@ func (tl Timeline) slotTable(w *bufio.Writer, n int, head []string, fill func(i 
 	var line []byte
 	for i := range n {
 		fill(i, cells)
-		line = append(append(line[:0], "  "...), rightAligned(plain.Millis(i*tl.Settings.Slot), widths[0])...)
+		line = append(append(line[:0], "  "...), rightAligned(plain.Millis(tl.rowFrom(i)), widths[0])...)
 		for j, c := range cells {
 			line = append(append(line, "   "...), rightAligned(countCell(c), widths[j+1])...)
 		}
@@ -221,12 +315,13 @@ func (tl Timeline) notes() string {
 	return b.String()
 }
 
-// WriteCSV writes a row for every slot up to the last with any attempt:
-// from_ms, retries, attempts, served, rejected, failed_while_down, capacity
-// (empty without one), and with a queue timed_out, wasted, dropped and
-// queue (its length at the slot's end). Side by side, each row starts with its policy (long
-// form, which tools group by the policy column), every policy listing the
-// same slots.
+// WriteCSV writes a row for every row of the timeline up to the last with
+// any attempt: from_ms, retries, attempts, served, rejected,
+// failed_while_down, capacity (empty without one), with a queue
+// timed_out, wasted, dropped and queue (its length at the row's end), then
+// slot_ms (the model's slot) and row_ms (the row's width). Side by side, each row starts with
+// its policy (long form, which tools group by the policy column), every
+// policy listing the same rows.
 func (tl Timeline) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
@@ -235,29 +330,33 @@ func (tl Timeline) WriteCSV(w io.Writer) error {
 	if queued {
 		header = append(slices.Clone(slotHeader), queueHeader...)
 	}
+	header = append(slices.Clone(header), rowHeader...)
 	if tl.SideBy {
 		header = append([]string{"policy"}, header...)
 	}
 	_ = cw.Write(safeRow(header))
-	n := tl.slots()
+	n := tl.rows()
 	row := make([]string, len(header))
 	for _, r := range tl.Runs {
-		for i := range n {
+		for j := range n {
 			cells := row
 			if tl.SideBy {
 				row[0] = safeCell(r.Policy.String())
 				cells = row[1:]
 			}
-			c := countsAt(r.Series, i)
-			cells[0], cells[1], cells[2] = itoa(i*tl.Settings.Slot), itoa(c.retries), itoa(c.attempts)
+			c := tl.countsAt(r.Series, j)
+			cells[0], cells[1], cells[2] = itoa(tl.rowFrom(j)), itoa(c.retries), itoa(c.attempts)
 			cells[3], cells[4], cells[5] = itoa(c.served), itoa(c.rejected), itoa(c.down)
 			cells[6] = ""
-			if v := tl.capacityAt(i); v >= 0 {
+			if v := tl.capacityAt(j); v >= 0 {
 				cells[6] = itoa(v)
 			}
+			k := 7
 			if queued {
 				cells[7], cells[8], cells[9], cells[10] = itoa(c.timedOut), itoa(c.wasted), itoa(c.dropped), itoa(c.queue)
+				k = 11
 			}
+			cells[k], cells[k+1] = itoa(tl.slot()), itoa(tl.rowMs())
 			_ = cw.Write(row)
 		}
 	}
@@ -269,23 +368,24 @@ func (tl Timeline) WriteCSV(w io.Writer) error {
 }
 
 // WriteJSON writes the timeline as one JSON document, indented as every
-// report is: the settings, then one policy's fields and slots, or side by
-// side {"settings", "slot_ms", "policies": [...]}, every policy with the
-// same slots.
+// report is: the settings, the model's slot_ms and the rows' row_ms, then
+// one policy's fields and rows, or side by side {"settings", "slot_ms",
+// "row_ms", "policies": [...]}, every policy with the same rows.
 func (tl Timeline) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	jw := &jsonWriter{w: bw}
-	n := tl.slots()
+	n := tl.rows()
 	bw.WriteString("{\n")
 	jw.member(1, "settings", settingsJSON(tl.Settings), true)
+	jw.member(1, "slot_ms", tl.slot(), true)
+	jw.member(1, "row_ms", tl.rowMs(), true)
 	if tl.SideBy {
-		jw.member(1, "slot_ms", tl.Settings.Slot, true)
 		jw.key(1, "policies")
 		bw.WriteString("[\n")
 		for p, r := range tl.Runs {
 			jw.pad(2)
 			bw.WriteString("{\n")
-			tl.writeRun(jw, 3, r, n, false)
+			tl.writeRun(jw, 3, r, n)
 			jw.pad(2)
 			bw.WriteString("}")
 			jw.comma(p < len(tl.Runs)-1)
@@ -293,7 +393,7 @@ func (tl Timeline) WriteJSON(w io.Writer) error {
 		jw.pad(1)
 		bw.WriteString("]\n")
 	} else {
-		tl.writeRun(jw, 1, tl.Runs[0], n, true)
+		tl.writeRun(jw, 1, tl.Runs[0], n)
 	}
 	bw.WriteString("}\n")
 	if jw.err != nil {
@@ -303,27 +403,23 @@ func (tl Timeline) WriteJSON(w io.Writer) error {
 }
 
 // writeRun writes one policy's fields at depth d: policy, policy_settings,
-// slot_ms (for one policy alone), retries, attempts, truncated,
-// cut_short_from_attempt and slots.
-func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int, withSlot bool) {
+// retries, attempts, truncated, cut_short_from_attempt and rows.
+func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int) {
 	jw.member(d, "policy", r.Policy.String(), true)
 	jw.member(d, "policy_settings", policySettings(r.Policy), true)
-	if withSlot {
-		jw.member(d, "slot_ms", tl.Settings.Slot, true)
-	}
 	_, cut := cutShortFrom(tl.Settings, r.Policy)
 	jw.member(d, "retries", r.Figures.Retries, true)
 	jw.member(d, "attempts", r.Figures.Attempts, true)
 	jw.member(d, "truncated", r.Series.Truncated, true)
 	jw.member(d, "cut_short_from_attempt", cut, true)
-	jw.key(d, "slots")
+	jw.key(d, "rows")
 	if n == 0 {
 		jw.w.WriteString("[]\n")
 		return
 	}
 	jw.w.WriteString("[\n")
-	// Each slot's object is appended to one buffer, reused: a timeline can
-	// have millions of slots.
+	// Each row's object is appended to one buffer, reused: a timeline can
+	// have millions of rows.
 	open, field, shut := jw.indent(d+1)+"{\n", jw.indent(d+2), jw.indent(d+1)+"}"
 	names := []string{`"from_ms": `, `"retries": `, `"attempts": `, `"served": `, `"rejected": `, `"failed_while_down": `, `"capacity": `}
 	queued := tl.Settings.HasQueue()
@@ -332,9 +428,9 @@ func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int, with
 	}
 	values := make([]int, len(names))
 	var buf []byte
-	for i := range n {
-		c := countsAt(r.Series, i)
-		values[0], values[1], values[2], values[3], values[4], values[5], values[6] = i*tl.Settings.Slot, c.retries, c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)
+	for j := range n {
+		c := tl.countsAt(r.Series, j)
+		values[0], values[1], values[2], values[3], values[4], values[5], values[6] = tl.rowFrom(j), c.retries, c.attempts, c.served, c.rejected, c.down, tl.capacityAt(j)
 		if queued {
 			values[7], values[8], values[9], values[10] = c.timedOut, c.wasted, c.dropped, c.queue
 		}
@@ -352,7 +448,7 @@ func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int, with
 			buf = append(buf, '\n')
 		}
 		buf = append(buf, shut...)
-		if i < n-1 {
+		if j < n-1 {
 			buf = append(buf, ',')
 		}
 		buf = append(buf, '\n')
