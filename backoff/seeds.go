@@ -139,8 +139,7 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			ta := new(tally)
-			var scratch engineScratch // one engine at a time, each leaving its chunks to the next
+			var runner crowdRunner // one engine at a time, each leaving its chunks to the next
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= count || stopped.Load() {
@@ -154,14 +153,7 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 						return
 					}
 					var err error
-					if !s.HasService() && fastSlots(pl, one) <= maxFastSlots {
-						figs[p], err = ta.crowd(pl, one, o.Stop)
-					} else {
-						e := newEngineWith(pl, one, false, o.Stop, &scratch)
-						figs[p], _, err = e.run()
-						e.keep(&scratch)
-					}
-					if err != nil {
+					if figs[p], err = runner.run(pl, one, o.Stop); err != nil {
 						stopped.Store(true)
 						return
 					}
@@ -182,25 +174,12 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 		return out, ErrStopped
 	}
 
-	fields := FigureFields()
-	values := make([]int, count)
+	column := make([]Figures, count)
 	for p, pol := range ps {
-		sp := PolicySpread{Policy: pol, Spreads: make([]Spread, len(fields))}
-		for fi, field := range fields {
-			for i := range perSeed {
-				values[i] = field.Get(perSeed[i][p])
-			}
-			sp.Spreads[fi] = spreadOf(values, field)
-		}
 		for i := range perSeed {
-			if perSeed[i][p].StillOverloaded {
-				sp.Overloaded++
-			}
-			if perSeed[i][p].Through == 0 {
-				sp.NoneThrough++
-			}
+			column[i] = perSeed[i][p]
 		}
-		out.Policies = append(out.Policies, sp)
+		out.Policies = append(out.Policies, SpreadOf(pol, column))
 	}
 	return out, nil
 }
