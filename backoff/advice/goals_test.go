@@ -158,7 +158,7 @@ func spreadWith(clients int, name string, values ...int) backoff.PolicySpread {
 // more does not; the 95th percentile of 20 seeds is the 19th best.
 func TestJudgeOnTheBoundaries(t *testing.T) {
 	s := backoff.Defaults()
-	s.Capacity, s.Slot = 2000, 100 // slot_capacity 200
+	s.Capacity, s.Slot = 2000, 100  // slot_capacity 200
 	twenty := func(v19 int) []int { // 18 small values, the 19th v19, the worst far above
 		out := make([]int, 20)
 		for i := range out {
