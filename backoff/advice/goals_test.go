@@ -205,6 +205,10 @@ func TestJudgeOnTheBoundaries(t *testing.T) {
 		// 1.001x of 1000 clients is 1001 attempts.
 		{"attempts 1.001x of 1000", "attempts<=1.001x", 1000, "attempts", twenty(1001), true},
 		{"attempts 1002 of 1000", "attempts<=1.001x", 1000, "attempts", twenty(1002), false},
+		// 0.5x of a slot capacity of 200 is 100; 0x meets only 0.
+		{"peak 0.5x: 100", "peak<=0.5x", 1000, "peak_after_back", twenty(100), true},
+		{"peak 0x: 1", "peak<=0x", 1000, "peak_after_back", twenty(1), false},
+		{"peak 0x: 0", "peak<=0x", 1000, "peak_after_back", make([]int, 20), true},
 	}
 	for _, tt := range tests {
 		g, err := ParseGoal(tt.goal)
@@ -216,6 +220,9 @@ func TestJudgeOnTheBoundaries(t *testing.T) {
 		if len(vs) != 1 || vs[0].Met != tt.met {
 			t.Errorf("%s: %s over %v: got %+v, want met %v", tt.name, tt.goal, tt.values, vs, tt.met)
 			continue
+		}
+		if want := !vs[0].Absent && vs[0].Value <= vs[0].Most; vs[0].Met != want {
+			t.Errorf("%s: met %v, but value %d against the most %d says %v", tt.name, vs[0].Met, vs[0].Value, vs[0].Most, want)
 		}
 		if !vs[0].Met && vs[0].miss() <= 0 {
 			t.Errorf("%s: missed by %v, want more than 0", tt.name, vs[0].miss())

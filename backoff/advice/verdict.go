@@ -24,6 +24,12 @@ type Verdict struct {
 	// and attempts, the slot's capacity for peak<=Fx, the slot in ms for
 	// peak<=R/s; 0 for times.
 	Of int
+	// Most is the largest value of the figure that meets the goal: the
+	// limit for times, floor(limit * Of / 100000) for not-through,
+	// floor(limit * Of / 1000) for the others. A whole value x meets
+	// x * d <= limit * Of exactly when x <= floor(limit * Of / d), so Met
+	// is: not Absent, and Value <= Most.
+	Most int
 }
 
 // Judge holds every goal against a candidate's spread over the seeds,
@@ -39,18 +45,23 @@ func (gs Goals) Judge(s backoff.Settings, sp backoff.PolicySpread) []Verdict {
 		case NotThrough:
 			v.Of = clients
 			v.Met = val*100000 <= lim*int64(clients)
+			v.Most = int(lim * int64(clients) / 100000)
 		case Recovered, P99:
 			v.Absent = v.Value < 0
 			v.Met = !v.Absent && val <= lim
+			v.Most = g.Limit
 		case PeakTimes:
 			v.Of = slotCapacity(s)
 			v.Met = v.Of > 0 && val*1000 <= lim*int64(v.Of)
+			v.Most = int(lim * int64(v.Of) / 1000)
 		case PeakRate:
 			v.Of = s.Slot
 			v.Met = val*1000 <= lim*int64(s.Slot)
+			v.Most = int(lim * int64(s.Slot) / 1000)
 		case Attempts:
 			v.Of = clients
 			v.Met = val*1000 <= lim*int64(clients)
+			v.Most = int(lim * int64(clients) / 1000)
 		}
 		out = append(out, v)
 	}
