@@ -278,14 +278,14 @@ func Run(sr Search, o Options) (Advice, error) {
 	going := all
 	seeds := sr.seedsAt()
 	for r := 1; r < len(seeds); r++ {
-		going = sr.promising(going, keepAt(r-1))
+		going = sr.promising(ex.distinct(going), keepAt(r-1))
 		if err := ex.runSeeds(going, seeds[r]); err != nil {
 			return adv, err
 		}
 		adv.Rounds = append(adv.Rounds, Round{Candidates: len(going), Seeds: seeds[r]})
 	}
 	if len(seeds) == 1 { // one seed: every candidate ran on all of them
-		going = sr.promising(going, KeepLast)
+		going = sr.promising(ex.distinct(going), KeepLast)
 	}
 	adv.Crowds = int(ex.crowds.Load())
 	for _, c := range going {
@@ -314,9 +314,12 @@ func (sr Search) fresh(cs []Candidate, seen map[string]bool) []Candidate {
 }
 
 // promising is the n candidates to go on with: the best by byPromise,
-// and among them, for each goal, the one that meets every other goal and
-// misses this one the least, and the one that misses least in all, so
-// that the closest can say what giving up each goal would bring.
+// at most a third of them with one budget and service (so that the
+// candidates confirmed show other ways too, where one budget alone would
+// fill the list with every policy), and among them, for each goal, the
+// one that meets every other goal and misses this one the least, and the
+// one that misses least in all, so that the closest can say what giving
+// up each goal would bring.
 func (sr Search) promising(cs []Candidate, n int) []Candidate {
 	if len(cs) <= n {
 		return cs
@@ -324,24 +327,40 @@ func (sr Search) promising(cs []Candidate, n int) []Candidate {
 	picks := sr.picks(cs)
 	ordered := best(cs, len(cs))
 	kept := map[string]bool{}
+	per := map[string]int{}
+	most := max(n/3, 1)
 	var out []Candidate
-	take := func(c Candidate) {
-		if !kept[c.key] && len(out) < n {
-			kept[c.key] = true
-			out = append(out, c)
+	take := func(c Candidate, capped bool) {
+		g := serviceKey(c.Settings)
+		if kept[c.key] || len(out) >= n || capped && per[g] >= most {
+			return
 		}
-	}
-	for _, c := range ordered[:max(n-len(picks), 0)] {
-		take(c)
-	}
-	for _, c := range picks {
-		take(c)
+		kept[c.key] = true
+		per[g]++
+		out = append(out, c)
 	}
 	for _, c := range ordered {
-		take(c)
+		if len(out) >= n-len(picks) {
+			break
+		}
+		take(c, true)
+	}
+	for _, c := range picks {
+		take(c, false)
+	}
+	for _, c := range ordered {
+		take(c, true)
+	}
+	for _, c := range ordered {
+		take(c, false)
 	}
 	slices.SortStableFunc(out, byPromise)
 	return out
+}
+
+// serviceKey is a candidate's budget and service.
+func serviceKey(s backoff.Settings) string {
+	return fmt.Sprintf("%s|%d|%v|%v", s.Budget, s.Queue, s.DropExpired, s.QueueOrder)
 }
 
 // picks are, for each goal in order, the candidate that meets every other
@@ -502,6 +521,24 @@ func (ex *executor) runSeeds(cs []Candidate, n int) error {
 		c.Verdicts = ex.sr.Goals.Judge(c.Settings, c.Spread)
 	}
 	return nil
+}
+
+// distinct is the candidates with the first of each set of twins:
+// candidates whose every figure was the same on every seed they ran on
+// (a budget that throttles every retry, say, whatever the policy). A
+// round keeps one of them, the first the search made, so that the
+// candidates confirmed differ.
+func (ex *executor) distinct(cs []Candidate) []Candidate {
+	var out []Candidate
+	seen := map[string]bool{}
+	for _, c := range cs {
+		k := fmt.Sprint(ex.figs[c.key][:c.Seeds])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // cost is a rough measure of a candidate's crowd, to order runs by: its

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -164,6 +165,7 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %d ms (default 0)", backoff.MaxTimeout))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
+	add("goal", "G", "a goal advise and the advice pane search for, once for each: not-through<=P%, recovered<=T, peak<=Fx or peak<=R/s, p99<=T, attempts<=Fx; quoted for the shell ('recovered<=60s'); see help goals")
 }
 
 func init() {
@@ -187,5 +189,6 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"seed-draws":  fixed("reference", "independent"),
 		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
 		"queue-order": fixed("fifo", "lifo"),
+		"goal":        fixed(advice.Examples...),
 	}
 }
