@@ -22,7 +22,7 @@ func adviseCommand() reportCommand {
 	return reportCommand{
 		name: "advise",
 		help: commandHelp{
-			use:   "advise --goal G [--goal G ...] [--seeds N] [--also-service] [FLAGS]",
+			use:   "advise --goal G ... [--seeds N] [--also-service] [FLAGS]",
 			short: "the policies and budgets that meet your goals, for your scenario",
 			long: `Advice: for the scenario the settings describe (the crowd, the outage, the
 service, its load and queue), the retry settings that meet every --goal.
@@ -52,6 +52,7 @@ candidate that would meet the goals. See retry-planner help goals.`,
 			{name: "also-service", toggle: true, usage: "also try the service's remedies where it queues: drop expired requests, lifo, a shorter queue"},
 			{name: "max-work", typ: "N", usage: fmt.Sprintf("refuse a search that would run more clients than N, summed over its crowds (default %s)", words.Count(defaultMaxWork))},
 		},
+		slot:   true,
 		read:   readAdvise,
 		check:  checkAdvise,
 		render: renderAdvice,

@@ -28,6 +28,7 @@ prints one report and exits.`,
 		Example: `  retry-planner --policies grpc,aws,full-jitter --clients 50000
   retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
   retry-planner crowd --policies grpc,aws --seeds 100 --format json
+  retry-planner advise --plan storm.toml --goal 'recovered<=60s'
   retry-planner schedule --policy full-jitter --client 2
   retry-planner --plain < answers.txt`,
 		Version:               versionLine(readBuildInfo()),
