@@ -9,7 +9,7 @@ import (
 	"github.com/retryplanner/retry-planner/backoff"
 )
 
-func mustGoals(t *testing.T, texts ...string) Goals {
+func mustGoals(t testing.TB, texts ...string) Goals {
 	t.Helper()
 	var gs Goals
 	for _, text := range texts {
