@@ -160,32 +160,15 @@ func renderAdvice(r report, w io.Writer, workers int) error {
 	return err
 }
 
-// candidatePlan is the plan of a candidate's crowd: its settings (with
-// the scenario's one-seed draws), its one policy, the seeds and their
-// draws, the goals and the note.
+// candidatePlan is the plan of a candidate's crowd (plan.OfCandidate).
 func candidatePlan(r report, c advice.Candidate) plan.Plan {
-	s := c.Settings
-	s.Draws = r.settings.Draws
-	name := "custom"
-	if !c.Custom() {
-		name = strings.ReplaceAll(c.Policy.Name, " ", "-")
-	}
-	return plan.Plan{Settings: s, Policies: []string{name}, Seeds: r.seeds, SeedDraws: r.seedDraws, Goals: r.goals, Note: r.note}
+	return plan.OfCandidate(c, r.settings.Draws, r.seeds, r.seedDraws, r.goals, r.note)
 }
 
 // adviceCommand is the command line that runs candidate c's crowd over
-// the advice's seeds: crowd --policies NAME, the settings that differ
-// from the defaults (for a policy of one's own its waits), then --seeds,
-// --seed-draws and --seed written out.
+// the advice's seeds (plan.AdviceCommand).
 func adviceCommand(r report, c advice.Candidate) string {
-	p := candidatePlan(r, c)
-	words := []string{"retry-planner", "crowd", "--policies", p.Policies[0]}
-	q := p
-	q.Policies, q.Seeds, q.SeedDraws, q.Goals = nil, 0, backoff.Independent, advice.Goals{}
-	q.Settings.Seed = backoff.Defaults().Seed
-	words = append(words, plan.Flags(q)...)
-	words = append(words, "--seeds", fmt.Sprint(p.Seeds), "--seed-draws", p.SeedDraws.String(), "--seed", fmt.Sprint(p.Settings.Seed))
-	return strings.Join(words, " ")
+	return plan.AdviceCommand(candidatePlan(r, c))
 }
 
 // savedPlan is the plan advise saves: the best candidate's, the first it
