@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/retryplanner/retry-planner/backoff/advice"
 )
@@ -239,5 +242,62 @@ func TestAdviseClosestAndPlan(t *testing.T) {
 	if len(lines) != 1+len(doc.Closest) || !strings.HasPrefix(lines[0], "rank,result,candidate,policy,source,budget,") ||
 		!strings.Contains(lines[1], ",closest,") || !strings.HasSuffix(lines[0], ",candidates_tried,command") {
 		t.Errorf("CSV:\n%s", csv)
+	}
+}
+
+// The progress bar draws on the writer it is given, a tenth of a second
+// apart, and clears its line when the search is done; with no writer (a
+// standard error that is no terminal) it draws nothing.
+func TestAdviseProgress(t *testing.T) {
+	var done atomic.Int64
+	var buf syncBuffer
+	stop := drawProgress(&buf, &done, 826)
+	done.Store(312)
+	time.Sleep(350 * time.Millisecond)
+	stop()
+	out := buf.String()
+	if !strings.Contains(out, "\radvise [#########...............] 312 of at most 826 crowds") || !strings.HasSuffix(out, "\r\x1b[K") {
+		t.Errorf("got %q", out)
+	}
+	if got := progressLine(826, 826); got != "advise [########################] 826 of at most 826 crowds" {
+		t.Errorf("done: %q", got)
+	}
+	drawProgress(nil, &done, 1)() // nothing to draw on: nothing happens
+}
+
+// syncBuffer is a bytes.Buffer safe for the bar's goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// --goal reaches the full-screen program, over a plan's [goals], and a
+// report's saved plan keeps the goals.
+func TestGoalsReachEveryMode(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "goals.toml")
+	reportOf(t, "crowd", "--goal", "recovered<=60s", "--goal", "peak<=5000/s", "--save-plan", file)
+	saved, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(saved), "\nrecovered_after_ms = 60000\n") || !strings.Contains(string(saved), "\npeak_per_second = 5000\n") {
+		t.Fatalf("the plan crowd saved: %v\n%s", err, saved)
+	}
+	opts, err := parseArgsIn(osFiles{}, []string{"--plan", file, "--goal", "recovered<=2m", "--goal", "p99<=30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := opts.tui.goals.String(), "recovered<=120s, peak<=5000/s, p99<=30s"; got != want {
+		t.Errorf("the full-screen program's goals: %q, want %q", got, want)
 	}
 }

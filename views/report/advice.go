@@ -55,8 +55,11 @@ func SearchLine(a advice.Advice) string {
 	}
 	tried := fmt.Sprintf("%s, alone and with each of %d budgets; %d policies of your own from a grid and near its best (%d), the best %d also with the budgets",
 		named, a.Budgets, a.BySource[advice.FromGrid], a.Refined, advice.KeepBases)
-	if a.Remedies > 0 {
+	switch {
+	case a.Remedies > 0:
 		tried += fmt.Sprintf("; the best %d so far with each of %d of the service's remedies", advice.KeepBases, a.Remedies)
+	case a.Search.AlsoService:
+		tried += "; the service has no queue, so it has no remedies to try"
 	}
 	first := a.Search.Settings.Seed
 	var rounds []string
