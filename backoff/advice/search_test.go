@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/retryplanner/retry-planner/backoff"
 )
@@ -163,4 +164,27 @@ func TestAdviceFindsTheMetastableCure(t *testing.T) {
 			t.Errorf("attempts %d: the first meets %v over %d seeds", attempts, c.Verdicts, c.Seeds)
 		}
 	}
+}
+
+// A search told to stop ends within a frame: the core polls the stop every
+// few hundred microseconds of work, and no crowd starts after it. Held here
+// to 100 ms, a loaded machine's frame; it takes well under 16 ms.
+func TestAdviceStopsWithinAFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the scenario for speed")
+	}
+	sr := Search{Settings: speedScenario(), Seeds: 20, Goals: mustGoals(t, "not-through<=1%")}
+	var stop atomic.Bool
+	var at atomic.Int64
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		at.Store(time.Now().UnixNano())
+		stop.Store(true)
+	}()
+	_, err := Run(sr, Options{Workers: 2, Stop: stop.Load})
+	took := time.Duration(time.Now().UnixNano() - at.Load())
+	if !errors.Is(err, backoff.ErrStopped) || took > 100*time.Millisecond {
+		t.Errorf("got %v %v after the stop, want backoff.ErrStopped within 100 ms", err, took)
+	}
+	t.Logf("stopped %v after it was told", took)
 }
