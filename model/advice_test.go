@@ -191,6 +191,9 @@ func TestAdviceSearchOffTheLoop(t *testing.T) {
 	}
 	close(b.release)
 	waitFor(t, tm, "Tried")
+	// Enter makes the first candidate the plan's own policy and budget.
+	sendKeys(tm, "enter")
+	waitFor(t, tm, "Applied #1 as your own policy")
 	m := finalApp(t, tm)
 	adv := m.AdvicePane().Advice()
 	switch {
@@ -202,7 +205,17 @@ func TestAdviceSearchOffTheLoop(t *testing.T) {
 		t.Errorf("the answer shown is not the last search's: %+v", adv)
 	case m.Focus() != FocusAdvice || m.AdvicePane().Searching():
 		t.Errorf("focus %v, searching %v", m.Focus(), m.AdvicePane().Searching())
+	case m.Plan().Settings != CandidateSettings(s, firstShown(adv)):
+		t.Errorf("after enter the plan's settings are %+v, want %+v", m.Plan().Settings, CandidateSettings(s, firstShown(adv)))
 	}
+}
+
+// firstShown is the first candidate the table lists.
+func firstShown(adv *advice.Advice) advice.Candidate {
+	if len(adv.Meets) > 0 {
+		return adv.Meets[0]
+	}
+	return adv.Closest[0]
 }
 
 // No number in pane 6 is cut, at any width from 50 to 200: the table
