@@ -164,8 +164,7 @@ func (d *goalsDraft) check(i int) error {
 type adviceRun struct {
 	gen      int
 	plan     Plan // the plan it searches for
-	search   advice.Search
-	most     int // the most crowds it runs
+	most     int  // the most crowds it runs
 	stopped  atomic.Bool
 	done     atomic.Int64
 	finished chan struct{} // closed when its goroutine is done
@@ -326,7 +325,7 @@ func (m *AdvicePane) start() tea.Cmd {
 	if prev != nil {
 		gen = prev.gen + 1
 	}
-	r := &adviceRun{gen: gen, plan: m.plan, search: sr, most: w.Crowds, finished: make(chan struct{})}
+	r := &adviceRun{gen: gen, plan: m.plan, most: w.Crowds, finished: make(chan struct{})}
 	m.run = r
 	compute := m.compute
 	if m.inline {
@@ -707,12 +706,4 @@ func (m *root) useAdvice(s backoff.Settings) tea.Cmd {
 		}
 	}
 	return cmd
-}
-
-// cmpOr is a, or b when a is 0.
-func cmpOr(a, b int) int {
-	if a == 0 {
-		return b
-	}
-	return a
 }

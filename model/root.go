@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -121,7 +122,7 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 	m.save.SetNotice(o.Notice)
 	m.form = NewSettingsPane(p, st)
 	m.advice = NewAdvicePane(p, o.Compute.Advise, o.InlineAdvice, st)
-	m.initCmd = tea.Batch(m.setPlan(p), m.advice.SetGoals(o.Goals, cmpOr(o.AdviceSeeds, DefaultAdviceSeeds), o.AlsoService))
+	m.initCmd = tea.Batch(m.setPlan(p), m.advice.SetGoals(o.Goals, cmp.Or(o.AdviceSeeds, DefaultAdviceSeeds), o.AlsoService))
 	return App{m}
 }
 
