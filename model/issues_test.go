@@ -328,7 +328,7 @@ func TestIssue7PresetInTheForm(t *testing.T) {
 		t.Fatalf("the focused field is %q, want the preset", f.GetKey())
 	}
 	m = deliver(t, m, press("right")...)        // grpc
-	m = deliver(t, m, enters(formFields-12)...) // to the last field, and apply
+	m = deliver(t, m, enters(formFields-16)...) // to the last field, and apply
 	grpc, _ := backoff.FindPreset("grpc")
 	if got := m.Settings().Custom(); got.Name != "grpc" || !got.Same(grpc.Policy) {
 		t.Fatalf("the settings' own policy: %+v, want grpc's", got)

@@ -231,7 +231,7 @@ func TestFormTakesTheQueue(t *testing.T) {
 		t.Fatalf("the focused field is %q, want the queue's order", got)
 	}
 	m = deliver(t, m, press("right", "enter", "right", "enter")...) // lifo; dropped unworked
-	m = deliver(t, m, enters(7)...)                                 // the third page, and apply
+	m = deliver(t, m, enters(8)...)                                 // the third page, and apply
 	if m.SettingsPane().Editing() {
 		t.Fatalf("the form is still open: %q", m.SettingsPane().finalErr)
 	}
@@ -271,7 +271,7 @@ func TestFormRefusesAQueueWithoutWhatItNeeds(t *testing.T) {
 	}
 	// lifo without a queue: refused when the form is applied.
 	m = deliver(t, m, press("backspace", "backspace", "0", "enter", "right")...)
-	m = deliver(t, m, enters(9)...) // drop expired, the third page, apply
+	m = deliver(t, m, enters(10)...) // drop expired, the third page, apply
 	if !m.SettingsPane().Editing() {
 		t.Fatalf("lifo without a queue was applied: %+v", m.Settings())
 	}
