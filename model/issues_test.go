@@ -137,8 +137,8 @@ func TestIssue9SeedAndDrawsInEveryPane(t *testing.T) {
 	if head := lines(m.View())[1]; !strings.Contains(head, "seed 7, independent draws (d)") {
 		t.Errorf("after d: the head %q does not say independent draws", head)
 	}
-	if m.Settings().Draws != backoff.Independent || !strings.Contains(m.View(), "seed 7, independent draws.") {
-		t.Errorf("after d: draws %v; pane 2 must say them:\n%s", m.Settings().Draws, m.View())
+	if m.Settings().Draws != backoff.Independent || !strings.Contains(content(m), "seed 7, independent draws.") {
+		t.Errorf("after d: draws %v; pane 2 must say them:\n%s", m.Settings().Draws, content(m))
 	}
 }
 

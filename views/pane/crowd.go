@@ -563,14 +563,19 @@ func crowdTables(d RunData, w int, st *Styles) string {
 // VerdictTitle heads pane 2's verdicts.
 const VerdictTitle = "Will the service survive the retries?"
 
-// verdicts are each policy's verdict, its name first, then the run's
-// ranking and the policy to choose.
+// verdicts are the policy to choose and why, the answer a person came
+// for, then each policy's verdict, its name first, then the run's ranking.
 func verdicts(d RunData, w int, st *Styles) string {
 	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
+	if len(d.Crowds) > 1 {
+		lines = append(lines, st.Answer.Render(prose(words.ChoiceLine(d.Settings, d.Crowds), w)))
+	}
 	for _, r := range d.Crowds {
 		lines = append(lines, st.Text.Render(prose(r.Policy.Name+": "+words.Verdict(d.Settings, r.Figures), w)))
 	}
-	lines = append(lines, st.Note.Render(prose(words.RankingLine(d.Settings, d.Crowds), w)))
+	if len(d.Crowds) > 1 {
+		lines = append(lines, st.Note.Render(prose(words.Ranking(d.Crowds), w)))
+	}
 	return strings.Join(lines, "\n")
 }
 
