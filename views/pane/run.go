@@ -113,7 +113,8 @@ func PlanChanges(a, b backoff.Settings) string {
 // program writes it beside a value in human units: "first wait".
 func fieldName(f backoff.Field) string {
 	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
-		"limit on total time", "capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
+		"limit on total time", "your own first wait", "your own longest wait", "your own attempts", "your own limit on total time",
+		"capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
 }
 
 // FieldName is fieldName for any field, "" for one that is not.
