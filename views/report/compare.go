@@ -338,7 +338,7 @@ func signed(n int) string {
 func settingsDiff(a, b backoff.Settings) []string {
 	var out []string
 	for _, f := range backoff.Fields() {
-		va, vb := a.Get(f), b.Get(f)
+		va, vb := a.Value(f), b.Value(f) // custom's own that follows is the five's
 		if f == backoff.LoadUntil {
 			va, vb = a.LoadEnd(), b.LoadEnd() // -1 is the outage + 60 s
 		}
