@@ -98,17 +98,21 @@ type run struct {
 }
 
 // work estimates what the run's crowds cost: attempts at most, over every
-// policy. A queue adds the milliseconds the engine visits while requests
+// policy, each with its own attempts. A queue adds the milliseconds the engine visits while requests
 // wait: each attempt that joins keeps the queue busy for 1000/C ms at most
 // (C the capacity a second), so a small crowd against a slow service, a
 // thousand clients at 1 a second, is no work for the update loop.
 func (r *run) work() int64 {
 	s := r.plan.Settings
-	attempts := int64(s.Clients+s.FreshRequests()) * int64(s.Attempts)
-	work := int64(len(r.policies)) * attempts
-	if s.HasQueue() && s.Capacity > 0 {
-		busy := min(attempts, math.MaxInt64/1000) * 1000 / int64(s.Capacity)
-		work = min(work+int64(len(r.policies))*busy, math.MaxInt64/2)
+	clients := int64(s.Clients + s.FreshRequests())
+	var work int64
+	for _, p := range r.policies { // each its own attempts: a preset's may be many
+		attempts := clients * int64(p.Attempts)
+		work += attempts
+		if s.HasQueue() && s.Capacity > 0 {
+			work += min(attempts, math.MaxInt64/1000) * 1000 / int64(s.Capacity)
+		}
+		work = min(work, math.MaxInt64/2)
 	}
 	return work
 }

@@ -66,12 +66,25 @@ func SpreadComputing(seeds int, d backoff.Draws) string {
 }
 
 // PlanChanges lists the settings in which b differs from a, as "first
-// wait 1 s → 100 ms"; "" when none do.
+// wait 1 s → 100 ms"; "" when none do. Custom's own waits are compared by
+// the values custom runs at.
 func PlanChanges(a, b backoff.Settings) string {
 	var out []string
 	for _, f := range backoff.Fields() {
 		va, vb := a.Get(f), b.Get(f)
 		if va == vb {
+			continue
+		}
+		if shared, own := f.Follows(); own {
+			// Custom's own, by the values it runs at ("your own attempts 6 →
+			// 5"): one that starts or stops following the five's at the value
+			// it had changes no figure.
+			if ra, rb := a.Value(f), b.Value(f); ra != rb {
+				sa, sb := a, b
+				sa.Set(shared, ra)
+				sb.Set(shared, rb)
+				out = append(out, fmt.Sprintf("%s %s → %s", fieldName(f), SettingsValue(sa, shared), SettingsValue(sb, shared)))
+			}
 			continue
 		}
 		show := func(v int) string {
