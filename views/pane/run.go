@@ -16,10 +16,13 @@ type RunData struct {
 	Crowds   []backoff.Result // nil until they land
 	Err      error            // why the crowds did not run
 	// The spread over seeds: Seeds asked for (0 for none), drawn with
-	// SpreadDraws; Spread nil until it lands.
+	// SpreadDraws; Spread nil until it lands, or until the first seeds
+	// have, with SpreadSoFar: then it is the spread of the first
+	// Spread.Count seeds done so far, the rest on their way.
 	Seeds       int
 	SpreadDraws backoff.Draws
 	Spread      *backoff.SeedsCrowd
+	SpreadSoFar bool
 	SpreadErr   error
 }
 
