@@ -55,6 +55,11 @@ func TestSettingsDiffOfCustomsOwn(t *testing.T) {
 	if got != want {
 		t.Errorf("A the defaults, B grpc's: got %q, want %q", got, want)
 	}
+	five := a
+	five.Attempts = 5 // custom follows on both sides: the five's flag says it
+	if got := strings.Join(settingsDiff(a, five), "; "); got != "--attempts 6 to 5" {
+		t.Errorf("the five's attempts 6 to 5: got %q, want --attempts alone", got)
+	}
 	b := a
 	b.CustomFirstWait, b.CustomAttempts = a.FirstWait, a.Attempts // its own, at the five's values
 	if got := settingsDiff(a, b); len(got) != 0 {
