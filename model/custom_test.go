@@ -173,3 +173,23 @@ func TestPanesShowYourOwnWaits(t *testing.T) {
 		}
 	}
 }
+
+// A wait typed into your own field at the five's value is custom's own:
+// the figures do not change, the note says so, and the five's changing
+// later leaves it.
+func TestYourOwnWaitAtTheFivesValue(t *testing.T) {
+	m := deliver(t, quick(t, 120, 40), press("5", "enter")...)
+	m = deliver(t, m, enters(slices.Index(formTitles(), pane.FieldName(backoff.CustomAttempts)))...)
+	m = deliver(t, m, press("6", "ctrl+s")...)
+	want := "Applied: your own policy waits as it did; its waits that you typed are its own now, the empty ones the five's."
+	if note := m.SettingsPane().Note(); note != want {
+		t.Errorf("the note: got %q, want %q", note, want)
+	}
+	m = deliver(t, m, press("enter", "down", "down", "ctrl+u", "8", "ctrl+s")...)
+	if s := m.Settings(); s.Attempts != 8 || s.Custom().Attempts != 6 {
+		t.Errorf("the five's attempts 8 after your own 6: five %d, custom %d; want 8 and 6", s.Attempts, s.Custom().Attempts)
+	}
+	if note := m.SettingsPane().Note(); note != "Applied: attempts 6 → 8." {
+		t.Errorf("the note: got %q", note)
+	}
+}
