@@ -337,8 +337,14 @@ func TestIssue7PresetInTheForm(t *testing.T) {
 	if !strings.HasSuffix(strings.TrimSpace(row), "grpc") {
 		t.Errorf("the policy row %q does not end with grpc", row)
 	}
-	if got := m.Settings().Attempts; got != 5 {
-		t.Errorf("grpc's attempts: got %d, want 5", got)
+	// Issue 19, item 2: the preset is your own policy's alone; the five
+	// keep their 16 s and 6 attempts (this asserted 5 attempts before).
+	if got := m.Settings(); got.Attempts != 6 || got.LongestWait != 16000 || got.FirstWait != 1000 {
+		t.Errorf("the five's waits after grpc: first %d, longest %d, attempts %d; want 1000, 16000 and 6", got.FirstWait, got.LongestWait, got.Attempts)
+	}
+	want := "Applied: multiplier x2 → x1.6, your own longest wait 16 s → 2 min, your own attempts 6 → 5, jitter none → spread:0.2."
+	if got := m.SettingsPane().Note(); got != want {
+		t.Errorf("the note: got %q, want %q", got, want)
 	}
 }
 

@@ -52,6 +52,14 @@ func TestRunWorkWithAQueue(t *testing.T) {
 	if got := work(s); got != 48_000 {
 		t.Errorf("a queue at %d a second: work %d, want 48,000", backoff.MaxCapacity, got)
 	}
+	// Each policy with its own attempts (issue 19, item 2): cenkalti as your
+	// own policy tries 100 times, so 1,000 clients are 5 x 8,000 + 100,000.
+	cenkalti, _ := backoff.FindPreset("cenkalti")
+	own := backoff.Defaults()
+	own.Clients, own.Attempts = 1000, 8
+	if got := work(own.WithPreset(cenkalti)); got != 140_000 {
+		t.Errorf("the five of 8 attempts and cenkalti's 100: work %d, want 140,000", got)
+	}
 	// The largest run the settings allow does not overflow.
 	s.Clients, s.Attempts, s.Capacity, s.Load, s.LoadUntil = backoff.MaxClients, backoff.MaxAttempts, 1, 100_000, 100_000
 	if got := work(s); got <= 0 {

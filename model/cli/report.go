@@ -125,6 +125,10 @@ type report struct {
 	width, height int // a picture's size; 0 takes the default
 
 	compare *compareSpec // crowd --compare: plan A
+
+	// progress is where crowd --seeds says how many seeds are done while
+	// they run: standard error when it is a terminal, else nil.
+	progress io.Writer
 }
 
 // compareSpec is plan A of crowd --compare, as it runs.
@@ -526,7 +530,10 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.seeds > 0 {
 			sp := s
 			sp.Draws = r.seedDraws
-			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers})
+			opts := backoff.SeedOptions{Workers: workers}
+			stop := seedsProgress(r.progress, "the spread", r.seeds, &opts)
+			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, opts)
+			stop()
 			if err != nil {
 				return &runError{err}
 			}
@@ -595,7 +602,14 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 			return cs, err
 		}
 		cs.Settings.Draws = seedDraws
-		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers})
+		opts := backoff.SeedOptions{Workers: workers}
+		side := "B's spread"
+		if file != "" {
+			side = "A's spread"
+		}
+		stop := seedsProgress(r.progress, side, seeds, &opts)
+		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, opts)
+		stop()
 		cs.Spread = &sc
 		return cs, err
 	}
@@ -650,6 +664,9 @@ func runReport(r report, stdout, stderr io.Writer) int {
 	}
 	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
 		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
+	}
+	if isTerminal(stderr) {
+		r.progress = stderr
 	}
 	var opened []*outFile
 	abort := func() {

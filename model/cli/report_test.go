@@ -108,7 +108,7 @@ func reportCases() []reportCase {
 		{"service/timeline-all", with(service, "timeline", "--policies", "fixed,full-jitter", "--slot", "5s")},
 		// Presets and the policy of one's own.
 		{"preset/schedule", []string{"schedule", "--policy", "grpc", "--client", "3"}},
-		{"preset/schedule-custom", []string{"schedule", "--preset", "cenkalti", "--multiplier", "2", "--max-elapsed", "1m", "--outage", "2m", "--policy", "custom"}},
+		{"preset/schedule-custom", []string{"schedule", "--preset", "cenkalti", "--multiplier", "2", "--custom-max-elapsed", "1m", "--outage", "2m", "--policy", "custom"}},
 		{"preset/crowd", []string{"crowd", "--preset", "grpc"}},
 		{"preset/crowd-policies", []string{"crowd", "--policies", "exponential,grpc,aws,cenkalti,retryablehttp,client-go,envoy,polly", "--clients", "1000"}},
 		{"preset/crowd-seeds", []string{"crowd", "--seeds", "100", "--policies", "full-jitter,grpc,aws"}},
@@ -579,20 +579,35 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// Flags are applied in order: --preset sets the custom policy's settings,
-// a flag before it gives way to it, and a flag after it wins.
+// Flags are applied in order: --preset sets the custom policy's own
+// settings and nothing else, a flag of custom's before it gives way to it,
+// and one after it wins; --first-wait, --longest and --attempts are the
+// five's wherever they stand (issue 19, item 2).
 func TestPresetThenFlags(t *testing.T) {
 	grpc, _ := backoff.FindPreset("grpc")
+	five := func(first, attempts int) backoff.Settings {
+		s := backoff.Defaults()
+		s.FirstWait, s.Attempts = first, attempts
+		return s
+	}
 	tests := []struct {
 		args []string
 		want backoff.Policy
+		five backoff.Settings // the five's first wait and attempts
 	}{
-		{[]string{"crowd", "--preset", "grpc"}, grpc.Policy},
-		{[]string{"--first-wait", "5s", "crowd", "--preset", "GRPC"}, grpc.Policy},
+		{[]string{"crowd", "--preset", "grpc"}, grpc.Policy, five(1000, 6)},
+		{[]string{"--first-wait", "5s", "crowd", "--preset", "GRPC"}, grpc.Policy, five(5000, 6)},
 		{[]string{"--preset", "grpc", "crowd", "--first-wait", "5s", "--jitter", "full"},
-			backoff.Policy{Name: "custom", FirstWait: 5000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 5}},
-		{[]string{"crowd", "--multiplier", "1.5", "--preset", "grpc", "--attempts", "8"},
-			backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 200}, Attempts: 8}},
+			backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 5}, five(5000, 6)},
+		{[]string{"crowd", "--multiplier", "1.5", "--preset", "grpc", "--attempts", "8"}, grpc.Policy, five(1000, 8)},
+		{[]string{"crowd", "--preset", "grpc", "--custom-first-wait", "5s", "--custom-attempts", "8"},
+			backoff.Policy{Name: "custom", FirstWait: 5000, LongestWait: 120000, Multiplier: 1600, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 200}, Attempts: 8}, five(1000, 6)},
+		{[]string{"crowd", "--custom-attempts", "8", "--preset", "grpc"}, grpc.Policy, five(1000, 6)},
+		{[]string{"crowd", "--custom-attempts", "3", "--first-wait", "2s"},
+			backoff.Policy{Name: "custom", FirstWait: 2000, LongestWait: 16000, Multiplier: 2000, Attempts: 3}, five(2000, 6)},
+		{[]string{"crowd", "--preset", "cenkalti", "--custom-max-elapsed", "0", "--max-elapsed", "1m"},
+			backoff.Policy{Name: "custom", FirstWait: 500, LongestWait: 60000, Multiplier: 1500, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 500}, Attempts: 100},
+			func() backoff.Settings { s := five(1000, 6); s.MaxElapsed = 60000; return s }()},
 	}
 	for _, tt := range tests {
 		opts, err := parseArgs(tt.args)
@@ -603,8 +618,10 @@ func TestPresetThenFlags(t *testing.T) {
 		if len(ps) != backoff.NumShapes+1 || ps[len(ps)-1] != tt.want {
 			t.Errorf("%q: got %+v, want the five and %+v", tt.args, ps, tt.want)
 		}
-		if five := ps[1]; five.FirstWait != tt.want.FirstWait || five.Attempts != tt.want.Attempts || five.LongestWait != tt.want.LongestWait {
-			t.Errorf("%q: exponential %+v, want the preset's first wait, longest wait and attempts", tt.args, five)
+		for i, p := range tt.five.Five() {
+			if ps[i] != p {
+				t.Errorf("%q: %s is %s, want %s", tt.args, ps[i].Name, ps[i].Describe(), p.Describe())
+			}
 		}
 	}
 	// Without --preset, --multiplier or --jitter the crowd is the five.

@@ -201,7 +201,11 @@ jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
 
 JSON DOCUMENTS
 Every document but --compare's starts with "settings", what it was computed
-at. A policy carries "policy" and "policy_settings".
+at: its first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms are the
+five's; "custom" {first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms},
+there only when your own policy has waits of its own (--preset, --custom-*),
+is what custom runs at. A policy carries "policy" and "policy_settings", its
+own.
 schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
           total_ms, drawn_total_ms
