@@ -48,11 +48,23 @@ type Plan struct {
 	Note string
 }
 
-// Default is the plan of a file that sets nothing: the reference's
-// settings and five policies, no crowd over many seeds (independent draws
-// when there is one).
+// Default is the plan of a file that sets nothing, and of every face but
+// --plain: the reference's settings and five policies with independent
+// draws, no crowd over many seeds (independent draws when there is one).
+// The reference's draws understate the busiest slot and cut long waits
+// short, so a planner does not start from them; --draws reference, a
+// plan's draws = "reference" or d in the full-screen program choose them,
+// and --plain always has them (issue 19 item 7).
 func Default() Plan {
-	return Plan{Settings: backoff.Defaults(), SeedDraws: backoff.Independent}
+	return Plan{Settings: DefaultSettings(), SeedDraws: backoff.Independent}
+}
+
+// DefaultSettings are the settings every face but --plain starts from:
+// backoff.Defaults, the reference's, with independent draws.
+func DefaultSettings() backoff.Settings {
+	s := backoff.Defaults()
+	s.Draws = backoff.Independent
+	return s
 }
 
 // Equal reports whether p and q are the same plan; no policies and an empty
@@ -275,7 +287,7 @@ func planKeys() []planKey {
 			"peak after the outage, each slot's share of the capacity, a timeline's bars.", ""),
 		planDrawsKey("crowd", "Where the random draws come from: \"reference\", the original program's\n"+
 			"generator (a draw never passes its low end + 65535, and clients' draws fall\n"+
-			"on a lattice), or \"independent\", math/rand/v2's PCG. Default \"reference\".",
+			"on a lattice), or \"independent\", math/rand/v2's PCG. Default \"independent\".",
 			func(p *Plan) *backoff.Draws { return &p.Settings.Draws }),
 		planCountKey("service", "capacity_per_second", backoff.Capacity, "Requests a second it serves from the outage's end on; each slot serves its\n"+
 			"share and rejects the rest (with a queue, each millisecond its share of the\n"+

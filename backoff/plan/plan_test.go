@@ -579,11 +579,18 @@ func TestPlanFlags(t *testing.T) {
 	}
 	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
 		"--custom-first-wait 250 --custom-longest 120000 --custom-attempts 5 " +
-		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --draws independent --capacity 2000 --load 500 --load-until 120000 " +
+		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
 		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Independent draws are the default (issue 19 item 7): the
+	// reference's are the flag.
+	ref := Default()
+	ref.Settings.Draws = backoff.Reference
+	if got, want := CommandLine(ref), "retry-planner crowd --draws reference"; got != want {
+		t.Errorf("reference draws: got %q, want %q", got, want)
 	}
 	r := rand.New(rand.NewPCG(10, 2))
 	for i := range 2000 {

@@ -86,7 +86,7 @@ func TestTimelineSVG(t *testing.T) {
 		titles []string
 	}{
 		{[]string{"timeline", "--policy", "exponential"}, nil, vpicture.DefaultPictureWidth, float64(vpicture.TimelinePictureHeight(1)),
-			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "reference draws", "bars of 1 s (10 slots of 100 ms)"}},
+			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "independent draws", "bars of 1 s (10 slots of 100 ms)"}},
 		{[]string{"timeline", "--policy", "all", "--capacity", "100", "--clients", "500", "--draws", "independent"}, []string{"--width", "640", "--height", "900"}, 640, 900,
 			[]string{"independent draws", "capacity 100 a second", "decorrelated: first 1000 ms"}},
 		{[]string{"timeline", "--policies", "fixed,grpc", "--slot", "250ms", "--load", "50"}, []string{"--width", "1000"}, 1000, float64(vpicture.TimelinePictureHeight(2) * 1000 / vpicture.DefaultPictureWidth),
@@ -165,7 +165,7 @@ func TestCrowdSVG(t *testing.T) {
 		args       []string
 		say, never []string
 	}{
-		{[]string{"crowd"}, []string{"The crowd: 200 clients, the service back at 10 s", "reference draws", "seed 7"}, []string{"median to p95"}},
+		{[]string{"crowd"}, []string{"The crowd: 200 clients, the service back at 10 s", "independent draws", "seed 7"}, []string{"median to p95"}},
 		{[]string{"crowd", "--seeds", "5"}, []string{"median to p95 over the seeds", "independent draws", "the median over 5 seeds from 7"}, []string{"reference draws"}},
 		{[]string{"crowd", "--seeds", "5", "--seed-draws", "reference", "--draws", "independent"}, []string{"reference draws", "the median over 5 seeds from 7"}, []string{"independent draws"}},
 		{[]string{"crowd", "--policies", "grpc,aws", "--capacity", "300"}, []string{"grpc and aws", "capacity 300 a second", "stable from, seconds"}, nil},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
 )
 
 // A service that queues (issue 15) on the command line: --queue,
@@ -22,7 +23,7 @@ func queueFlags() []string {
 // The flags reach the settings in the full-screen program and every
 // command, before or after the command, in any case for the order.
 func TestQueueFlagsInEveryMode(t *testing.T) {
-	want := backoff.Defaults()
+	want := plan.DefaultSettings()
 	want.Capacity, want.Queue, want.Timeout, want.DropExpired, want.QueueOrder = 100, 1000, 1000, true, backoff.LIFO
 	for _, args := range [][]string{
 		queueFlags(),

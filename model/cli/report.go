@@ -739,7 +739,7 @@ func runReport(r report, stdout, stderr io.Writer) int {
 // report reads the line of a report command: words are its words (the
 // jobs).
 func (p *parse) report(c reportCommand, words []string) error {
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	draft := newSettingsDraft(plan.DefaultSettings(), p.files)
 	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
 	for _, u := range p.ordered() {
 		if err := ra.take(u, &draft); err != nil {

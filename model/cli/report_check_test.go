@@ -78,7 +78,7 @@ func TestReportTextIsPlainText(t *testing.T) {
 					t.Skip("in --plain, --slot is the crowd's alone: its retries over time are per second")
 				}
 				want := plainBlock(t, flags, tt.answers, tt.marker)
-				got := reportOf(t, append(slices.Clone(tt.report), flags...)...)
+				got := reportOf(t, append(append(slices.Clone(tt.report), "--draws", "reference"), flags...)...)
 				if strings.HasPrefix(tt.name, "schedule") {
 					checkScheduleLines(t, got, want)
 					return
@@ -169,7 +169,7 @@ func TestFirstWaitFlagIsTheReferenceSettingsForm(t *testing.T) {
 		t.Errorf("--plain --first-wait 100: got\n%s\nwant (the reference)\n%s", got, want)
 	}
 	// The report adds its own lines after the reference's.
-	if got := reportOf(t, "crowd", "--first-wait", "100ms"); !strings.HasPrefix(got, want) {
+	if got := reportOf(t, "crowd", "--first-wait", "100ms", "--draws", "reference"); !strings.HasPrefix(got, want) {
 		t.Errorf("crowd --first-wait 100ms: got\n%s\nwant the reference's block first\n%s", got, want)
 	}
 }

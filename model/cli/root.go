@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -83,8 +84,10 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 // root reads the line of the full-screen program or --plain.
 func (p *parse) root() error {
 	plain := p.has("plain")
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	draft := newSettingsDraft(plan.DefaultSettings(), p.files)
 	if plain {
+		// --plain is the original program: its settings, its draws.
+		draft = newSettingsDraft(backoff.Defaults(), p.files)
 		draft.limits = backoff.PlainLimits
 	}
 	var policies []string // as named, by who
@@ -157,7 +160,7 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
 	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0); the five's, and custom's unless it has its own", backoff.MaxTime))
 	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %d ms (default --max-elapsed's)", backoff.MaxTime))
-	add("draws", "D", "reference (the original program's generator) or independent (a PCG per client) (default reference)")
+	add("draws", "D", "independent (a PCG per client) or reference (the original program's generator, as --plain always draws) (default independent)")
 	add("seed-draws", "D", "the draws of the spread over seeds: reference or independent (default independent, or --draws's)")
 	add("capacity", "N", fmt.Sprintf("requests a second the service serves once back: 0 (no limit) to %d (default 0)", backoff.MaxCapacity))
 	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))

@@ -20,6 +20,7 @@ whole number from lo to hi.
              v = Uint64(), n = hi - lo + 1, and gives lo + the high 64 bits
              of v*n, drawing again while the low 64 bits are below
              (2^64 - n) mod n (Lemire's method): the same on every machine.
+             The default everywhere but --plain.
 
 POLICIES
 A policy is a first wait b, a longest wait c, a growth, a multiplier m (in
