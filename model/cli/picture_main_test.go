@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/xml"
 	"errors"
+	"image"
 	"image/png"
 	"io"
 	"path/filepath"
@@ -226,4 +227,27 @@ func TestReadmePicture(t *testing.T) {
 	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
 		t.Errorf("testdata/readme/timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
 	}
+	// Pixel for pixel what the command draws today: the README shows what
+	// the program draws.
+	if !samePixels(img, drawn) {
+		t.Errorf("testdata/readme/timeline.png is not what %q draws: draw it again with that command", command)
+	}
+}
+
+// samePixels reports whether a and b have the same bounds and colours.
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -347,11 +348,11 @@ func TestPlanFileErrors(t *testing.T) {
 	}
 }
 
-// The README shows the first lines of the defaults' plan, as views'
-// golden of EncodePlan(DefaultPlan()) holds it.
+// The README shows the first lines of the defaults' plan, as plan's
+// golden of Encode(Default()) holds it.
 func TestReadmePlanHead(t *testing.T) {
 	readme := readFile(t, filepath.Join("..", "..", "README.md"))
-	const marker = "<!-- head of views/testdata/plans/defaults.toml -->\n```toml\n"
+	const marker = "<!-- head of backoff/plan/testdata/plans/defaults.toml -->\n```toml\n"
 	_, after, ok := strings.Cut(readme, marker)
 	if !ok {
 		t.Fatal("the README shows no plan")
@@ -361,5 +362,33 @@ func TestReadmePlanHead(t *testing.T) {
 	file := filepath.Join("..", "..", "backoff", "plan", "testdata", "plans", "defaults.toml")
 	if text := readFile(t, file); len(head) < 500 || !strings.HasPrefix(text, head) {
 		t.Errorf("the README's plan is not the start of %s:\n%s", file, head)
+	}
+}
+
+// The README is a door, not the house (issue 18): at most 300 lines, the
+// two set-up commands in its first 40, no link out of the repository, and
+// every file it names in a link is in it.
+func TestReadmeIsADoor(t *testing.T) {
+	readme := readFile(t, filepath.Join("..", "..", "README.md"))
+	lines := strings.Split(strings.TrimSuffix(readme, "\n"), "\n")
+	if len(lines) > 300 {
+		t.Errorf("the README has %d lines, want at most 300", len(lines))
+	}
+	first := strings.Join(lines[:min(40, len(lines))], "\n")
+	for _, cmd := range []string{"go run .", "go test ./..."} {
+		if !strings.Contains(first, "\n"+cmd+" ") {
+			t.Errorf("the README's first 40 lines do not give %q", cmd)
+		}
+	}
+	if strings.Contains(readme, "../") {
+		t.Errorf("the README links outside the repository (../)")
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+)\)`).FindAllStringSubmatch(readme, -1) {
+		if strings.Contains(m[1], "://") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", m[1])); err != nil {
+			t.Errorf("the README links %s: %v", m[1], err)
+		}
 	}
 }

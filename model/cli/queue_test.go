@@ -305,6 +305,9 @@ func TestReadmeQueuePicture(t *testing.T) {
 	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
 		t.Errorf("testdata/readme/queue-timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
 	}
+	if !samePixels(img, drawn) {
+		t.Errorf("testdata/readme/queue-timeline.png is not what %q draws: draw it again with that command", command)
+	}
 }
 
 // schedule and jobs are one client's waits and a few jobs: they say that
