@@ -23,6 +23,14 @@ func (f Field) Flag() string {
 		return "multiplier"
 	case MaxElapsed:
 		return "max-elapsed"
+	case CustomFirstWait:
+		return "custom-first-wait"
+	case CustomLongestWait:
+		return "custom-longest"
+	case CustomAttempts:
+		return "custom-attempts"
+	case CustomMaxElapsed:
+		return "custom-max-elapsed"
 	case Capacity:
 		return "capacity"
 	case Load:

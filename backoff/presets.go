@@ -7,7 +7,8 @@ import (
 
 // Shape is one of the reference's five policies: each is a multiplier and a
 // jitter over the settings' first wait, longest wait, attempts and limit on
-// total time. The zero value is Fixed.
+// total time (FirstWait, LongestWait, Attempts, MaxElapsed; never custom's
+// own). The zero value is Fixed.
 type Shape int
 
 // The five, in the order the reference lists them.
@@ -180,12 +181,13 @@ func (s Settings) Policy(sh Shape) Policy {
 		Jitter: sh.jitter(), Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
 }
 
-// Custom is the policy of one's own: the settings' first wait, longest wait,
-// multiplier, growth, jitter, attempts and limit on total time. It is named
-// after the preset it equals, if any, else "custom".
+// Custom is the policy of one's own: its own first wait, longest wait,
+// attempts and limit on total time (each the settings' five's where it has
+// none, Follow), and the settings' multiplier, growth and jitter. It is
+// named after the preset it equals, if any, else "custom".
 func (s Settings) Custom() Policy {
-	p := Policy{Name: "custom", FirstWait: s.FirstWait, LongestWait: s.LongestWait, Multiplier: s.Multiplier,
-		Growth: s.Growth, Jitter: s.Jitter, Attempts: s.Attempts, MaxElapsed: s.MaxElapsed}
+	p := Policy{Name: "custom", FirstWait: s.Value(CustomFirstWait), LongestWait: s.Value(CustomLongestWait), Multiplier: s.Multiplier,
+		Growth: s.Growth, Jitter: s.Jitter, Attempts: s.Value(CustomAttempts), MaxElapsed: s.Value(CustomMaxElapsed)}
 	for _, pr := range Presets() {
 		if pr.Policy.Same(p) {
 			p.Name = pr.Name
@@ -195,12 +197,13 @@ func (s Settings) Custom() Policy {
 }
 
 // WithPreset returns the settings with the preset's policy as the custom
-// one: its first wait, longest wait, multiplier, growth, jitter, attempts
-// and limit.
+// one: its first wait, longest wait, attempts and limit become custom's
+// own, and its multiplier, growth and jitter custom's. The five's waits
+// are left as they are.
 func (s Settings) WithPreset(pr Preset) Settings {
 	p := pr.Policy
-	s.FirstWait, s.LongestWait, s.Multiplier, s.Growth, s.Jitter, s.Attempts, s.MaxElapsed =
-		p.FirstWait, p.LongestWait, p.Multiplier, p.Growth, p.Jitter, p.Attempts, p.MaxElapsed
+	s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed
+	s.Multiplier, s.Growth, s.Jitter = p.Multiplier, p.Growth, p.Jitter
 	return s
 }
 

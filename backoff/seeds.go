@@ -70,6 +70,71 @@ type SeedOptions struct {
 	Workers int           // goroutines at most; the answer does not depend on it
 	Stop    func() bool   // as in Options
 	Done    *atomic.Int64 // if set, counts the seeds done, for a progress bar
+	// SoFar, if set, holds the seeds as they land, for the spread of those
+	// done so far (SeedsSoFar.Spread) while the run goes on.
+	SoFar *SeedsSoFar
+}
+
+// SeedsSoFar holds the figures of a RunSeeds's seeds as they land, so that
+// another goroutine may ask, while it runs, for the spread of the seeds
+// done so far: a person reading the spread of 100 seeds of a million
+// clients can stop once it has settled. The spread so far is that of the
+// seeds from the first on that have all landed, First to First+Count-1
+// (a seed that lands before one ahead of it waits for it), so that it is
+// exactly what RunSeeds of Count seeds gives, whatever the workers. Each
+// RunSeeds takes a SeedsSoFar of its own; the zero value is ready.
+type SeedsSoFar struct {
+	mu      sync.Mutex
+	ps      []Policy
+	first   int
+	count   int
+	perSeed [][]Figures // by the seed's place from first; nil until it lands
+	prefix  int         // the seeds at places 0 to prefix-1 have all landed
+}
+
+// start readies sf for count seeds from first of policies ps.
+func (sf *SeedsSoFar) start(ps []Policy, first, count int) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	sf.ps, sf.first, sf.count = slices.Clone(ps), first, count
+	sf.perSeed, sf.prefix = make([][]Figures, count), 0
+}
+
+// land records the figures of the seed at place i.
+func (sf *SeedsSoFar) land(i int, figs []Figures) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	if i < 0 || i >= len(sf.perSeed) {
+		return
+	}
+	sf.perSeed[i] = figs
+	for sf.prefix < len(sf.perSeed) && sf.perSeed[sf.prefix] != nil {
+		sf.prefix++
+	}
+}
+
+// Done is how many seeds the spread so far holds (the first of them all
+// landed) and how many the run takes.
+func (sf *SeedsSoFar) Done() (done, of int) {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	return sf.prefix, sf.count
+}
+
+// Spread is the spread of the seeds done so far, First to First+Count-1:
+// each figure's nearest-rank median, p95 and worst over those Count seeds,
+// exactly as RunSeeds of Count seeds from First gives them; ok is false
+// before the first seed has landed. It sorts every figure of those seeds,
+// so a caller on a loop that must stay quick calls it elsewhere.
+func (sf *SeedsSoFar) Spread() (sc SeedsCrowd, ok bool) {
+	sf.mu.Lock()
+	landed, ps, first := sf.perSeed[:sf.prefix], sf.ps, sf.first
+	sf.mu.Unlock()
+	if len(landed) == 0 {
+		return SeedsCrowd{First: first}, false
+	}
+	// The seeds before prefix are never written again: read them unlocked.
+	return summarize(ps, landed, first), true
 }
 
 // workerScratch bounds one worker's scratch memory for a run of pl under
@@ -130,6 +195,9 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	}
 	perSeed := make([][]Figures, count)
 	workers := SeedWorkers(ps, s, o.Workers, count)
+	if o.SoFar != nil {
+		o.SoFar.start(ps, s.Seed, count)
+	}
 
 	// Seeds are handed out one at a time: one seed's crowds take far longer
 	// than an atomic add, and a worker slowed by a busy machine simply takes
@@ -159,6 +227,9 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 					}
 				}
 				perSeed[i] = figs
+				if o.SoFar != nil {
+					o.SoFar.land(i, figs)
+				}
 				if o.Done != nil {
 					o.Done.Add(1)
 				}
@@ -173,15 +244,21 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	if stopped.Load() {
 		return out, ErrStopped
 	}
+	return summarize(ps, perSeed, s.Seed), nil
+}
 
-	column := make([]Figures, count)
+// summarize is each policy's spread over the seeds whose figures perSeed
+// holds, from seed first on: SpreadOf each policy's column.
+func summarize(ps []Policy, perSeed [][]Figures, first int) SeedsCrowd {
+	out := SeedsCrowd{First: first, Count: len(perSeed)}
+	column := make([]Figures, len(perSeed))
 	for p, pol := range ps {
 		for i := range perSeed {
 			column[i] = perSeed[i][p]
 		}
 		out.Policies = append(out.Policies, SpreadOf(pol, column))
 	}
-	return out, nil
+	return out
 }
 
 // spreadOf sorts values, one seed's each, from best to worst and returns

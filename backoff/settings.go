@@ -8,20 +8,29 @@ import (
 // Settings are the inputs of every figure. All times are whole
 // milliseconds. The zero value is not valid; start from Defaults.
 type Settings struct {
+	// The five policies' waits (see Policy), which the policy of one's own
+	// follows unless it has its own.
 	FirstWait   int // the wait before the first retry
 	LongestWait int // no base wait is longer
 	Attempts    int // tries per client, the first included
-	Clients     int // how many clients fail together at 0 ms
-	Outage      int // the service is down before this many ms
-	Seed        int // seeds every client's generator
-	Slot        int // the crowd counts attempts per slot this wide, in ms
+	MaxElapsed  int // ms a client may spend in all; 0 for no limit
 
-	// The policy of one's own ("custom"): the first wait, longest wait,
-	// attempts above, and these.
-	Multiplier int    // thousandths: 2000 doubles
-	Growth     Growth // by the multiplier (the default) or linearly, by the first wait
-	Jitter     Jitter // how each wait is drawn
-	MaxElapsed int    // ms a client may spend in all; 0 for no limit
+	Clients int // how many clients fail together at 0 ms
+	Outage  int // the service is down before this many ms
+	Seed    int // seeds every client's generator
+	Slot    int // the crowd counts attempts per slot this wide, in ms
+
+	// The policy of one's own ("custom"), which a preset fills: its own
+	// first wait, longest wait, attempts and limit on total time, each
+	// Follow (the default) to take the five's above, and its multiplier,
+	// growth and jitter, which the five have of their own.
+	CustomFirstWait   int    // ms, or Follow
+	CustomLongestWait int    // ms, or Follow
+	CustomAttempts    int    // the first included, or Follow
+	CustomMaxElapsed  int    // ms, 0 for no limit, or Follow
+	Multiplier        int    // thousandths: 2000 doubles
+	Growth            Growth // by the multiplier (the default) or linearly, by the first wait
+	Jitter            Jitter // how each wait is drawn
 
 	Draws Draws // where the random numbers come from
 
@@ -76,12 +85,18 @@ func (s Settings) HasQueue() bool { return s.Queue > 0 }
 // DefaultLoadUntil is LoadUntil's value for "a minute after the outage".
 const DefaultLoadUntil = -1
 
+// Follow is the value of one of the custom policy's own first wait,
+// longest wait, attempts and limit on total time that takes the five's
+// instead: custom follows the five wherever it has no value of its own.
+const Follow = -1
+
 // Defaults returns the reference's settings: first wait 1000 ms, longest
 // 16000 ms, 6 attempts, 200 clients, outage 10000 ms, seed 7, 100 ms slots,
-// reference draws; custom is exponential (x2, no jitter); no capacity limit,
-// no load, no budget, one process.
+// reference draws; custom is exponential (x2, no jitter) and follows the
+// five's waits; no capacity limit, no load, no budget, one process.
 func Defaults() Settings {
 	return Settings{FirstWait: 1000, LongestWait: 16000, Attempts: 6, Clients: 200, Outage: 10000, Seed: 7, Slot: 100,
+		CustomFirstWait: Follow, CustomLongestWait: Follow, CustomAttempts: Follow, CustomMaxElapsed: Follow,
 		Multiplier: 2000, LoadUntil: DefaultLoadUntil, Processes: 1}
 }
 
@@ -114,9 +129,10 @@ func (s Settings) HasService() bool {
 type Field int
 
 // The settings a person can change, in the order the reference's settings
-// form asks for them, then the slot width, the custom policy's, and the
-// service's, its queue last. DropExpired and QueueOrder are no numbers:
-// like the jitter, the draws and the budget, they have no Field.
+// form asks for them, then the slot width, the custom policy's multiplier,
+// the limit on total time, the custom policy's own waits, and the
+// service's, its queue last. DropExpired and QueueOrder are no numbers: like the
+// jitter, the draws and the budget, they have no Field.
 const (
 	FirstWait Field = iota
 	LongestWait
@@ -127,6 +143,11 @@ const (
 	Slot
 	Multiplier
 	MaxElapsed
+	// The custom policy's own, each Follow to take the five's (Follows).
+	CustomFirstWait
+	CustomLongestWait
+	CustomAttempts
+	CustomMaxElapsed
 	Capacity
 	Load
 	LoadUntil
@@ -135,6 +156,23 @@ const (
 	Timeout // the client's timeout in ms; 0 waits for ever
 	numFields
 )
+
+// Follows is the field of the five's that custom's own field f takes when
+// it is Follow (CustomFirstWait: FirstWait), and whether f is one of
+// custom's own.
+func (f Field) Follows() (Field, bool) {
+	switch f {
+	case CustomFirstWait:
+		return FirstWait, true
+	case CustomLongestWait:
+		return LongestWait, true
+	case CustomAttempts:
+		return Attempts, true
+	case CustomMaxElapsed:
+		return MaxElapsed, true
+	}
+	return f, false
+}
 
 // Fields returns every whole-number setting, in order.
 func Fields() []Field {
@@ -152,8 +190,9 @@ func FormFields() []Field {
 }
 
 var fieldLabels = [numFields]string{"first wait in ms", "longest wait in ms", "attempts per client", "clients", "outage in ms", "seed",
-	"slot in ms", "multiplier in thousandths", "limit on total time in ms", "capacity a second", "load a second", "load until in ms", "processes",
-	"queue in requests", "timeout in ms"}
+	"slot in ms", "multiplier in thousandths", "limit on total time in ms",
+	"your own first wait in ms", "your own longest wait in ms", "your own attempts per client", "your own limit on total time in ms",
+	"capacity a second", "load a second", "load until in ms", "processes", "queue in requests", "timeout in ms"}
 
 // String is the field as the reference's prompts name it, such as "first
 // wait in ms".
@@ -167,7 +206,7 @@ func (f Field) String() string {
 // IsTime reports whether the field is a time in milliseconds.
 func (f Field) IsTime() bool {
 	switch f {
-	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil, Timeout:
+	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil, Timeout, CustomFirstWait, CustomLongestWait, CustomMaxElapsed:
 		return true
 	}
 	return false
@@ -202,10 +241,14 @@ const (
 )
 
 // RangeIn returns the lowest and highest value field f may take under
-// limits l. Only the longest wait's range depends on another setting: it
-// starts at the first wait. Under PlainLimits the settings beyond the
-// reference's take only their defaults.
+// limits l. Only the longest waits' ranges depend on another setting: each
+// starts at its first wait (custom's at its own, or the five's it
+// follows). Custom's own fields may also be Follow (see CheckIn). Under
+// PlainLimits the settings beyond the reference's take only their defaults.
 func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
+	if _, own := f.Follows(); own && l == PlainLimits {
+		return Follow, Follow
+	}
 	if l == PlainLimits {
 		switch f {
 		case FirstWait:
@@ -264,6 +307,14 @@ func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
 		return 0, MaxQueue
 	case Timeout:
 		return 0, MaxTimeout
+	case CustomFirstWait:
+		return 1, MaxWait
+	case CustomLongestWait:
+		return s.Value(CustomFirstWait), MaxWait
+	case CustomAttempts:
+		return 2, MaxAttempts
+	case CustomMaxElapsed:
+		return 0, MaxTime
 	}
 	return 0, -1
 }
@@ -277,6 +328,16 @@ func (s Settings) Get(f Field) int {
 		return *p
 	}
 	return 0
+}
+
+// Value is the value field f stands for: custom's own field, when it is
+// Follow, is the five's it follows; any other field is Get.
+func (s Settings) Value(f Field) int {
+	v := s.Get(f)
+	if shared, own := f.Follows(); own && v == Follow {
+		return s.Get(shared)
+	}
+	return v
 }
 
 // Set sets field f to v, unchecked; Validate checks.
@@ -318,6 +379,14 @@ func (s *Settings) field(f Field) *int {
 		return &s.Queue
 	case Timeout:
 		return &s.Timeout
+	case CustomFirstWait:
+		return &s.CustomFirstWait
+	case CustomLongestWait:
+		return &s.CustomLongestWait
+	case CustomAttempts:
+		return &s.CustomAttempts
+	case CustomMaxElapsed:
+		return &s.CustomMaxElapsed
 	}
 	return nil
 }
@@ -334,10 +403,18 @@ func (e *RangeError) Error() string {
 }
 
 // CheckIn returns a *RangeError if v is outside field f's range under s and
-// limits l. The load's end may also be DefaultLoadUntil.
+// limits l. The load's end may also be DefaultLoadUntil, and custom's own
+// fields Follow: then what they follow is checked where its range differs,
+// custom's longest wait against its own first wait.
 func (s Settings) CheckIn(l Limits, f Field, v int) error {
 	if f == LoadUntil && v == DefaultLoadUntil {
 		return nil
+	}
+	if shared, own := f.Follows(); own && v == Follow && l == WideLimits {
+		if f != CustomLongestWait {
+			return nil
+		}
+		v = s.Get(shared)
 	}
 	low, high := s.RangeIn(l, f)
 	if v < low || v > high {

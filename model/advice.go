@@ -442,17 +442,18 @@ func (m *AdvicePane) use() {
 	if changes := advice.ServiceChanges(m.plan.Settings, s); len(changes) > 0 {
 		m.note += " with the service's " + strings.Join(changes, ", ")
 	}
-	m.note += ": every pane shows it; the five share its waits and attempts."
+	m.note += ": every pane shows it."
 }
 
 // CandidateSettings are the settings s with candidate c as the plan's own
-// policy (custom: its first wait, longest wait, attempts, multiplier,
-// growth, jitter and limit), its budget as the budget and its service's
-// queue, order and what becomes of expired requests.
+// policy (custom: its own first wait, longest wait, attempts and limit,
+// its multiplier, growth and jitter; the five keep theirs), its budget as
+// the budget and its service's queue, order and what becomes of expired
+// requests.
 func CandidateSettings(s backoff.Settings, c advice.Candidate) backoff.Settings {
 	p := c.Policy
-	s.FirstWait, s.LongestWait, s.Attempts, s.Multiplier, s.Growth, s.Jitter, s.MaxElapsed =
-		p.FirstWait, p.LongestWait, p.Attempts, p.Multiplier, p.Growth, p.Jitter, p.MaxElapsed
+	s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed
+	s.Multiplier, s.Growth, s.Jitter = p.Multiplier, p.Growth, p.Jitter
 	s.Budget = c.Settings.Budget
 	s.Queue, s.DropExpired, s.QueueOrder = c.Settings.Queue, c.Settings.DropExpired, c.Settings.QueueOrder
 	return s

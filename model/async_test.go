@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -239,7 +240,7 @@ func TestSpreadChangeKeepsTheCrowds(t *testing.T) {
 	}
 	m := newAppWith(t, 100, 30, WithInlineWork(1<<62), WithInlineSpread(), WithCompute(counting), WithSeeds(10))
 	m = deliver(t, m, press("5", "enter")...)
-	m = deliver(t, m, enters(22)...) // to the spread's seeds
+	m = deliver(t, m, enters(slices.Index(formTitles(), "the spread's seeds"))...)
 	m = deliver(t, m, press("backspace", "backspace", "20")...)
 	m = deliver(t, m, enters(2)...)
 	if got := m.Plan().Seeds; got != 20 {

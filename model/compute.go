@@ -95,24 +95,30 @@ type run struct {
 
 	spread    *backoff.SeedsCrowd
 	spreadErr error
-	spreading bool // the spread is on its way
+	spreading bool                // the spread is on its way
+	partial   *backoff.SeedsCrowd // while it is: the spread of the seeds done so far, once some are
 
-	stopped   atomic.Bool  // set once no one wants the run; the core polls it
-	seedsDone atomic.Int64 // seeds of the spread done, for the progress bar
+	stopped   atomic.Bool         // set once no one wants the run; the core polls it
+	seedsDone atomic.Int64        // seeds of the spread done, for the progress bar
+	soFar     *backoff.SeedsSoFar // the seeds as they land, asked for the spread so far off the loop
 }
 
 // work estimates what the run's crowds cost: attempts at most, over every
-// policy. A queue adds the milliseconds the engine visits while requests
+// policy, each with its own attempts. A queue adds the milliseconds the engine visits while requests
 // wait: each attempt that joins keeps the queue busy for 1000/C ms at most
 // (C the capacity a second), so a small crowd against a slow service, a
 // thousand clients at 1 a second, is no work for the update loop.
 func (r *run) work() int64 {
 	s := r.plan.Settings
-	attempts := int64(s.Clients+s.FreshRequests()) * int64(s.Attempts)
-	work := int64(len(r.policies)) * attempts
-	if s.HasQueue() && s.Capacity > 0 {
-		busy := min(attempts, math.MaxInt64/1000) * 1000 / int64(s.Capacity)
-		work = min(work+int64(len(r.policies))*busy, math.MaxInt64/2)
+	clients := int64(s.Clients + s.FreshRequests())
+	var work int64
+	for _, p := range r.policies { // each its own attempts: a preset's may be many
+		attempts := clients * int64(p.Attempts)
+		work += attempts
+		if s.HasQueue() && s.Capacity > 0 {
+			work += min(attempts, math.MaxInt64/1000) * 1000 / int64(s.Capacity)
+		}
+		work = min(work, math.MaxInt64/2)
 	}
 	return work
 }
@@ -122,8 +128,12 @@ func (r *run) data() pane.RunData {
 	if r == nil {
 		return pane.RunData{}
 	}
-	return pane.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
+	d := pane.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
 		Seeds: r.plan.Seeds, SpreadDraws: r.plan.SpreadDraws, Spread: r.spread, SpreadErr: r.spreadErr}
+	if r.spread == nil && r.spreadErr == nil && r.partial != nil {
+		d.Spread, d.SpreadSoFar = r.partial, true
+	}
+	return d
 }
 
 // The messages of the computations.
@@ -139,10 +149,25 @@ type (
 		err    error
 	}
 	progressMsg struct{} // time to draw the spread's progress again
+	// soFarMsg is the spread of the seeds done so far of run gen, asked
+	// for off the loop; changed is false when no seed had landed since
+	// the last, and every is when to ask again.
+	soFarMsg struct {
+		gen     int
+		spread  backoff.SeedsCrowd
+		changed bool
+		every   time.Duration
+	}
 )
 
 // progressEvery is how often the spread's progress is drawn.
 const progressEvery = 100 * time.Millisecond
+
+// soFarEvery is how often, at most, pane 2 takes the spread of the seeds
+// done so far: a few times a second however fast the seeds land, and
+// less often when summing them up takes long (four times as long as it
+// takes), so that the summing costs a fifth of a core at most.
+const soFarEvery = 250 * time.Millisecond
 
 // runs is the root's computations: the current plan's, the one panes 2 and
 // 3 show, and the pinned one (A).
@@ -267,7 +292,8 @@ func (m *root) startSpread(r *run) tea.Cmd {
 		return nil
 	}
 	spread, ps, s, n := m.runs.compute.Spread, r.policies, r.plan.spreadSettings(), r.plan.Seeds
-	opts := backoff.SeedOptions{Stop: r.stopped.Load, Done: &r.seedsDone}
+	r.soFar = new(backoff.SeedsSoFar)
+	opts := backoff.SeedOptions{Stop: r.stopped.Load, Done: &r.seedsDone, SoFar: r.soFar}
 	r.spreading = true
 	if m.runs.inlineSpread {
 		sc, err := spread(ps, s, n, opts)
@@ -279,11 +305,47 @@ func (m *root) startSpread(r *run) tea.Cmd {
 		sc, err := spread(ps, s, n, opts)
 		return spreadMsg{gen: gen, spread: sc, err: err}
 	}
-	return tea.Batch(run, m.poll())
+	return tea.Batch(run, m.poll(), askSoFar(r, 0, soFarEvery))
+}
+
+// askSoFar asks, after every, for run r's spread of the seeds done so
+// far, in a command: summing up the seeds sorts each figure of each, which
+// is not for the update loop. had is how many seeds the spread shown
+// holds: with no more landed, nothing is summed.
+func askSoFar(r *run, had int, every time.Duration) tea.Cmd {
+	gen, soFar := r.gen, r.soFar
+	return tea.Tick(every, func(time.Time) tea.Msg {
+		if done, _ := soFar.Done(); done <= had {
+			return soFarMsg{gen: gen, every: soFarEvery}
+		}
+		start := time.Now()
+		sc, ok := soFar.Spread()
+		return soFarMsg{gen: gen, spread: sc, changed: ok, every: max(soFarEvery, 4*time.Since(start))}
+	})
+}
+
+// takeSoFar shows the spread of the seeds done so far of the run it is
+// from, while that run is wanted and its spread on its way, and asks for
+// the next.
+func (m *root) takeSoFar(msg soFarMsg) tea.Cmd {
+	r := m.runs.find(msg.gen)
+	if r == nil || !r.spreading {
+		return nil // superseded, or the whole spread has landed
+	}
+	had := 0
+	if r.partial != nil {
+		had = r.partial.Count
+	}
+	if msg.changed && msg.spread.Count > had && msg.spread.Count < r.plan.Seeds {
+		r.partial = &msg.spread
+		had = msg.spread.Count
+		m.showRuns()
+	}
+	return askSoFar(r, had, msg.every)
 }
 
 func (m *root) landSpread(r *run, sc backoff.SeedsCrowd, err error) {
-	r.spreading = false
+	r.spreading, r.partial = false, nil
 	if err != nil {
 		r.spreadErr = err
 	} else {
@@ -336,6 +398,8 @@ func (m *root) computation(msg tea.Msg, cmd *tea.Cmd) bool {
 		if r := m.runs.find(msg.gen); r != nil && r.spreading && !errors.Is(msg.err, backoff.ErrStopped) {
 			m.landSpread(r, msg.spread, msg.err)
 		}
+	case soFarMsg:
+		*cmd = m.takeSoFar(msg)
 	case progressMsg:
 		m.runs.polling = false
 		if _, spread := m.computing(); spread {

@@ -54,7 +54,7 @@ func cells(m App) []string {
 	for i, r := range d.Crowds {
 		f := r.Figures
 		out = append(out, words.Count(f.Retries), words.Count(f.MostInASlot), words.Count(f.GaveUp), words.Count(f.PeakAfterBack),
-			words.Count(f.Served), words.Count(f.Rejected), words.Count(f.Throttled), words.Human(f.StableFrom), words.Human(f.LatencyP99))
+			words.Count(f.Served), words.Count(f.Rejected), words.Count(f.Throttled), words.Human(f.RecoveredAfter), words.Human(f.LatencyP99))
 		if d.Spread == nil {
 			continue
 		}
@@ -63,7 +63,7 @@ func cells(m App) []string {
 			v := sp.Spread(name)
 			out = append(out, words.Count(v.Median)+"/"+words.Count(v.P95))
 		}
-		for _, name := range []string{"stable_from_ms", "latency_p99_ms"} {
+		for _, name := range []string{"recovered_after_ms", "latency_p99_ms"} {
 			v := sp.Spread(name)
 			out = append(out, words.Human(v.Median)+"/"+words.Human(v.P95))
 		}

@@ -41,8 +41,11 @@ const policiesField = "policies compared"
 
 // formTexts are the form's text fields in order: the crowd (the
 // reference's six, then the slot) on the first page, the service on the
-// second, the policy of one's own and the spread on the third (with the
-// selects of formSelects between them).
+// second, the policy of one's own (its own first wait, longest wait and
+// attempts, its multiplier and jitter, its own limit on total time) and the
+// spread on the third (with the selects of formSelects between them). The
+// first page's waits are the five's, which custom follows where its own
+// are empty.
 func formTexts() []formText {
 	var out []formText
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
@@ -63,6 +66,7 @@ func formTexts() []formText {
 		},
 		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }, desc: budgetDescription})
 	out = append(out, settingText(backoff.Processes, 1), queueText(), timeoutText())
+	out = append(out, ownText(backoff.CustomFirstWait), ownText(backoff.CustomLongestWait), ownText(backoff.CustomAttempts))
 	out = append(out, settingText(backoff.Multiplier, 2), formText{name: "jitter", group: 2, field: -1,
 		get: func(p Plan) string { return p.Settings.Jitter.String() },
 		set: func(p *Plan, typed string) error {
@@ -74,7 +78,7 @@ func formTexts() []formText {
 			return nil
 		},
 		rng: func(backoff.Settings) string { return "none, full, equal, decorrelated, spread:F or up:F" }})
-	out = append(out, settingText(backoff.MaxElapsed, 2), formText{name: policiesField, group: 2, field: -1, runes: policiesLimit,
+	out = append(out, ownText(backoff.CustomMaxElapsed), formText{name: policiesField, group: 2, field: -1, runes: policiesLimit,
 		get: func(p Plan) string { return strings.Join(p.PolicyNames(), ",") },
 		set: func(p *Plan, typed string) error {
 			names, err := parsePolicies(p.Settings, typed)
@@ -114,6 +118,35 @@ func settingText(f backoff.Field, group int) formText {
 			return nil
 		},
 		rng: func(s backoff.Settings) string { return rangeText(s, f) }}
+}
+
+// ownText is the field of one of the custom policy's own waits: a setting
+// as the others, or empty to follow the five's (backoff.Follow).
+func ownText(f backoff.Field) formText {
+	t := settingText(f, 2)
+	t.rng = func(s backoff.Settings) string { return rangeText(s, f) + followsNote }
+	t.get = func(p Plan) string {
+		if p.Settings.Get(f) == backoff.Follow {
+			return ""
+		}
+		return typedValue(p.Settings, f)
+	}
+	set := t.set
+	t.set = func(p *Plan, typed string) error {
+		if strings.TrimSpace(typed) != "" {
+			return set(p, typed)
+		}
+		q := p.Settings
+		q.Set(f, backoff.Follow)
+		if q.CheckIn(backoff.WideLimits, f, backoff.Follow) != nil {
+			// Custom's longest wait would follow the five's, below its own first.
+			return fmt.Errorf("The five's longest wait, %s, is shorter than your own first wait: type your own longest wait, from %s.",
+				words.Human(q.LongestWait), rangeText(q, f))
+		}
+		p.Settings = q
+		return nil
+	}
+	return t
 }
 
 // queueText is the queue's field: a whole number as the others, and a
@@ -218,7 +251,7 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 		out = "0 for no limit to " + show(high) + " a second"
 	case backoff.Load:
 		out += " a second"
-	case backoff.MaxElapsed:
+	case backoff.MaxElapsed, backoff.CustomMaxElapsed:
 		out = "0 for none to " + show(high)
 	case backoff.LoadUntil:
 		out += ", or default"
@@ -230,16 +263,24 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 	return out
 }
 
+// followsNote follows the range of one of custom's own waits, which an
+// empty field leaves to the five's.
+const followsNote = "; empty: the five's"
+
 // rangeError is what a field says of a value it cannot take.
 func rangeError(s backoff.Settings, f backoff.Field) string {
 	r := rangeText(s, f)
+	or := ""
+	if _, own := f.Follows(); own {
+		or = ", or nothing for the five's"
+	}
 	switch {
 	case f == backoff.Multiplier:
 		return "Type a multiplier from " + r + ", with at most three decimals, such as 1.6."
 	case f.IsTime():
-		return "Type a time from " + r + ", such as 1500, 1.5s or 1m30s."
+		return "Type a time from " + r + ", such as 1500, 1.5s or 1m30s" + or + "."
 	}
-	return "Type a whole number from " + r + "."
+	return "Type a whole number from " + r + or + "."
 }
 
 // fieldTitle is a text field's title: its name and its range.

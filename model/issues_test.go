@@ -137,8 +137,8 @@ func TestIssue9SeedAndDrawsInEveryPane(t *testing.T) {
 	if head := lines(m.View())[1]; !strings.Contains(head, "seed 7, independent draws (d)") {
 		t.Errorf("after d: the head %q does not say independent draws", head)
 	}
-	if m.Settings().Draws != backoff.Independent || !strings.Contains(m.View(), "seed 7, independent draws.") {
-		t.Errorf("after d: draws %v; pane 2 must say them:\n%s", m.Settings().Draws, m.View())
+	if m.Settings().Draws != backoff.Independent || !strings.Contains(content(m), "seed 7, independent draws.") {
+		t.Errorf("after d: draws %v; pane 2 must say them:\n%s", m.Settings().Draws, content(m))
 	}
 }
 
@@ -328,7 +328,7 @@ func TestIssue7PresetInTheForm(t *testing.T) {
 		t.Fatalf("the focused field is %q, want the preset", f.GetKey())
 	}
 	m = deliver(t, m, press("right")...)        // grpc
-	m = deliver(t, m, enters(formFields-12)...) // to the last field, and apply
+	m = deliver(t, m, enters(formFields-16)...) // to the last field, and apply
 	grpc, _ := backoff.FindPreset("grpc")
 	if got := m.Settings().Custom(); got.Name != "grpc" || !got.Same(grpc.Policy) {
 		t.Fatalf("the settings' own policy: %+v, want grpc's", got)
@@ -337,8 +337,14 @@ func TestIssue7PresetInTheForm(t *testing.T) {
 	if !strings.HasSuffix(strings.TrimSpace(row), "grpc") {
 		t.Errorf("the policy row %q does not end with grpc", row)
 	}
-	if got := m.Settings().Attempts; got != 5 {
-		t.Errorf("grpc's attempts: got %d, want 5", got)
+	// Issue 19, item 2: the preset is your own policy's alone; the five
+	// keep their 16 s and 6 attempts (this asserted 5 attempts before).
+	if got := m.Settings(); got.Attempts != 6 || got.LongestWait != 16000 || got.FirstWait != 1000 {
+		t.Errorf("the five's waits after grpc: first %d, longest %d, attempts %d; want 1000, 16000 and 6", got.FirstWait, got.LongestWait, got.Attempts)
+	}
+	want := "Applied: multiplier x2 → x1.6, your own longest wait 16 s → 2 min, your own attempts 6 → 5, jitter none → spread:0.2."
+	if got := m.SettingsPane().Note(); got != want {
+		t.Errorf("the note: got %q, want %q", got, want)
 	}
 }
 

@@ -52,6 +52,14 @@ func TestRunWorkWithAQueue(t *testing.T) {
 	if got := work(s); got != 48_000 {
 		t.Errorf("a queue at %d a second: work %d, want 48,000", backoff.MaxCapacity, got)
 	}
+	// Each policy with its own attempts (issue 19, item 2): cenkalti as your
+	// own policy tries 100 times, so 1,000 clients are 5 x 8,000 + 100,000.
+	cenkalti, _ := backoff.FindPreset("cenkalti")
+	own := backoff.Defaults()
+	own.Clients, own.Attempts = 1000, 8
+	if got := work(own.WithPreset(cenkalti)); got != 140_000 {
+		t.Errorf("the five of 8 attempts and cenkalti's 100: work %d, want 140,000", got)
+	}
 	// The largest run the settings allow does not overflow.
 	s.Clients, s.Attempts, s.Capacity, s.Load, s.LoadUntil = backoff.MaxClients, backoff.MaxAttempts, 1, 100_000, 100_000
 	if got := work(s); got <= 0 {
@@ -196,6 +204,10 @@ func TestProgramStopsAMillionQueueInTheCore(t *testing.T) {
 	}
 }
 
+// thirdPage is how many fields the form's third page has: the form's
+// fields less the first page's seven and the second's nine.
+var thirdPage = formFields - 7 - 9
+
 // openServicePage opens the form at the defaults and moves to the first
 // field of its second page, the capacity.
 func openServicePage(t *testing.T) App {
@@ -231,7 +243,7 @@ func TestFormTakesTheQueue(t *testing.T) {
 		t.Fatalf("the focused field is %q, want the queue's order", got)
 	}
 	m = deliver(t, m, press("right", "enter", "right", "enter")...) // lifo; dropped unworked
-	m = deliver(t, m, enters(7)...)                                 // the third page, and apply
+	m = deliver(t, m, enters(thirdPage)...)                         // the third page, and apply
 	if m.SettingsPane().Editing() {
 		t.Fatalf("the form is still open: %q", m.SettingsPane().finalErr)
 	}
@@ -271,7 +283,7 @@ func TestFormRefusesAQueueWithoutWhatItNeeds(t *testing.T) {
 	}
 	// lifo without a queue: refused when the form is applied.
 	m = deliver(t, m, press("backspace", "backspace", "0", "enter", "right")...)
-	m = deliver(t, m, enters(9)...) // drop expired, the third page, apply
+	m = deliver(t, m, enters(2+thirdPage)...) // drop expired, the third page, apply
 	if !m.SettingsPane().Editing() {
 		t.Fatalf("lifo without a queue was applied: %+v", m.Settings())
 	}

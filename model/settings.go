@@ -161,17 +161,18 @@ type SettingsPane struct {
 	form     *huh.Form // nil while closed; a fresh one each time it opens
 	opened   int       // how many forms have opened: tags the form's messages
 	draft    *formDraft
-	inputs   []*huh.Input // the text fields, in formTexts order
-	pages    [][]string   // the fields' keys, page by page
-	filled   string       // the preset the fields were last filled from
-	fieldErr string       // why the field the cursor is on did not let it go, until the next key
-	history  []tea.Msg    // every message the open form has taken, to build it again
-	builtFor [2]int       // the width and form height the open form was built at
-	finalErr string       // why the plan cannot be applied, shown at the last field
-	note     string       // what the last form did
-	view     scroller     // the settings and the note, while the form is closed
-	title    string       // rendered on change: the form's title, wrapped
-	frame    string       // drawn after every change to the open form
+	inputs   []*huh.Input   // the text fields, in formTexts order
+	titles   map[int]string // the titles the fields show, by their place in formTexts
+	pages    [][]string     // the fields' keys, page by page
+	filled   string         // the preset the fields were last filled from
+	fieldErr string         // why the field the cursor is on did not let it go, until the next key
+	history  []tea.Msg      // every message the open form has taken, to build it again
+	builtFor [2]int         // the width and form height the open form was built at
+	finalErr string         // why the plan cannot be applied, shown at the last field
+	note     string         // what the last form did
+	view     scroller       // the settings and the note, while the form is closed
+	title    string         // rendered on change: the form's title, wrapped
+	frame    string         // drawn after every change to the open form
 	width    int
 	height   int
 	styles   *pane.Styles
@@ -338,11 +339,11 @@ func (m *SettingsPane) rebuild() {
 }
 
 // formPageLines is the most lines a page of the form takes: the third, its
-// title, three selects of two lines each, four more fields and the
-// policies' field of two lines or three, with room for two titles that
-// wrap in a narrow pane (the second, the service's and its queue's, takes
-// 14).
-const formPageLines = 16
+// title, three selects of two lines each, seven more fields (your own
+// policy's six and the seeds) and the policies' field of two lines or
+// three, with room for two titles that wrap in a narrow pane (the second,
+// the service's and its queue's, takes 14).
+const formPageLines = 19
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
@@ -372,13 +373,15 @@ func (m *SettingsPane) open() tea.Cmd {
 func (m *SettingsPane) build() {
 	texts := formTexts()
 	m.inputs = make([]*huh.Input, len(texts))
+	m.titles = map[int]string{}
 	var pages [3][]huh.Field
 	byName := map[string]*huh.Input{}
 	for i, t := range texts {
 		m.draft.text[i] = t.get(m.plan)
+		m.titles[i] = fieldTitle(t, m.plan.Settings)
 		in := huh.NewInput().
 			Key(t.name).
-			Title(fieldTitle(t, m.plan.Settings)).
+			Title(m.titles[i]).
 			Inline(t.name != policiesField). // a long list takes a line of its own
 			Prompt("> ").
 			CharLimit(t.limit()).
@@ -412,9 +415,10 @@ func (m *SettingsPane) build() {
 		return []huh.Option[backoff.Draws]{huh.NewOption("reference", backoff.Reference), huh.NewOption("independent", backoff.Independent)}
 	}
 	pages[2] = []huh.Field{
-		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset also sets the first wait, longest wait and attempts)").
+		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset fills the fields below, the five keep theirs)").
 			Inline(true).Options(presets...).Value(&m.draft.preset),
-		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.MaxElapsed)], byName[policiesField],
+		byName[pane.FieldName(backoff.CustomFirstWait)], byName[pane.FieldName(backoff.CustomLongestWait)], byName[pane.FieldName(backoff.CustomAttempts)],
+		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.CustomMaxElapsed)], byName[policiesField],
 		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
 			Inline(true).Options(draws()...).Value(&m.draft.draws),
 		byName["the spread's seeds"],
@@ -478,9 +482,26 @@ func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
 	}
 	m.fillPreset()
 	// Set here, in Update, rather than with huh's TitleFunc, which would
-	// read the draft from a command's goroutine while fields write it.
-	p, _ := m.draft.plan(m.plan, 1)
-	m.inputs[1].Title(fieldTitle(formTexts()[1], p.Settings))
+	// read the draft from a command's goroutine while fields write it. The
+	// longest waits' ranges start at the first waits typed before them.
+	// A title changed is drawn at once: the page draws its fields' views
+	// on the message after.
+	changed := false
+	for i, t := range formTexts() {
+		if t.field == backoff.LongestWait || t.field == backoff.CustomLongestWait {
+			p, _ := m.draft.plan(m.plan, i)
+			if title := fieldTitle(t, p.Settings); title != m.titles[i] {
+				m.titles[i] = title
+				m.inputs[i].Title(title)
+				changed = true
+			}
+		}
+	}
+	if changed {
+		if f, ok := m.draft.refresh(m.form); ok {
+			m.form = f
+		}
+	}
 	return cmd
 }
 
@@ -533,9 +554,10 @@ func (m *SettingsPane) step(next bool) tea.Cmd {
 	return nil
 }
 
-// fillPreset fills the policy's fields from the preset just chosen: its
-// first wait, longest wait and attempts on the first page, its multiplier,
-// jitter and limit on total time on this one.
+// fillPreset fills the policy's own fields from the preset just chosen,
+// all on its page: its first wait, longest wait, attempts, multiplier,
+// jitter and limit on total time. The five's, on the first page, are left
+// as they are (issue 19, item 2).
 func (m *SettingsPane) fillPreset() {
 	if m.draft.preset == m.filled {
 		return
@@ -549,7 +571,7 @@ func (m *SettingsPane) fillPreset() {
 	s := p.Settings.WithPreset(pr)
 	for i, t := range formTexts() {
 		switch t.field {
-		case backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Multiplier, backoff.MaxElapsed:
+		case backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.CustomAttempts, backoff.Multiplier, backoff.CustomMaxElapsed:
 			m.draft.text[i] = typedValue(s, t.field)
 		default:
 			if t.name != "jitter" {
@@ -665,9 +687,14 @@ func (m *SettingsPane) apply(p Plan) {
 	if p.Policies != old.Policies {
 		changes = strings.TrimPrefix(changes+", the policies compared → "+strings.Join(p.PolicyNames(), ", "), ", ")
 	}
-	if changes != "" {
+	switch {
+	case changes != "":
 		note = "Applied: " + changes + "."
-	} else if p != old {
+	case p.Settings != old.Settings:
+		// Custom's own waits that stopped or started following the five's
+		// at the values they had.
+		note = "Applied: your own policy waits as it did; its waits that you typed are its own now, the empty ones the five's."
+	case p != old:
 		note = "Applied: the spread's seeds or draws changed."
 	}
 	m.close(note)

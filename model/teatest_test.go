@@ -56,7 +56,7 @@ func formTitles() []string {
 	var out []string
 	for _, t := range formTexts() {
 		switch t.name {
-		case pane.FieldName(backoff.Multiplier):
+		case pane.FieldName(backoff.CustomFirstWait):
 			out = append(out, "queue order (", "expired requests (", "your own policy starts from")
 		case "the spread's seeds":
 			out = append(out, "draws (")

@@ -29,7 +29,7 @@ func TestProgramCrowdVerdictsAtDefaults(t *testing.T) {
 	tm := startProgram(t)
 	sendKeys(tm, "2")
 	waitFor(t, tm, pane.VerdictTitle, "Choose equal jitter")
-	sendKeys(tm, "pgdown")
+	sendKeys(tm, "pgdown", "down", "down")
 	waitFor(t, tm, "Once the service is back at 10 s")
 	m := finalApp(t, tm)
 	view := m.View()

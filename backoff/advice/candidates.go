@@ -26,10 +26,11 @@ type Candidate struct {
 	Source Source
 	Policy backoff.Policy
 	// Settings are what the candidate runs under: the scenario's, with the
-	// candidate's budget and service; for a policy of one's own also its
-	// first wait, longest wait, attempts, multiplier and jitter, so that
-	// Settings.Custom() waits as Policy does. The five and the presets keep
-	// the scenario's waits and the default multiplier and jitter.
+	// candidate's budget and service; for a policy of one's own also custom's
+	// own first wait, longest wait, attempts and limit, its multiplier and
+	// jitter, so that Settings.Custom() waits as Policy does. The five and
+	// the presets keep the scenario's waits, custom as the defaults have
+	// it.
 	Settings backoff.Settings
 	// Seeds is how many seeds, from the first, the figures are over: all the
 	// search's for every candidate Advice shows.
@@ -289,18 +290,21 @@ func candidateKey(p backoff.Policy, s backoff.Settings) string {
 }
 
 // newCandidate is policy p from src under settings s: for a policy of
-// one's own, s with its waits; else s with the default multiplier and
-// jitter, which only custom reads.
+// one's own, s with p as custom, its own first wait, longest wait,
+// attempts and limit, its multiplier, growth and jitter (the five keep the
+// scenario's waits); else s with custom as the defaults have it, which
+// only custom reads.
 func newCandidate(src Source, p backoff.Policy, s backoff.Settings) Candidate {
 	d := backoff.Defaults()
 	if src == FromScenario || src == FromGrid {
-		s.FirstWait, s.LongestWait, s.Attempts, s.Multiplier, s.Growth, s.Jitter, s.MaxElapsed =
-			p.FirstWait, p.LongestWait, p.Attempts, p.Multiplier, p.Growth, p.Jitter, p.MaxElapsed
+		s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed
+		s.Multiplier, s.Growth, s.Jitter = p.Multiplier, p.Growth, p.Jitter
 		p = s.Custom()
 		if p.Name != "custom" {
 			src = FromPreset // it is a preset's waits: crowd names it so
 		}
 	} else {
+		s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = d.CustomFirstWait, d.CustomLongestWait, d.CustomAttempts, d.CustomMaxElapsed
 		s.Multiplier, s.Growth, s.Jitter = d.Multiplier, d.Growth, d.Jitter
 	}
 	return Candidate{Source: src, Policy: p, Settings: s, key: candidateKey(p, s)}

@@ -110,6 +110,11 @@ func Decode(file string, data []byte) (plan Plan, err error) {
 			}
 			return fail(lines.of(key), "%s = %s: %s", key, shown, msg)
 		}
+		if key, ok := inFile[k.blame]; ok && k.table == "custom" {
+			v, _ := tomlLookup(raw, key)
+			return fail(lines.of(key), "%s = %s: more than the longest wait it follows, policy.longest_wait_ms = %d: set %s too",
+				key, tomlShow(v), plan.Settings.LongestWait, k.path())
+		}
 		if key, ok := inFile[k.blame]; ok {
 			v, _ := tomlLookup(raw, key)
 			return fail(lines.of(key), "%s = %s: more than the longest wait, %d ms by default: set %s too",

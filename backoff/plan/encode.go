@@ -30,7 +30,7 @@ func Encode(p Plan) string {
 			if v := k.value(p); v != "" {
 				fmt.Fprintf(&b, "%s = %s\n", k.name, v)
 			} else {
-				fmt.Fprintf(&b, "# %s = %s\n", k.name, planCommentedDefault(k.name, p))
+				fmt.Fprintf(&b, "# %s = %s\n", k.name, planCommentedDefault(k, p))
 			}
 		}
 	}
@@ -62,9 +62,17 @@ const planHeader = `# A Retry Planner plan: every setting of a run, the policies
 # or "2m". Counts are whole numbers; 1_000_000 is a million.
 `
 
-// planCommentedDefault is what a key left at its default would hold.
-func planCommentedDefault(name string, p Plan) string {
-	switch name {
+// planCommentedDefault is what a key left at its default would hold: for
+// one of the custom policy's own, the [policy] value it follows.
+func planCommentedDefault(k planKey, p Plan) string {
+	if k.table == "custom" {
+		for _, pk := range planKeys() {
+			if pk.table == "policy" && pk.name == k.name {
+				return pk.value(p)
+			}
+		}
+	}
+	switch k.name {
 	case "note":
 		return `""`
 	case "policies":
@@ -76,7 +84,7 @@ func planCommentedDefault(name string, p Plan) string {
 	case "load_until_ms":
 		return strconv.Itoa(p.Settings.LoadEnd())
 	}
-	if example, ok := goalExample(name); ok {
+	if example, ok := goalExample(k.name); ok {
 		return example
 	}
 	return ""

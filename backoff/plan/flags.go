@@ -23,6 +23,12 @@ func Flags(p Plan) []string {
 		}
 	}
 	s, ds := p.Settings, d.Settings
+	// Custom's own waits, those it has (by default it follows the five's).
+	for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.CustomAttempts} {
+		if v := s.Get(f); v != ds.Get(f) {
+			flag(f.Flag(), strconv.Itoa(v))
+		}
+	}
 	if s.Multiplier != ds.Multiplier {
 		flag("multiplier", backoff.FormatThousandths(s.Multiplier))
 	}
@@ -31,6 +37,9 @@ func Flags(p Plan) []string {
 	}
 	if s.MaxElapsed != ds.MaxElapsed {
 		flag("max-elapsed", strconv.Itoa(s.MaxElapsed))
+	}
+	if s.CustomMaxElapsed != ds.CustomMaxElapsed {
+		flag(backoff.CustomMaxElapsed.Flag(), strconv.Itoa(s.CustomMaxElapsed))
 	}
 	if s.Draws != ds.Draws {
 		flag("draws", s.Draws.String())

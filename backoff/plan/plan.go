@@ -20,8 +20,9 @@ import (
 // The file's layout, the tables in this order (every key may be left out):
 //
 //	note, policies               top level: a note of one's own; the policies compared
-//	[policy]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms
-//	[custom]                     multiplier, jitter: the policy of one's own
+//	[policy]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms: the five's
+//	[custom]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms (each
+//	                             left out: [policy]'s), multiplier, jitter: the policy of one's own
 //	[crowd]                      clients, outage_ms, seed, slot_ms, draws
 //	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes,
 //	                             queue, timeout_ms, drop_expired, queue_order
@@ -30,9 +31,9 @@ import (
 
 // Plan is everything a run needs.
 type Plan struct {
-	// Settings are every setting: the shared waits, the custom policy's
-	// multiplier, jitter and limit, the crowd, its draws and seed, the
-	// service and its budget.
+	// Settings are every setting: the five's waits, the custom policy's
+	// own (those it has), multiplier and jitter, the crowd, its draws and
+	// seed, the service and its budget.
 	Settings backoff.Settings
 	// Policies are the names of the policies compared, as
 	// backoff.LookupPolicy takes them ("full jitter", "grpc", "custom"), in
@@ -51,11 +52,23 @@ type Plan struct {
 	Goals advice.Goals
 }
 
-// Default is the plan of a file that sets nothing: the reference's
-// settings and five policies, no crowd over many seeds (independent draws
-// when there is one).
+// Default is the plan of a file that sets nothing, and of every face but
+// --plain: the reference's settings and five policies with independent
+// draws, no crowd over many seeds (independent draws when there is one).
+// The reference's draws understate the busiest slot and cut long waits
+// short, so a planner does not start from them; --draws reference, a
+// plan's draws = "reference" or d in the full-screen program choose them,
+// and --plain always has them (issue 19 item 7).
 func Default() Plan {
-	return Plan{Settings: backoff.Defaults(), SeedDraws: backoff.Independent}
+	return Plan{Settings: DefaultSettings(), SeedDraws: backoff.Independent}
+}
+
+// DefaultSettings are the settings every face but --plain starts from:
+// backoff.Defaults, the reference's, with independent draws.
+func DefaultSettings() backoff.Settings {
+	s := backoff.Defaults()
+	s.Draws = backoff.Independent
+	return s
 }
 
 // Equal reports whether p and q are the same plan; no policies and an empty
@@ -130,10 +143,12 @@ func (k planKey) path() string {
 // planTables are the tables in the order a plan writes them, each with the
 // comment above it.
 var planTables = []struct{ name, doc string }{
-	{"policy", "The waits of the five policies and of the custom one; the presets (grpc, aws,\n" +
-		"cenkalti, retryablehttp, client-go, envoy, polly) keep their own."},
-	{"custom", "The policy of your own, \"custom\" in policies: the waits of [policy], each\n" +
-		"drawn with this multiplier and jitter."},
+	{"policy", "The waits of the five policies, and of the custom one where [custom] has none\n" +
+		"of its own; the presets (grpc, aws, cenkalti, retryablehttp, client-go, envoy,\n" +
+		"polly) keep their own."},
+	{"custom", "The policy of your own, \"custom\" in policies: its own first wait, longest\n" +
+		"wait, attempts and limit (each left out: [policy]'s), each wait drawn with\n" +
+		"this multiplier and jitter. --preset fills them all."},
 	{"crowd", "The crowd: clients that all fail at 0 ms, when the outage starts, and retry."},
 	{"service", "The service once it is back, the fresh load on it, and its queue."},
 	{"spread", "The crowd over many seeds: each figure's median, 95th percentile and worst\n" +
@@ -146,6 +161,8 @@ func planKeys() []planKey {
 	wide := backoff.WideLimits
 	longest := planTimeKey("policy", "longest_wait_ms", backoff.LongestWait, "No base wait is longer (spread and up jitter may draw past it).", "")
 	longest.blame = "policy.first_wait_ms"
+	customLongest := customKey(backoff.CustomLongestWait, "longest_wait_ms", "Your own policy's longest base wait (spread and up jitter may draw past it).")
+	customLongest.blame = "custom.first_wait_ms"
 	load := planCountKey("service", "load_per_second", backoff.Load, "Fresh requests a second, from 0 ms until load_until_ms; each is a client of\nits own with the same policy.", "none")
 	load.check = func(p Plan) string {
 		if msg := planFieldCheck(p, backoff.Load); msg != "" {
@@ -238,6 +255,10 @@ func planKeys() []planKey {
 		longest,
 		planCountKey("policy", "attempts", backoff.Attempts, "Tries per client, the first included.", ""),
 		planTimeKey("policy", "max_elapsed_ms", backoff.MaxElapsed, "The longest a client keeps trying, from its first attempt: a retry that would\ncome later is not made, and the client stops, out of time.", "no limit"),
+		customKey(backoff.CustomFirstWait, "first_wait_ms", "Your own policy's wait before its first retry."),
+		customLongest,
+		customKey(backoff.CustomAttempts, "attempts", "Your own policy's tries per client, the first included."),
+		customKey(backoff.CustomMaxElapsed, "max_elapsed_ms", "Your own policy's limit on total time; 0 is no limit."),
 		{table: "custom", name: "multiplier", doc: "Each base wait is the one before it times this, up to the longest wait.\n" +
 			"From 1.0 to 10.0, with at most three decimals; default 2.0 (doubling).",
 			value: func(p Plan) string { return planDecimal(p.Settings.Multiplier) },
@@ -271,7 +292,7 @@ func planKeys() []planKey {
 			"peak after the outage, each slot's share of the capacity, a timeline's bars.", ""),
 		planDrawsKey("crowd", "Where the random draws come from: \"reference\", the original program's\n"+
 			"generator (a draw never passes its low end + 65535, and clients' draws fall\n"+
-			"on a lattice), or \"independent\", math/rand/v2's PCG. Default \"reference\".",
+			"on a lattice), or \"independent\", math/rand/v2's PCG. Default \"independent\".",
 			func(p *Plan) *backoff.Draws { return &p.Settings.Draws }),
 		planCountKey("service", "capacity_per_second", backoff.Capacity, "Requests a second it serves from the outage's end on; each slot serves its\n"+
 			"share and rejects the rest (with a queue, each millisecond its share of the\n"+
@@ -346,6 +367,51 @@ func planKeys() []planKey {
 			"\"independent\".",
 			func(p *Plan) *backoff.Draws { return &p.SeedDraws }),
 	}, goalKeys()...)
+}
+
+// customKey is a key of the custom policy's own field f: a time or a
+// count as [policy]'s, which it takes when left out (backoff.Follow). A
+// file cannot write Follow: -1 is refused as out of range.
+func customKey(f backoff.Field, name, doc string) planKey {
+	shared, _ := f.Follows()
+	k := planCountKey("custom", name, f, doc, "")
+	if shared.IsTime() {
+		k = planTimeKey("custom", name, f, doc, "")
+	}
+	k.doc = doc + "\n" + customRangeDoc(f, name)
+	read := k.read
+	k.read = func(p *Plan, v any) (string, bool) {
+		wrong, ok := read(p, v)
+		if p.Settings.Get(f) == backoff.Follow {
+			p.Settings.Set(f, math.MinInt)
+		}
+		return wrong, ok
+	}
+	k.value = func(p Plan) string {
+		if v := p.Settings.Get(f); v != backoff.Follow {
+			return strconv.Itoa(v)
+		}
+		return ""
+	}
+	return k
+}
+
+// customRangeDoc is a custom key's range and default, [policy]'s key of
+// that name.
+func customRangeDoc(f backoff.Field, name string) string {
+	low, high := backoff.Defaults().RangeIn(backoff.WideLimits, f)
+	unit := ""
+	if f.IsTime() {
+		unit = " ms"
+	}
+	from := strconv.Itoa(low)
+	switch f {
+	case backoff.CustomLongestWait:
+		from = "its first wait"
+	case backoff.CustomMaxElapsed:
+		from = "0 (no limit)"
+	}
+	return fmt.Sprintf("From %s to %d%s; left out, [policy] %s.", from, high, unit, name)
 }
 
 // planCountKey is a key that holds a whole-number setting.
@@ -438,6 +504,8 @@ func planFieldRule(s backoff.Settings, f backoff.Field) string {
 	switch {
 	case f == backoff.LongestWait:
 		return fmt.Sprintf("a time from %d ms (the first wait) to %d ms", low, high)
+	case f == backoff.CustomLongestWait:
+		return fmt.Sprintf("a time from %d ms (its first wait) to %d ms", low, high)
 	case f.IsTime():
 		return fmt.Sprintf("a time from %d to %d ms", low, high)
 	}

@@ -34,6 +34,7 @@ func richPlan() Plan {
 	s.Capacity, s.Load, s.LoadUntil = 2000, 500, 120000
 	s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}, 20
 	s.Queue, s.Timeout, s.DropExpired, s.QueueOrder = 4000, 2500, true, backoff.LIFO
+	s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = 250, 120000, 5, 0
 	return Plan{Settings: s, Policies: []string{"full jitter", "fixed", "custom", "grpc"}, Seeds: 200, SeedDraws: backoff.Reference,
 		Note: "Checkout after a 30 s outage: 20,000 clients, 2,000 a second.\nThe \"custom\" one is grpc's waits from 250 ms."}
 }
@@ -92,6 +93,21 @@ func randomPlan(r *rand.Rand) Plan {
 	s.Slot = pick(r, 1, backoff.MaxWait)
 	s.Multiplier = pick(r, 1000, 10000)
 	s.MaxElapsed = pick(r, 0, backoff.MaxTime)
+	// Custom's own waits, each its own or following the five's.
+	if r.IntN(2) == 0 {
+		s.CustomFirstWait = pick(r, 1, backoff.MaxWait)
+	}
+	if r.IntN(2) == 0 {
+		s.CustomLongestWait = pick(r, s.Value(backoff.CustomFirstWait), backoff.MaxWait)
+	} else if s.Value(backoff.CustomFirstWait) > s.LongestWait {
+		s.CustomLongestWait = s.Value(backoff.CustomFirstWait)
+	}
+	if r.IntN(2) == 0 {
+		s.CustomAttempts = pick(r, 2, backoff.MaxAttempts)
+	}
+	if r.IntN(2) == 0 {
+		s.CustomMaxElapsed = pick(r, 0, backoff.MaxTime)
+	}
 	s.Jitter = backoff.Jitter{Kind: backoff.JitterKind(r.IntN(6))}
 	if s.Jitter.Kind == backoff.JitterSpread || s.Jitter.Kind == backoff.JitterUp {
 		s.Jitter.Factor = pick(r, 1, 1000)
@@ -259,6 +275,76 @@ func TestDecodePlanForms(t *testing.T) {
 	}
 }
 
+// The custom policy's own waits (issue 19, item 2): a plan without them,
+// as every plan written before they were, loads as it did, custom taking
+// [policy]'s; with them custom has its own and the five keep [policy]'s;
+// a preset's plan holds the preset in [custom] alone.
+func TestDecodePlanCustomOwnWaits(t *testing.T) {
+	old := "[policy]\nfirst_wait_ms = 2000\nlongest_wait_ms = 30000\nattempts = 4\nmax_elapsed_ms = 60000\n[custom]\nmultiplier = 3\n"
+	got, err := Decode("old.toml", []byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := got.Settings
+	if s.CustomFirstWait != backoff.Follow || s.CustomLongestWait != backoff.Follow || s.CustomAttempts != backoff.Follow || s.CustomMaxElapsed != backoff.Follow {
+		t.Errorf("an old plan: custom's own waits %d, %d, %d, %d; want all Follow", s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed)
+	}
+	if c := s.Custom(); c.FirstWait != 2000 || c.LongestWait != 30000 || c.Attempts != 4 || c.MaxElapsed != 60000 || c.Multiplier != 3000 {
+		t.Errorf("an old plan's custom: got %s, want [policy]'s waits at x3", c.Describe())
+	}
+
+	own := old + "first_wait_ms = \"500ms\"\nlongest_wait_ms = 120000\nattempts = 3\nmax_elapsed_ms = 0\n"
+	got, err = Decode("own.toml", []byte(own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = got.Settings
+	if c := s.Custom(); c.FirstWait != 500 || c.LongestWait != 120000 || c.Attempts != 3 || c.MaxElapsed != 0 {
+		t.Errorf("custom's own: got %s, want first 500 ms, longest 120000 ms, 3 attempts, no limit", c.Describe())
+	}
+	for _, p := range s.Five() {
+		if p.FirstWait != 2000 || p.LongestWait != 30000 || p.Attempts != 4 || p.MaxElapsed != 60000 {
+			t.Errorf("%s: got %s, want [policy]'s waits", p.Name, p.Describe())
+		}
+	}
+
+	grpc, _ := backoff.FindPreset("grpc")
+	p := Default()
+	p.Settings = p.Settings.WithPreset(grpc)
+	p.Policies = []string{"exponential", "custom"}
+	text := Encode(p)
+	at := func(table string) int { return strings.Index(text, "\n["+table+"]\n") }
+	policy, custom := text[at("policy"):at("custom")], text[at("custom"):at("crowd")]
+	for _, line := range []string{"\nfirst_wait_ms = 1000\n", "\nlongest_wait_ms = 16000\n", "\nattempts = 6\n", "\nmax_elapsed_ms = 0\n"} {
+		if !strings.Contains(policy, line) {
+			t.Errorf("the grpc plan's [policy] has no %q:\n%s", line, policy)
+		}
+	}
+	for _, line := range []string{"\nfirst_wait_ms = 1000\n", "\nlongest_wait_ms = 120000\n", "\nattempts = 5\n", "\nmax_elapsed_ms = 0\n", "\nmultiplier = 1.6\n"} {
+		if !strings.Contains(custom, line) {
+			t.Errorf("the grpc plan's [custom] has no %q:\n%s", line, custom)
+		}
+	}
+	got, err = Decode("grpc.toml", []byte(text))
+	if err != nil || !got.Equal(p) {
+		t.Fatalf("the grpc plan: got %+v, %v; want %+v", got, err, p)
+	}
+	list, err := got.PolicyList()
+	if err != nil || len(list) != 2 {
+		t.Fatalf("the grpc plan's policies: got %v, %v", list, err)
+	}
+	if e := list[0]; e.LongestWait != 16000 || e.Attempts != 6 {
+		t.Errorf("exponential in the grpc plan: got %s, want the five's 16000 ms and 6 attempts", e.Describe())
+	}
+	if c := list[1]; c.Name != "grpc" || !c.Same(grpc.Policy) {
+		t.Errorf("custom in the grpc plan: got %s %s, want grpc's", c.Name, c.Describe())
+	}
+	if got := CommandLine(p); got != "retry-planner crowd --custom-first-wait 1000 --custom-longest 120000 --custom-attempts 5 "+
+		"--multiplier 1.6 --jitter spread:0.2 --custom-max-elapsed 0 --policies exponential,custom" {
+		t.Errorf("the grpc plan's command line: got %s", got)
+	}
+}
+
 func TestDecodePlanErrors(t *testing.T) {
 	tests := []struct {
 		name, text, want string
@@ -314,6 +400,15 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"attempts too few", "[policy]\nattempts = 1\n", "plan.toml:2: policy.attempts = 1: want a whole number from 2 to 100"},
 		{"attempts too many", "[policy]\nattempts = 500\n", "plan.toml:2: policy.attempts = 500: want a whole number from 2 to 100"},
 		{"limit on total time", "[policy]\nmax_elapsed_ms = 86400001\n", "plan.toml:2: policy.max_elapsed_ms = 86400001: want a time from 0 to 86400000 ms"},
+		{"custom's first wait", "[custom]\nfirst_wait_ms = 0\n", "plan.toml:2: custom.first_wait_ms = 0: want a time from 1 to 3600000 ms"},
+		{"custom's first wait at -1", "[custom]\nfirst_wait_ms = -1\n", "plan.toml:2: custom.first_wait_ms = -1: want a time from 1 to 3600000 ms"},
+		{"custom's longest below its first", "[custom]\nfirst_wait_ms = 2000\nlongest_wait_ms = 1999\n", "plan.toml:3: custom.longest_wait_ms = 1999: want a time from 2000 ms (its first wait) to 3600000 ms"},
+		{"custom's longest below the five's first", "[policy]\nfirst_wait_ms = 2000\nlongest_wait_ms = 3000\n[custom]\nlongest_wait_ms = 1999\n", "plan.toml:5: custom.longest_wait_ms = 1999: want a time from 2000 ms (its first wait) to 3600000 ms"},
+		{"custom's first wait past the longest it follows", "[custom]\nfirst_wait_ms = \"20s\"\n", `plan.toml:2: custom.first_wait_ms = "20s": more than the longest wait it follows, policy.longest_wait_ms = 16000: set custom.longest_wait_ms too`},
+		{"custom's attempts", "[custom]\nattempts = 101\n", "plan.toml:2: custom.attempts = 101: want a whole number from 2 to 100"},
+		{"custom's attempts at -1", "[custom]\nattempts = -1\n", "plan.toml:2: custom.attempts = -1: want a whole number from 2 to 100"},
+		{"custom's limit at -1", "[custom]\nmax_elapsed_ms = -1\n", "plan.toml:2: custom.max_elapsed_ms = -1: want a time from 0 to 86400000 ms"},
+		{"custom's limit past a day", "[custom]\nmax_elapsed_ms = \"25h\"\n", `plan.toml:2: custom.max_elapsed_ms = "25h" (90000000 ms): want a time from 0 to 86400000 ms`},
 		{"multiplier below 1", "[custom]\nmultiplier = 0.999\n", "plan.toml:2: custom.multiplier = 0.999: want a decimal from 1.0 to 10.0 with at most three decimals"},
 		{"multiplier above 10", "[custom]\nmultiplier = 11\n", "plan.toml:2: custom.multiplier = 11: want a decimal from 1.0 to 10.0 with at most three decimals"},
 		{"multiplier with four decimals", "[custom]\nmultiplier = 1.0005\n", "plan.toml:2: custom.multiplier = 1.0005: want a decimal from 1.0 to 10.0 with at most three decimals"},
@@ -429,7 +524,8 @@ func applyFlags(t *testing.T, flags []string) Plan {
 	fields := map[string]backoff.Field{"first-wait": backoff.FirstWait, "longest": backoff.LongestWait, "attempts": backoff.Attempts,
 		"clients": backoff.Clients, "outage": backoff.Outage, "seed": backoff.Seed, "slot": backoff.Slot, "max-elapsed": backoff.MaxElapsed,
 		"capacity": backoff.Capacity, "load": backoff.Load, "load-until": backoff.LoadUntil, "processes": backoff.Processes,
-		"queue": backoff.Queue, "timeout": backoff.Timeout}
+		"queue": backoff.Queue, "timeout": backoff.Timeout, "custom-first-wait": backoff.CustomFirstWait, "custom-longest": backoff.CustomLongestWait,
+		"custom-attempts": backoff.CustomAttempts, "custom-max-elapsed": backoff.CustomMaxElapsed}
 	for i := 0; i < len(flags); i += 2 {
 		name := strings.TrimPrefix(flags[i], "--")
 		if name == "drop-expired" { // a switch: no value follows
@@ -490,11 +586,19 @@ func TestPlanFlags(t *testing.T) {
 		t.Errorf("the defaults: got %q, want no flags", got)
 	}
 	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
-		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --draws independent --capacity 2000 --load 500 --load-until 120000 " +
+		"--custom-first-wait 250 --custom-longest 120000 --custom-attempts 5 " +
+		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
 		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Independent draws are the default (issue 19 item 7): the
+	// reference's are the flag.
+	ref := Default()
+	ref.Settings.Draws = backoff.Reference
+	if got, want := CommandLine(ref), "retry-planner crowd --draws reference"; got != want {
+		t.Errorf("reference draws: got %q, want %q", got, want)
 	}
 	r := rand.New(rand.NewPCG(10, 2))
 	for i := range 2000 {

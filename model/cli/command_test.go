@@ -110,6 +110,18 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	}
+	// A number or a time completes nothing, not a file: custom's own waits
+	// as the five's.
+	for _, args := range [][]string{{"crowd", "--custom-attempts", ""}, {"--custom-first-wait", ""}, {"crowd", "--custom-longest", ""},
+		{"crowd", "--custom-max-elapsed", ""}, {"crowd", "--attempts", ""}} {
+		out, _, _ := runArgs(t, "", append([]string{"__complete"}, args...)...)
+		if got := complete(args...); len(got) != 0 || !strings.HasPrefix(out, ":4\n") {
+			t.Errorf("%q: got %q and %q, want nothing and no files (:4)", args, got, out)
+		}
+	}
+	if got := complete("crowd", "--custom-"); !slices.Contains(got, "--custom-first-wait") || !slices.Contains(got, "--custom-max-elapsed") {
+		t.Errorf("crowd --custom-: got %q, want custom's own flags", got)
+	}
 	if got := complete("jobs", "--format", ""); slices.Contains(got, "png") {
 		t.Errorf("jobs --format: got %q, want no pictures", got)
 	}

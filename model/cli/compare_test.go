@@ -57,12 +57,13 @@ func verdicts(t *testing.T, args ...string) map[string]map[string][4]string {
 // Each figure's verdict follows its direction: fewer retries are better,
 // fewer through worse; an absent figure has none; a figure the side doing
 // better does better on by losing more clients is not judged; CSV and text
-// say the same as JSON.
+// say the same as JSON. The reference's draws, whose figures the
+// original program printed (962 retries for full jitter at the defaults).
 func TestCompareVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	six := filepath.Join(dir, "six.toml")
-	reportOf(t, "crowd", "--policies", "full-jitter,fixed", "--save-plan", six)
-	fewer := verdicts(t, "crowd", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5")
+	reportOf(t, "crowd", "--draws", "reference", "--policies", "full-jitter,fixed", "--save-plan", six)
+	fewer := verdicts(t, "crowd", "--draws", "reference", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5")
 	jitter := fewer["full jitter in both"]
 	for _, tt := range []struct {
 		figure string
@@ -87,8 +88,8 @@ func TestCompareVerdicts(t *testing.T) {
 	}
 	// The other way round, every verdict turns; not judged stays so.
 	three := filepath.Join(dir, "five.toml")
-	reportOf(t, "crowd", "--policies", "full-jitter", "--attempts", "5", "--save-plan", three)
-	more := verdicts(t, "crowd", "--compare", three, "--policies", "full-jitter")["full jitter in both"]
+	reportOf(t, "crowd", "--draws", "reference", "--policies", "full-jitter", "--attempts", "5", "--save-plan", three)
+	more := verdicts(t, "crowd", "--draws", "reference", "--compare", three, "--policies", "full-jitter")["full jitter in both"]
 	for name, v := range jitter {
 		flip := map[string]string{"better": "worse", "worse": "better", "same": "same", "n/a": "n/a", "not judged": "not judged"}[v[3]]
 		if w := more[name]; w[3] != flip || w[0] != v[1] || w[1] != v[0] {
@@ -96,7 +97,7 @@ func TestCompareVerdicts(t *testing.T) {
 		}
 	}
 	// No client through in B: its times are absent, their verdict n/a.
-	down := verdicts(t, "crowd", "--compare", six, "--policies", "full-jitter", "--outage", "1h")["full jitter in both"]
+	down := verdicts(t, "crowd", "--draws", "reference", "--compare", six, "--policies", "full-jitter", "--outage", "1h")["full jitter in both"]
 	if got := down["all_through_by_ms"]; got != [4]string{"24563", "", "", "n/a"} {
 		t.Errorf("an outage of an hour, all through by: got %q, want A's and no B, no change, n/a", got)
 	}
@@ -104,7 +105,7 @@ func TestCompareVerdicts(t *testing.T) {
 		t.Errorf("an outage of an hour, through: got %q, want 0 and worse", got)
 	}
 	// The CSV is the JSON's figures, row by row; the text marks them.
-	args := []string{"crowd", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5"}
+	args := []string{"crowd", "--draws", "reference", "--compare", six, "--policies", "full-jitter,aws", "--attempts", "5"}
 	records := csvRecords(t, reportOf(t, append(slices.Clone(args), "--format", "csv")...))
 	if want := []string{"policy", "figure", "a", "b", "change", "verdict"}; !slices.Equal(records[0], want) {
 		t.Errorf("CSV header %q, want %q", records[0], want)

@@ -21,8 +21,9 @@ what the service did once back.
 
 --seeds N runs seeds S to S+N-1 and gives each figure's median, 95th
 percentile and worst over them, with independent draws unless
---seed-draws reference. --compare FILE sets the crowd of a plan (A) beside
-this one (B), figure by figure, with the change and whether it is better.`,
+--seed-draws reference; on a terminal, standard error counts the seeds done
+as they run. --compare FILE sets the crowd of a plan (A) beside this one
+(B), figure by figure, with the change and whether it is better.`,
 			example: `  retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
   retry-planner crowd --policies exponential,grpc,aws --seeds 100 --format json
   retry-planner crowd --policies full-jitter --save-plan before.toml

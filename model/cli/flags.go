@@ -90,8 +90,9 @@ type settingFlag struct {
 const noField backoff.Field = -1
 
 // settingFlags are the settings flags in the order --help lists them: a
-// plan, the reference's six and the slot, the policy of one's own, the
-// draws, the service.
+// plan, the reference's six and the slot, the policy of one's own (its
+// preset, its own waits, multiplier and jitter), the limit on total time
+// and custom's own, the draws, the service.
 func settingFlags() []settingFlag {
 	return []settingFlag{
 		{"plan", planValue, noField, false},
@@ -103,9 +104,13 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.Seed, countValue, true),
 		fieldFlag(backoff.Slot, timeValue, true),
 		{"preset", presetValue, noField, false},
+		fieldFlag(backoff.CustomFirstWait, timeValue, false),
+		fieldFlag(backoff.CustomLongestWait, timeValue, false),
+		fieldFlag(backoff.CustomAttempts, countValue, false),
 		fieldFlag(backoff.Multiplier, decimalValue, false),
 		{"jitter", jitterValue, noField, false},
 		fieldFlag(backoff.MaxElapsed, timeValue, false),
+		fieldFlag(backoff.CustomMaxElapsed, timeValue, false),
 		{"draws", drawsValue, noField, false},
 		{"seed-draws", seedDrawsValue, noField, false},
 		fieldFlag(backoff.Capacity, countValue, false),
@@ -271,7 +276,7 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad(presetList())
 		}
 		*s = s.WithPreset(pr)
-		for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Multiplier, backoff.Attempts, backoff.MaxElapsed} {
+		for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.Multiplier, backoff.CustomAttempts, backoff.CustomMaxElapsed} {
 			v := s.Get(f)
 			if f == backoff.Multiplier {
 				d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatThousandths(v), pr.Name)
@@ -300,7 +305,7 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 		switch {
 		case f == backoff.Multiplier:
 			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatThousandths(v), shownFile(file))
-		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil, v == backoff.Follow && isCustomOwn(f):
 			delete(d.shown, f)
 		default:
 			d.shown[f] = fmt.Sprintf("%d (from --plan %s)", v, shownFile(file))
@@ -325,9 +330,19 @@ func presetList() string { return "a preset: " + backoff.PresetNames() }
 func (d *settingsDraft) has(name string) bool { return slices.Contains(d.given, name) }
 
 // definesCustom reports whether the flags describe a policy of one's own:
-// a preset, a multiplier or a jitter.
+// a preset, a multiplier, a jitter or one of its own waits.
 func (d *settingsDraft) definesCustom() bool {
-	return d.has("preset") || d.has("multiplier") || d.has("jitter")
+	return d.has("preset") || d.has("multiplier") || d.has("jitter") || slices.ContainsFunc(d.given, func(name string) bool {
+		sf, _ := findSetting(name)
+		return sf.field != noField && isCustomOwn(sf.field)
+	})
+}
+
+// isCustomOwn reports whether f is one of the custom policy's own waits,
+// which take the five's unless given.
+func isCustomOwn(f backoff.Field) bool {
+	_, own := f.Follows()
+	return own
 }
 
 // check returns the settings, or an error naming the first setting, in the
@@ -353,6 +368,12 @@ func (d *settingsDraft) check(l backoff.Limits) (backoff.Settings, error) {
 			low, high := s.RangeIn(l, f)
 			return s, usagef("--first-wait %s is longer than the longest wait, %d ms by default: give --longest too, from %d to %d ms",
 				d.shownValue(backoff.FirstWait), v, low, high)
+		}
+		if f == backoff.CustomLongestWait && v == backoff.Follow {
+			// Custom's longest wait follows the five's, below its own first.
+			low, high := s.RangeIn(l, f)
+			return s, usagef("--custom-first-wait %s is longer than custom's longest wait, the five's %d ms (--longest): give --custom-longest too, from %d to %d ms",
+				d.shownValue(backoff.CustomFirstWait), s.LongestWait, low, high)
 		}
 		return s, usagef("--%s %s: want %s", sf.name, d.shownValue(f), allowed(sf, l, s))
 	}
@@ -436,7 +457,9 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 	switch sf.field {
 	case backoff.LongestWait:
 		return fmt.Sprintf("%d ms (the first wait) to %d ms", low, high)
-	case backoff.MaxElapsed:
+	case backoff.CustomLongestWait:
+		return fmt.Sprintf("%d ms (custom's first wait) to %d ms", low, high)
+	case backoff.MaxElapsed, backoff.CustomMaxElapsed:
 		return fmt.Sprintf("0 (no limit) to %d ms", high)
 	case backoff.Multiplier:
 		return fmt.Sprintf("a decimal from %s to %s, at most three decimals (1.6)", backoff.FormatThousandths(low), backoff.FormatThousandths(high))

@@ -129,9 +129,15 @@ time T is whole milliseconds (1000 or 1,000) or a duration of whole ms (1s,
 10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000, outage
 0 to 600000 ms, slot 1 to 600000 ms; it refuses every other setting.
 
---preset, --multiplier, --jitter: your own policy, custom, which the crowd
-adds after the five. A preset sets its first wait, longest wait, multiplier,
-jitter, attempts and limit; the flags after it override them.
+--preset, --custom-*, --multiplier, --jitter: your own policy, custom, which
+the crowd adds after the five. --first-wait, --longest, --attempts and
+--max-elapsed are the five's; custom takes them too unless it has its own:
+--custom-first-wait, --custom-longest, --custom-attempts and
+--custom-max-elapsed, or a preset's. A preset sets custom's first wait,
+longest wait, attempts, multiplier, jitter and limit, and nothing else: the
+five keep theirs. The flags after it override it:
+  crowd --preset grpc --custom-attempts 3    grpc's waits, 3 attempts
+  crowd --preset grpc --attempts 3           the five try 3 times, grpc 5
 
 A budget's tokens are shared by all the clients of one process, the fresh
 requests included: client n is in process (n-1) mod P (--processes P), so
@@ -163,7 +169,8 @@ func presetsTopic() string {
 	var b strings.Builder
 	b.WriteString(`Presets: policies with the defaults of libraries people run, as the model says
 them. Use one with --policy NAME or --policies a,NAME, or make it your own
-policy with --preset NAME (later flags override its settings).
+policy with --preset NAME (later --custom-* flags, --multiplier and --jitter
+override its settings; the five keep theirs).
 
 The five: each wait before retry n, with d = min(longest, first x 2^(n-1)):
 `)

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/xml"
 	"errors"
+	"image"
 	"image/png"
 	"io"
 	"path/filepath"
@@ -86,7 +87,7 @@ func TestTimelineSVG(t *testing.T) {
 		titles []string
 	}{
 		{[]string{"timeline", "--policy", "exponential"}, nil, vpicture.DefaultPictureWidth, float64(vpicture.TimelinePictureHeight(1)),
-			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "reference draws", "bars of 1 s (10 slots of 100 ms)"}},
+			[]string{"Retries over time: 200 clients, the service back at 10 s; exponential", "independent draws", "bars of 1 s (10 slots of 100 ms)"}},
 		{[]string{"timeline", "--policy", "all", "--capacity", "100", "--clients", "500", "--draws", "independent"}, []string{"--width", "640", "--height", "900"}, 640, 900,
 			[]string{"independent draws", "capacity 100 a second", "decorrelated: first 1000 ms"}},
 		{[]string{"timeline", "--policies", "fixed,grpc", "--slot", "250ms", "--load", "50"}, []string{"--width", "1000"}, 1000, float64(vpicture.TimelinePictureHeight(2) * 1000 / vpicture.DefaultPictureWidth),
@@ -165,7 +166,7 @@ func TestCrowdSVG(t *testing.T) {
 		args       []string
 		say, never []string
 	}{
-		{[]string{"crowd"}, []string{"The crowd: 200 clients, the service back at 10 s", "reference draws", "seed 7"}, []string{"median to p95"}},
+		{[]string{"crowd"}, []string{"The crowd: 200 clients, the service back at 10 s", "independent draws", "seed 7"}, []string{"median to p95"}},
 		{[]string{"crowd", "--seeds", "5"}, []string{"median to p95 over the seeds", "independent draws", "the median over 5 seeds from 7"}, []string{"reference draws"}},
 		{[]string{"crowd", "--seeds", "5", "--seed-draws", "reference", "--draws", "independent"}, []string{"reference draws", "the median over 5 seeds from 7"}, []string{"independent draws"}},
 		{[]string{"crowd", "--policies", "grpc,aws", "--capacity", "300"}, []string{"grpc and aws", "capacity 300 a second", "stable from, seconds"}, nil},
@@ -226,4 +227,27 @@ func TestReadmePicture(t *testing.T) {
 	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
 		t.Errorf("testdata/readme/timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
 	}
+	// Pixel for pixel what the command draws today: the README shows what
+	// the program draws.
+	if !samePixels(img, drawn) {
+		t.Errorf("testdata/readme/timeline.png is not what %q draws: draw it again with that command", command)
+	}
+}
+
+// samePixels reports whether a and b have the same bounds and colours.
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -179,6 +180,8 @@ func TestSavePlanRoundTrip(t *testing.T) {
 		{"schedule", []string{"schedule", "--policy", "full jitter", "--client", "2"}, []string{"schedule", "--policy", "full jitter", "--client", "2"}},
 		{"schedule service", append([]string{"schedule", "--policy", "exponential", "--client", "7"}, service...), []string{"schedule", "--policy", "exponential", "--client", "7", "--format", "json"}},
 		{"schedule custom", []string{"schedule", "--preset", "cenkalti", "--multiplier", "2", "--policy", "custom"}, []string{"schedule", "--policy", "custom"}},
+		{"crowd custom's own", []string{"crowd", "--preset", "grpc", "--custom-attempts", "3", "--custom-max-elapsed", "1m", "--attempts", "4"}, []string{"crowd", "--format", "json"}},
+		{"crowd custom's own, following", []string{"crowd", "--custom-longest", "1m", "--first-wait", "2s", "--longest", "30s"}, []string{"crowd"}},
 		{"jobs", []string{"jobs", "--policy", "grpc", "alpha:0", "bravo:2"}, []string{"jobs", "--policy", "grpc", "alpha:0", "bravo:2"}},
 	}
 	for _, tt := range tests {
@@ -345,11 +348,11 @@ func TestPlanFileErrors(t *testing.T) {
 	}
 }
 
-// The README shows the first lines of the defaults' plan, as views'
-// golden of EncodePlan(DefaultPlan()) holds it.
+// The README shows the first lines of the defaults' plan, as plan's
+// golden of Encode(Default()) holds it.
 func TestReadmePlanHead(t *testing.T) {
 	readme := readFile(t, filepath.Join("..", "..", "README.md"))
-	const marker = "<!-- head of views/testdata/plans/defaults.toml -->\n```toml\n"
+	const marker = "<!-- head of backoff/plan/testdata/plans/defaults.toml -->\n```toml\n"
 	_, after, ok := strings.Cut(readme, marker)
 	if !ok {
 		t.Fatal("the README shows no plan")
@@ -359,5 +362,33 @@ func TestReadmePlanHead(t *testing.T) {
 	file := filepath.Join("..", "..", "backoff", "plan", "testdata", "plans", "defaults.toml")
 	if text := readFile(t, file); len(head) < 500 || !strings.HasPrefix(text, head) {
 		t.Errorf("the README's plan is not the start of %s:\n%s", file, head)
+	}
+}
+
+// The README is a door, not the house (issue 18): at most 300 lines, the
+// two set-up commands in its first 40, no link out of the repository, and
+// every file it names in a link is in it.
+func TestReadmeIsADoor(t *testing.T) {
+	readme := readFile(t, filepath.Join("..", "..", "README.md"))
+	lines := strings.Split(strings.TrimSuffix(readme, "\n"), "\n")
+	if len(lines) > 300 {
+		t.Errorf("the README has %d lines, want at most 300", len(lines))
+	}
+	first := strings.Join(lines[:min(40, len(lines))], "\n")
+	for _, cmd := range []string{"go run .", "go test ./..."} {
+		if !strings.Contains(first, "\n"+cmd+" ") {
+			t.Errorf("the README's first 40 lines do not give %q", cmd)
+		}
+	}
+	if strings.Contains(readme, "../") {
+		t.Errorf("the README links outside the repository (../)")
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+)\)`).FindAllStringSubmatch(readme, -1) {
+		if strings.Contains(m[1], "://") {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", m[1])); err != nil {
+			t.Errorf("the README links %s: %v", m[1], err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/plan"
 )
 
 // A service that queues (issue 15) on the command line: --queue,
@@ -22,7 +23,7 @@ func queueFlags() []string {
 // The flags reach the settings in the full-screen program and every
 // command, before or after the command, in any case for the order.
 func TestQueueFlagsInEveryMode(t *testing.T) {
-	want := backoff.Defaults()
+	want := plan.DefaultSettings()
 	want.Capacity, want.Queue, want.Timeout, want.DropExpired, want.QueueOrder = 100, 1000, 1000, true, backoff.LIFO
 	for _, args := range [][]string{
 		queueFlags(),
@@ -303,6 +304,9 @@ func TestReadmeQueuePicture(t *testing.T) {
 	}
 	if img.Bounds() != drawn.Bounds() || img.Bounds().Dx() != 800 {
 		t.Errorf("testdata/readme/queue-timeline.png is %v, the command draws %v; want the same, 800 wide", img.Bounds(), drawn.Bounds())
+	}
+	if !samePixels(img, drawn) {
+		t.Errorf("testdata/readme/queue-timeline.png is not what %q draws: draw it again with that command", command)
 	}
 }
 

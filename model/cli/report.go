@@ -133,9 +133,12 @@ type report struct {
 
 	compare *compareSpec // crowd --compare: plan A
 
-	goals    advice.Goals // --goal and the plan's: kept in a plan saved
-	advise   *adviseSpec  // advise: what it searches, and what it found
-	progress io.Writer    // where a long report draws its progress: standard error when it is a terminal, else nil
+	goals  advice.Goals // --goal and the plan's: kept in a plan saved
+	advise *adviseSpec  // advise: what it searches, and what it found
+	// progress is where a long report says how far it has gone while it
+	// runs (crowd --seeds, advise): standard error when it is a terminal,
+	// else nil.
+	progress io.Writer
 }
 
 // compareSpec is plan A of crowd --compare, as it runs.
@@ -551,7 +554,10 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.seeds > 0 {
 			sp := s
 			sp.Draws = r.seedDraws
-			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers})
+			opts := backoff.SeedOptions{Workers: workers}
+			stop := seedsProgress(r.progress, "the spread", r.seeds, &opts)
+			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, opts)
+			stop()
 			if err != nil {
 				return &runError{err}
 			}
@@ -620,7 +626,14 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 			return cs, err
 		}
 		cs.Settings.Draws = seedDraws
-		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers})
+		opts := backoff.SeedOptions{Workers: workers}
+		side := "B's spread"
+		if file != "" {
+			side = "A's spread"
+		}
+		stop := seedsProgress(r.progress, side, seeds, &opts)
+		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, opts)
+		stop()
 		cs.Spread = &sc
 		return cs, err
 	}
@@ -678,6 +691,9 @@ func runReport(r report, stdout, stderr io.Writer) int {
 	}
 	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
 		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
+	}
+	if isTerminal(stderr) {
+		r.progress = stderr
 	}
 	var opened []*outFile
 	abort := func() {
@@ -753,7 +769,7 @@ func runReport(r report, stdout, stderr io.Writer) int {
 // report reads the line of a report command: words are its words (the
 // jobs).
 func (p *parse) report(c reportCommand, words []string) error {
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	draft := newSettingsDraft(plan.DefaultSettings(), p.files)
 	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
 	for _, u := range p.ordered() {
 		if err := ra.take(u, &draft); err != nil {

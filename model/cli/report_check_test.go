@@ -78,7 +78,7 @@ func TestReportTextIsPlainText(t *testing.T) {
 					t.Skip("in --plain, --slot is the crowd's alone: its retries over time are per second")
 				}
 				want := plainBlock(t, flags, tt.answers, tt.marker)
-				got := reportOf(t, append(slices.Clone(tt.report), flags...)...)
+				got := reportOf(t, append(append(slices.Clone(tt.report), "--draws", "reference"), flags...)...)
 				if strings.HasPrefix(tt.name, "schedule") {
 					checkScheduleLines(t, got, want)
 					return
@@ -169,7 +169,7 @@ func TestFirstWaitFlagIsTheReferenceSettingsForm(t *testing.T) {
 		t.Errorf("--plain --first-wait 100: got\n%s\nwant (the reference)\n%s", got, want)
 	}
 	// The report adds its own lines after the reference's.
-	if got := reportOf(t, "crowd", "--first-wait", "100ms"); !strings.HasPrefix(got, want) {
+	if got := reportOf(t, "crowd", "--first-wait", "100ms", "--draws", "reference"); !strings.HasPrefix(got, want) {
 		t.Errorf("crowd --first-wait 100ms: got\n%s\nwant the reference's block first\n%s", got, want)
 	}
 }
@@ -283,7 +283,16 @@ func errorCases() []errorCase {
 		{[]string{"crowd", "--max-elapsed", "2d"}, []string{"--max-elapsed 2d", "whole ms"}},
 		{[]string{"crowd", "--max-elapsed", "25h"}, []string{"--max-elapsed 25h (90000000 ms)", "0 (no limit) to 86400000 ms"}},
 		{[]string{"crowd", "--preset", "netflix"}, []string{"--preset netflix", "grpc, aws, cenkalti, retryablehttp, client-go, envoy or polly"}},
-		{[]string{"crowd", "--preset", "grpc", "--first-wait", "200s"}, []string{"--longest 120000 (from --preset grpc)", "200000 ms (the first wait)"}},
+		{[]string{"crowd", "--preset", "grpc", "--first-wait", "200s"}, []string{"--first-wait 200s (200000 ms) is longer than the longest wait, 16000 ms by default", "give --longest too"}},
+		{[]string{"crowd", "--preset", "grpc", "--custom-first-wait", "200s"}, []string{"--custom-longest 120000 (from --preset grpc)", "200000 ms (custom's first wait)"}},
+		{[]string{"crowd", "--custom-first-wait", "20s"}, []string{"--custom-first-wait 20s (20000 ms) is longer than custom's longest wait, the five's 16000 ms (--longest)", "give --custom-longest too, from 20000 to 3600000 ms"}},
+		{[]string{"crowd", "--custom-first-wait", "20s", "--custom-longest", "19999"}, []string{"--custom-longest 19999", "20000 ms (custom's first wait) to 3600000 ms"}},
+		{[]string{"crowd", "--custom-first-wait", "0"}, []string{"--custom-first-wait 0", "1 to 3600000 ms"}},
+		{[]string{"crowd", "--custom-attempts", "101"}, []string{"--custom-attempts 101", "2 to 100"}},
+		{[]string{"crowd", "--custom-attempts", "1"}, []string{"--custom-attempts 1", "2 to 100"}},
+		{[]string{"crowd", "--custom-attempts", "-1"}, []string{"--custom-attempts -1", "a whole number from 2 to 100"}},
+		{[]string{"crowd", "--custom-max-elapsed", "25h"}, []string{"--custom-max-elapsed 25h (90000000 ms)", "0 (no limit) to 86400000 ms"}},
+		{[]string{"crowd", "--preset", "grpc", "--custom-attempts", "101"}, []string{"--custom-attempts 101", "2 to 100"}},
 		{[]string{"crowd", "--preset", "grpc", "--attempts", "101"}, []string{"--attempts 101", "2 to 100"}},
 		{[]string{"crowd", "--draws", "random"}, []string{"--draws random", "reference or independent"}},
 		// the service
@@ -383,7 +392,8 @@ func TestReportErrors(t *testing.T) {
 	}
 	// Every settings flag is refused out of its range, before or after a command.
 	for _, f := range []string{"--first-wait", "--longest", "--attempts", "--clients", "--outage", "--seed", "--slot",
-		"--max-elapsed", "--capacity", "--load", "--load-until", "--processes"} {
+		"--max-elapsed", "--capacity", "--load", "--load-until", "--processes",
+		"--custom-first-wait", "--custom-longest", "--custom-attempts", "--custom-max-elapsed"} {
 		for _, args := range [][]string{{f, "9999999999"}, {f, "9999999999", "crowd"}, {"crowd", f, "9999999999"}} {
 			checkUsageError(t, args, f+" 9999999999")
 		}
@@ -395,7 +405,8 @@ func TestReportErrors(t *testing.T) {
 func TestPlainRefusesNewFlags(t *testing.T) {
 	for _, fv := range [][2]string{{"--draws", "independent"}, {"--draws", "reference"}, {"--multiplier", "2"}, {"--jitter", "none"},
 		{"--max-elapsed", "0"}, {"--preset", "grpc"}, {"--capacity", "100"}, {"--load", "10"}, {"--load-until", "1s"},
-		{"--budget", "none"}, {"--processes", "1"}} {
+		{"--budget", "none"}, {"--processes", "1"},
+		{"--custom-first-wait", "1s"}, {"--custom-longest", "16s"}, {"--custom-attempts", "6"}, {"--custom-max-elapsed", "0"}} {
 		for _, args := range [][]string{{"--plain", fv[0], fv[1]}, {fv[0], fv[1], "--plain"}, {fv[0] + "=" + fv[1], "--plain"}} {
 			checkUsageError(t, args, "--plain keeps the reference's settings and takes no "+fv[0]+":")
 		}
@@ -478,7 +489,7 @@ func TestNumbersOneRule(t *testing.T) {
 // room for 5 and for 2000.
 func numberFlags() [][]string {
 	return [][]string{{"--attempts"}, {"--clients"}, {"--seed"}, {"crowd", "--seeds"}, {"schedule", "--policy", "fixed", "--client"},
-		{"crowd", "--capacity"}, {"crowd", "--load"}, {"crowd", "--processes"}}
+		{"crowd", "--capacity"}, {"crowd", "--load"}, {"crowd", "--processes"}, {"crowd", "--custom-attempts"}}
 }
 
 // plainFlags are --plain's flags that take a number or a time, with room
@@ -489,7 +500,8 @@ func plainFlags() [][]string {
 
 // timeFlags are the flags that take a time.
 func timeFlags() [][]string {
-	return [][]string{{"--first-wait"}, {"--longest", "1m", "--longest"}, {"--outage"}, {"crowd", "--slot"}, {"crowd", "--max-elapsed"}, {"crowd", "--load-until"}}
+	return [][]string{{"--first-wait"}, {"--longest", "1m", "--longest"}, {"--outage"}, {"crowd", "--slot"}, {"crowd", "--max-elapsed"}, {"crowd", "--load-until"},
+		{"crowd", "--custom-first-wait"}, {"crowd", "--custom-longest", "1m", "--custom-longest"}, {"crowd", "--custom-max-elapsed"}}
 }
 
 // Issue 19, item 3: crowd --policies grpc,aws says each one's attempts, in

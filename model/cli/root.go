@@ -6,6 +6,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
+	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -85,8 +86,10 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 // root reads the line of the full-screen program or --plain.
 func (p *parse) root() error {
 	plain := p.has("plain")
-	draft := newSettingsDraft(backoff.Defaults(), p.files)
+	draft := newSettingsDraft(plan.DefaultSettings(), p.files)
 	if plain {
+		// --plain is the original program: its settings, its draws.
+		draft = newSettingsDraft(backoff.Defaults(), p.files)
 		draft.limits = backoff.PlainLimits
 	}
 	var policies []string // as named, by who
@@ -144,18 +147,22 @@ func (p *parse) root() error {
 func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add := func(name, typ, usage string) { p.addFlag(fs, name, typ, usage) }
 	add("plan", "FILE", "every setting, the policies and the seeds from a plan (TOML, as --save-plan writes it); the flags override it wherever they stand")
-	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1 to %d ms (default 1s)", backoff.MaxWait))
-	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %d ms (default 16s)", backoff.MaxWait))
-	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6)", backoff.MaxAttempts))
+	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1 to %d ms (default 1s); the five's, and custom's unless it has its own", backoff.MaxWait))
+	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %d ms (default 16s); the five's, and custom's unless it has its own", backoff.MaxWait))
+	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6); the five's, and custom's unless it has its own", backoff.MaxAttempts))
 	add("clients", "N", fmt.Sprintf("how many clients fail together at 0 ms: 1 to %d (default 200)", backoff.MaxClients))
 	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
 	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
 	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
-	add("preset", "NAME", "your own policy (custom) takes a preset's waits: "+backoff.PresetNames())
+	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
+	add("custom-first-wait", "T", fmt.Sprintf("custom: its own first wait: 1 to %d ms (default --first-wait's)", backoff.MaxWait))
+	add("custom-longest", "T", fmt.Sprintf("custom: its own longest wait: its first wait to %d ms (default --longest's)", backoff.MaxWait))
+	add("custom-attempts", "N", fmt.Sprintf("custom: its own attempts, the first included: 2 to %d (default --attempts's)", backoff.MaxAttempts))
 	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2)")
 	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
-	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0)", backoff.MaxTime))
-	add("draws", "D", "reference (the original program's generator) or independent (a PCG per client) (default reference)")
+	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0); the five's, and custom's unless it has its own", backoff.MaxTime))
+	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %d ms (default --max-elapsed's)", backoff.MaxTime))
+	add("draws", "D", "independent (a PCG per client) or reference (the original program's generator, as --plain always draws) (default independent)")
 	add("seed-draws", "D", "the draws of the spread over seeds: reference or independent (default independent, or --draws's)")
 	add("capacity", "N", fmt.Sprintf("requests a second the service serves once back: 0 (no limit) to %d (default 0)", backoff.MaxCapacity))
 	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))
@@ -182,7 +189,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 	for _, pr := range backoff.Presets() {
 		presets = append(presets, pr.Name)
 	}
-	return map[string]cobra.CompletionFunc{
+	out := map[string]cobra.CompletionFunc{
 		"plan":        completePlanFile,
 		"preset":      fixed(presets...),
 		"jitter":      fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
@@ -192,4 +199,11 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"queue-order": fixed("fifo", "lifo"),
 		"goal":        fixed(advice.Examples...),
 	}
+	// A number or a time: nothing to offer, and no file is one.
+	for _, sf := range settingFlags() {
+		if sf.field != noField {
+			out[sf.name] = cobra.NoFileCompletions
+		}
+	}
+	return out
 }

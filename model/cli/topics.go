@@ -20,6 +20,7 @@ whole number from lo to hi.
              v = Uint64(), n = hi - lo + 1, and gives lo + the high 64 bits
              of v*n, drawing again while the low 64 bits are below
              (2^64 - n) mod n (Lemire's method): the same on every machine.
+             The default everywhere but --plain.
 
 POLICIES
 A policy is a first wait b, a longest wait c, a growth, a multiplier m (in
@@ -215,7 +216,11 @@ advise    a row per candidate shown: rank, result (meets or closest),
 
 JSON DOCUMENTS
 Every document but --compare's starts with "settings", what it was computed
-at. A policy carries "policy" and "policy_settings".
+at: its first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms are the
+five's; "custom" {first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms},
+there only when your own policy has waits of its own (--preset, --custom-*),
+is what custom runs at. A policy carries "policy" and "policy_settings", its
+own.
 schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
           total_ms, drawn_total_ms

@@ -175,7 +175,7 @@ func TestPoliciesInTheFullScreenProgram(t *testing.T) {
 		"presets.toml": "policies = [\"exponential\", \"grpc\", \"aws\"]\n[crowd]\nclients = 50\n",
 		"five.toml":    "policies = [\"fixed\", \"full_jitter\"]\n",
 	}
-	base := backoff.Defaults()
+	base := plan.DefaultSettings()
 	base.Clients = 50
 	tests := []struct {
 		name     string
@@ -184,12 +184,12 @@ func TestPoliciesInTheFullScreenProgram(t *testing.T) {
 		shown    []string // pane 2's policies
 		saved    []string // the s key's plan's, as LookupPolicy reads them
 	}{
-		{"--policies", []string{"--policies", "grpc,aws,full-jitter"}, backoff.Defaults(), []string{"grpc", "aws", "full jitter"}, nil},
+		{"--policies", []string{"--policies", "grpc,aws,full-jitter"}, plan.DefaultSettings(), []string{"grpc", "aws", "full jitter"}, nil},
 		{"a plan's presets", []string{"--plan", "presets.toml"}, base, []string{"exponential", "grpc", "aws"}, nil},
 		{"--policies over the plan's", []string{"--plan", "presets.toml", "--policies", "custom,envoy"}, base, []string{"custom", "envoy"}, nil},
 		{"a --preset beside them", []string{"--plan", "presets.toml", "--preset", "aws", "--policies", "exponential,custom"},
 			base.WithPreset(mustPreset(t, "aws")), []string{"exponential", "aws"}, []string{"exponential", "custom"}},
-		{"only two of the five", []string{"--plan", "five.toml"}, backoff.Defaults(), []string{"fixed", "full jitter"}, nil},
+		{"only two of the five", []string{"--plan", "five.toml"}, plan.DefaultSettings(), []string{"fixed", "full jitter"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // crowdDoc is the crowd report's JSON, its policies' verdicts and the
@@ -41,7 +44,18 @@ func crowdJSON(t *testing.T, args ...string) crowdDoc {
 // verdict verbatim, after --plain's lines; the CSV has it right after the
 // policy.
 func TestCrowdVerdicts(t *testing.T) {
-	doc := crowdJSON(t, "--capacity", "150")
+	for _, draws := range []string{"independent", "reference"} {
+		t.Run(draws, func(t *testing.T) { crowdVerdicts(t, draws) })
+	}
+}
+
+// crowdVerdicts is TestCrowdVerdicts under draws: fixed and exponential
+// draw nothing, so their verdicts are the same under both; the jittered
+// three's shares are the original program's figures under its draws (36,
+// 0 and 19 gave up) and their own under independent draws, which the JSON's
+// counts must give.
+func crowdVerdicts(t *testing.T, draws string) {
+	doc := crowdJSON(t, "--capacity", "150", "--draws", draws)
 	want := map[string]string{
 		"fixed": "The service is stable from the moment it is back, at 10 s; none of the 200 clients gets through (100%): " +
 			"all 200 gave up before the service was back; no attempt arrives once it is back.",
@@ -54,7 +68,16 @@ func TestCrowdVerdicts(t *testing.T) {
 	if len(doc.Policies) != 5 {
 		t.Fatalf("got %d policies, want the five", len(doc.Policies))
 	}
-	text := reportOf(t, "crowd", "--capacity", "150")
+	if draws == "independent" {
+		for _, p := range doc.Policies[2:] {
+			if p.NotThrough == 0 {
+				want[p.Policy] = "every one of the 200 clients gets through"
+			} else {
+				want[p.Policy] = fmt.Sprintf("%d of 200 clients (%s) never get through", p.NotThrough, words.Percent(p.NotThrough, 200))
+			}
+		}
+	}
+	text := reportOf(t, "crowd", "--capacity", "150", "--draws", draws)
 	for _, p := range doc.Policies {
 		if !strings.Contains(p.Verdict, want[p.Policy]) {
 			t.Errorf("%s: verdict %q, want it to hold %q", p.Policy, p.Verdict, want[p.Policy])
@@ -76,7 +99,7 @@ func TestCrowdVerdicts(t *testing.T) {
 	if !strings.Contains(text, "\n"+doc.Ranking.Line+"\n") {
 		t.Errorf("the text does not say the ranking's line %q", doc.Ranking.Line)
 	}
-	records := csvRecords(t, reportOf(t, "crowd", "--capacity", "150", "--format", "csv"))
+	records := csvRecords(t, reportOf(t, "crowd", "--capacity", "150", "--draws", draws, "--format", "csv"))
 	if !slices.Equal(records[0][:3], []string{"policy", "verdict", "retries"}) {
 		t.Errorf("CSV header starts %q, want policy, verdict, then the reference's retries", records[0][:3])
 	}
@@ -123,7 +146,8 @@ func TestBudgetVerdict(t *testing.T) {
 func TestCompareArrows(t *testing.T) {
 	dir := t.TempDir()
 	a := dir + "/none.toml"
-	base := []string{"crowd", "--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc"}
+	// The figures were the reference's draws.
+	base := []string{"crowd", "--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc", "--draws", "reference"}
 	reportOf(t, append(slices.Clone(base), "--save-plan", a)...)
 	text := reportOf(t, append(slices.Clone(base), "--compare", a, "--budget", "grpc:10:0.1")...)
 	for _, line := range []string{

@@ -32,7 +32,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	n := sc.AllClients()
 	slot, outage := int64(sc.Slot), int64(sc.Outage)
 	f.Figures = backoff.Figures{Clients: n, BusiestSlotFrom: -1, PeakAfterBackFrom: -1, SlotCapacity: -1,
-		AllThroughBy: -1, StableFrom: sc.Outage, LatencyP50: -1, LatencyP99: -1, LatencyMax: -1}
+		AllThroughBy: -1, StableFrom: sc.Outage, LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, CrowdAllThroughBy: -1}
 	if sc.Capacity > 0 {
 		f.SlotCapacity = int((int64(sc.Capacity)*slot + 999) / 1000)
 	}
@@ -116,6 +116,9 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 		case servedAt[c] >= 0:
 			f.Through++
 			lat = append(lat, int(servedAt[c])-sc.Start(c))
+			if c <= sc.Clients {
+				f.CrowdAllThroughBy = max(f.CrowdAllThroughBy, int(servedAt[c]))
+			}
 		case made[c] >= p.Attempts:
 			f.GaveUp++
 		case made[c] > 0 && p.MaxElapsed > 0:
@@ -129,6 +132,14 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 		f.LatencyP50 = backoff.NearestRank(lat, 50)
 		f.LatencyP99 = backoff.NearestRank(lat, 99)
 		f.LatencyMax = lat[len(lat)-1]
+	}
+	// MODEL.md section 5's three: the clients not through whatever the
+	// reason, and how long after the outage's end the service is stable
+	// (none while still overloaded).
+	f.NotThrough = f.GaveUp + f.Throttled + f.OutOfTime
+	f.RecoveredAfter = -1
+	if !f.StillOverloaded {
+		f.RecoveredAfter = f.StableFrom - sc.Outage
 	}
 	f.QueuePeak = queuePeak
 	return f, missing

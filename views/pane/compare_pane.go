@@ -209,7 +209,7 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 	fa, fb := a.Crowds[i].Figures, b.Crowds[j].Figures
 	spA, okA := a.policySpread(i)
 	spB, okB := b.policySpread(j)
-	medians := okA && okB
+	medians := okA && okB && !a.SpreadSoFar && !b.SpreadSoFar // the whole spreads, not the seeds done so far
 	name := b.Crowds[j].Policy.Name
 	if an := a.Crowds[i].Policy.Name; an != name {
 		name = an + " → " + name

@@ -478,6 +478,9 @@ func crowdLegend(d RunData) string {
 			"dropped: those it dropped; queue peak: the most requests waiting, of at most %s.", WastedGlyph, words.Count(s.Queue))
 	}
 	switch {
+	case d.Seeds > 0 && d.Spread != nil && d.SpreadSoFar:
+		out += fmt.Sprintf(" Under each policy, %s: the median and the 95th percentile over the %s, seeds %d to %d, with %s; the figures beside the name are seed %d's alone. The rest are on their way.",
+			strings.TrimSpace(SpreadRowLabel), SeedsSoFar(d), d.Spread.First, d.Spread.First+d.Spread.Count-1, DrawsName(d.SpreadDraws), s.Seed)
 	case d.Seeds > 0 && d.Spread != nil:
 		out += fmt.Sprintf(" Under each policy, %s: the median and the 95th percentile over %s seeds from seed %d with %s; the figures beside the name are seed %d's alone.",
 			strings.TrimSpace(SpreadRowLabel), words.Count(d.Spread.Count), d.Spread.First, DrawsName(d.SpreadDraws), s.Seed)
@@ -487,6 +490,24 @@ func crowdLegend(d RunData) string {
 		out += " The spread over " + words.Count(d.Seeds) + " seeds is on its way."
 	}
 	return out
+}
+
+// SeedsSoFar is how many of the spread's seeds are done: "37 of 100
+// seeds done so far".
+func SeedsSoFar(d RunData) string {
+	if d.Spread == nil {
+		return ""
+	}
+	return words.Count(d.Spread.Count) + " of " + words.Count(d.Seeds) + " seeds done so far"
+}
+
+// spreadSoFarNote stands beside a spread that is the seeds' done so far:
+// how many, and that it settles as the rest land; "" for a whole spread.
+func spreadSoFarNote(d RunData) string {
+	if !d.SpreadSoFar || d.Spread == nil {
+		return ""
+	}
+	return strings.TrimSpace(SpreadRowLabel) + " over the " + SeedsSoFar(d) + "; they settle as the rest land."
 }
 
 // CrowdPane is pane 2's whole content at width w, for a viewport to scroll.
@@ -541,6 +562,9 @@ func crowdTables(d RunData, w int, st *Styles) string {
 		"",
 		figureTable(d, paneCrowdColumns(), w, st),
 	}
+	if note := spreadSoFarNote(d); note != "" {
+		parts = append(parts, st.Note.Render(prose(note, w)))
+	}
 	if note := crowdCutNote(d); note != "" {
 		parts = append(parts, st.Warn.Render(prose(note, w)))
 	}
@@ -563,14 +587,19 @@ func crowdTables(d RunData, w int, st *Styles) string {
 // VerdictTitle heads pane 2's verdicts.
 const VerdictTitle = "Will the service survive the retries?"
 
-// verdicts are each policy's verdict, its name first, then the run's
-// ranking and the policy to choose.
+// verdicts are the policy to choose and why, the answer a person came
+// for, then each policy's verdict, its name first, then the run's ranking.
 func verdicts(d RunData, w int, st *Styles) string {
 	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
+	if len(d.Crowds) > 1 {
+		lines = append(lines, st.Answer.Render(prose(words.ChoiceLine(d.Settings, d.Crowds), w)))
+	}
 	for _, r := range d.Crowds {
 		lines = append(lines, st.Text.Render(prose(r.Policy.Name+": "+words.Verdict(d.Settings, r.Figures), w)))
 	}
-	lines = append(lines, st.Note.Render(prose(words.RankingLine(d.Settings, d.Crowds), w)))
+	if len(d.Crowds) > 1 {
+		lines = append(lines, st.Note.Render(prose(words.Ranking(d.Crowds), w)))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -651,8 +680,12 @@ func boxStrip(d RunData, w int, st *Styles) string {
 	tail := len(words.Count(most))*3 + 2
 	width := max(w-label-tail-2, 4)
 	pos := func(v int) int { return min(int(int64(v)*int64(width-1)/int64(most)), width-1) }
-	title := fmt.Sprintf("Peak after back over %s seeds (%s): %s median, %s 95th percentile, %s worst",
-		words.Count(d.Spread.Count), DrawsName(d.SpreadDraws), MedianMark, P95Mark, WorstBox)
+	over := words.Count(d.Spread.Count) + " seeds"
+	if d.SpreadSoFar {
+		over = "the " + SeedsSoFar(d)
+	}
+	title := fmt.Sprintf("Peak after back over %s (%s): %s median, %s 95th percentile, %s worst",
+		over, DrawsName(d.SpreadDraws), MedianMark, P95Mark, WorstBox)
 	lines := []string{st.Title.Render(prose(title, w))}
 	for _, ps := range d.Spread.Policies {
 		sp := ps.Spread("peak_after_back")

@@ -16,10 +16,13 @@ type RunData struct {
 	Crowds   []backoff.Result // nil until they land
 	Err      error            // why the crowds did not run
 	// The spread over seeds: Seeds asked for (0 for none), drawn with
-	// SpreadDraws; Spread nil until it lands.
+	// SpreadDraws; Spread nil until it lands, or until the first seeds
+	// have, with SpreadSoFar: then it is the spread of the first
+	// Spread.Count seeds done so far, the rest on their way.
 	Seeds       int
 	SpreadDraws backoff.Draws
 	Spread      *backoff.SeedsCrowd
+	SpreadSoFar bool
 	SpreadErr   error
 }
 
@@ -66,12 +69,25 @@ func SpreadComputing(seeds int, d backoff.Draws) string {
 }
 
 // PlanChanges lists the settings in which b differs from a, as "first
-// wait 1 s → 100 ms"; "" when none do.
+// wait 1 s → 100 ms"; "" when none do. Custom's own waits are compared by
+// the values custom runs at.
 func PlanChanges(a, b backoff.Settings) string {
 	var out []string
 	for _, f := range backoff.Fields() {
 		va, vb := a.Get(f), b.Get(f)
 		if va == vb {
+			continue
+		}
+		if shared, own := f.Follows(); own {
+			// Custom's own, by the values it runs at ("your own attempts 6 →
+			// 5"): one that starts or stops following the five's at the value
+			// it had changes no figure.
+			if ra, rb := a.Value(f), b.Value(f); ra != rb {
+				sa, sb := a, b
+				sa.Set(shared, ra)
+				sb.Set(shared, rb)
+				out = append(out, fmt.Sprintf("%s %s → %s", fieldName(f), SettingsValue(sa, shared), SettingsValue(sb, shared)))
+			}
 			continue
 		}
 		show := func(v int) string {
@@ -113,7 +129,8 @@ func PlanChanges(a, b backoff.Settings) string {
 // program writes it beside a value in human units: "first wait".
 func fieldName(f backoff.Field) string {
 	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
-		"limit on total time", "capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
+		"limit on total time", "your own first wait", "your own longest wait", "your own attempts", "your own limit on total time",
+		"capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
 }
 
 // FieldName is fieldName for any field, "" for one that is not.

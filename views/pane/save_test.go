@@ -55,10 +55,10 @@ func TestWrapAtSpacesKeepsTheCommand(t *testing.T) {
 
 func TestPlanSaved(t *testing.T) {
 	p := plan.Default()
-	p.Settings.Draws = backoff.Independent
+	p.Settings.Draws = backoff.Reference // the default is independent: the reference's need the flag
 	got := PlanSaved("the plan", "my plan.toml", p)
 	want := `Saved the plan as "my plan.toml". Open it again, or run its crowd:` + "\nretry-planner --plan 'my plan.toml'" +
-		"\nretry-planner --plan 'my plan.toml' crowd\nThe same crowd without the file:\nretry-planner crowd --draws independent"
+		"\nretry-planner --plan 'my plan.toml' crowd\nThe same crowd without the file:\nretry-planner crowd --draws reference"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -14,6 +14,15 @@ import (
 // words, the multiplier as "x2".
 func SettingsValue(s backoff.Settings, f backoff.Field) string {
 	v := s.Get(f)
+	if shared, own := f.Follows(); own {
+		// Custom's own, written as the five's field it stands beside.
+		if v == backoff.Follow {
+			return SettingsValue(s, shared) + " (the five's)"
+		}
+		t := s
+		t.Set(shared, v)
+		return SettingsValue(t, shared)
+	}
 	switch {
 	case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
 		return "outage + 1 min (" + words.Human(s.LoadEnd()) + ")"
@@ -45,17 +54,26 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
 		crowd = append(crowd, row(f))
 	}
+	if s.MaxElapsed > 0 {
+		// The five's limit, which --max-elapsed and plans set.
+		crowd = append(crowd[:3], append([][]string{row(backoff.MaxElapsed)}, crowd[3:]...)...)
+	}
+	own := func(f backoff.Field) []string {
+		shared, _ := f.Follows()
+		return []string{fieldName(shared), SettingsValue(s, f)}
+	}
 	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes),
 		row(backoff.Queue), row(backoff.Timeout), {"queue order", QueueOrderName(s.QueueOrder)}, {"drop expired", yesNo(s.DropExpired)}}
 	custom := s.Custom()
-	own := [][]string{{"the policy of one's own", custom.Name}, row(backoff.Multiplier), {"jitter", s.Jitter.String()}, row(backoff.MaxElapsed),
+	ownRows := [][]string{{"the policy of one's own", custom.Name}, own(backoff.CustomFirstWait), own(backoff.CustomLongestWait), own(backoff.CustomAttempts),
+		row(backoff.Multiplier), {"jitter", s.Jitter.String()}, own(backoff.CustomMaxElapsed),
 		{"draws", s.Draws.String()}, {"the spread's seeds", spreadSeeds(seeds)}, {"the spread's draws", spreadDraws.String()}}
 	table := func(title string, rows [][]string) string {
 		return st.Title.Render(cut(title, w)) + "\n" + readTable([]string{"setting", "value"}, rows, []bool{false, true}, w, st, nil)
 	}
 	hint := "Press enter to change them: the crowd on the form's first page, the service on its second, your own policy, the draws and the spread on its third. " +
 		"Each field takes what the flags take: 1500, 1.5s or 1s500ms for a time."
-	parts := []string{table("The crowd", crowd), table("The service", service), table("Your own policy and the draws", own)}
+	parts := []string{table("The crowd", crowd), table("The service", service), table("Your own policy and the draws", ownRows)}
 	// Side by side as far as the width allows, each row of tables under the
 	// last.
 	out := strings.Join(flow(parts, w), "\n\n") + "\n\n" + st.Muted.Render(prose(hint, w))

@@ -47,6 +47,7 @@ type Styles struct {
 	ActiveTab lipgloss.Style
 	Title     lipgloss.Style // a pane's first line
 	Text      lipgloss.Style
+	Answer    lipgloss.Style // the policy to choose, first in pane 2
 	Muted     lipgloss.Style // labels, units, hints
 
 	Policy         lipgloss.Style // a policy that is not chosen
@@ -133,6 +134,7 @@ func newStyles(p palette) *Styles {
 		ActiveTab: base.Foreground(p.onAccent).Background(p.accent).Bold(true),
 		Title:     base.Bold(true),
 		Text:      fg(p.text),
+		Answer:    fg(p.text).Bold(true),
 		Muted:     fg(p.muted),
 
 		Policy:         fg(p.muted),

@@ -40,8 +40,10 @@ func TestCrowdIntroSaysEachPolicysAttempts(t *testing.T) {
 			"200 clients fail at 0 ms; the service is back at 10000 ms; each tries 6 times at most, but grpc 5 and aws 3. Retries counted per 100 ms"},
 		{"all alike but not the settings'", s, []backoff.Policy{aws.Policy, aws.Policy},
 			"200 clients fail at 0 ms; the service is back at 10000 ms; each tries 3 times at most. Retries counted per 100 ms"},
-		{"the settings of a preset", withGRPC, withGRPC.Five(),
-			"200 clients fail at 0 ms; the service is back at 10000 ms; each tries 5 times at most. Retries counted per 100 ms"},
+		// A preset is custom's alone (issue 19, item 2): the five keep theirs.
+		{"the five under a preset", withGRPC, withGRPC.Five(), ref},
+		{"the five and custom under a preset", withGRPC, append(withGRPC.Five(), withGRPC.Custom()),
+			"200 clients fail at 0 ms; the service is back at 10000 ms; each tries 6 times at most, but grpc 5. Retries counted per 100 ms"},
 	}
 	for _, tt := range tests {
 		if got := CrowdIntroOf(tt.s, tt.ps); got != tt.want {

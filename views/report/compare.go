@@ -338,7 +338,10 @@ func signed(n int) string {
 func settingsDiff(a, b backoff.Settings) []string {
 	var out []string
 	for _, f := range backoff.Fields() {
-		va, vb := a.Get(f), b.Get(f)
+		va, vb := a.Value(f), b.Value(f) // custom's own that follows is the five's
+		if _, own := f.Follows(); own && a.Get(f) == backoff.Follow && b.Get(f) == backoff.Follow {
+			continue // the five's field says it
+		}
 		if f == backoff.LoadUntil {
 			va, vb = a.LoadEnd(), b.LoadEnd() // -1 is the outage + 60 s
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -40,5 +41,28 @@ func TestVerdict(t *testing.T) {
 		if got := Verdict(ff, tt.a, tt.b); got != tt.want {
 			t.Errorf("%s from %d to %d: got %s, want %s", tt.figure, tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// The settings that differ name custom's own waits by the values it runs
+// at: following the five's 16 s is 16000 ms, and a follow that changes
+// nothing is no difference (issue 19, item 2).
+func TestSettingsDiffOfCustomsOwn(t *testing.T) {
+	a := backoff.Defaults()
+	grpc, _ := backoff.FindPreset("grpc")
+	got := strings.Join(settingsDiff(a, a.WithPreset(grpc)), "; ")
+	want := "--multiplier 2 to 1.6; --custom-longest 16000 to 120000 ms; --custom-attempts 6 to 5; --jitter none to spread:0.2"
+	if got != want {
+		t.Errorf("A the defaults, B grpc's: got %q, want %q", got, want)
+	}
+	five := a
+	five.Attempts = 5 // custom follows on both sides: the five's flag says it
+	if got := strings.Join(settingsDiff(a, five), "; "); got != "--attempts 6 to 5" {
+		t.Errorf("the five's attempts 6 to 5: got %q, want --attempts alone", got)
+	}
+	b := a
+	b.CustomFirstWait, b.CustomAttempts = a.FirstWait, a.Attempts // its own, at the five's values
+	if got := settingsDiff(a, b); len(got) != 0 {
+		t.Errorf("custom's own at the five's values: got %q, want no difference", got)
 	}
 }

@@ -21,11 +21,14 @@ import (
 // every document; report goldens pin them.
 
 // SettingsJSON is the settings every JSON report starts with: the
-// reference's six, the policy of one's own (multiplier, jitter, limit on
-// total time), the draws and the service. Capacity 0 is no limit, load 0 no
-// fresh load, max_elapsed_ms 0 no limit; load_until_ms is when the load
-// stops, the outage + 60 s unless told. queue 0 is no queue, timeout_ms 0
-// no timeout; queue_order is fifo or lifo.
+// reference's six, the policy of one's own (multiplier, jitter), the limit
+// on total time, the draws and the service. The first and longest wait, the
+// attempts and the limit are the five's; custom, present only when the
+// policy of one's own has waits of its own (a preset, --custom-*), is the
+// waits it runs at. Capacity 0 is no limit, load 0 no fresh load,
+// max_elapsed_ms 0 no limit; load_until_ms is when the load stops, the
+// outage + 60 s unless told. queue 0 is no queue, timeout_ms 0 no timeout;
+// queue_order is fifo or lifo.
 type SettingsJSON struct {
 	FirstWaitMs   int         `json:"first_wait_ms"`
 	LongestWaitMs int         `json:"longest_wait_ms"`
@@ -36,6 +39,7 @@ type SettingsJSON struct {
 	Multiplier    json.Number `json:"multiplier"`
 	Jitter        string      `json:"jitter"`
 	MaxElapsedMs  int         `json:"max_elapsed_ms"`
+	Custom        *CustomJSON `json:"custom,omitempty"`
 	Draws         string      `json:"draws"`
 	Capacity      int         `json:"capacity"`
 	Load          int         `json:"load"`
@@ -48,13 +52,30 @@ type SettingsJSON struct {
 	QueueOrder    string      `json:"queue_order"`
 }
 
+// CustomJSON is the waits the policy of one's own runs at: its own, or
+// the five's where it follows them.
+type CustomJSON struct {
+	FirstWaitMs   int `json:"first_wait_ms"`
+	LongestWaitMs int `json:"longest_wait_ms"`
+	Attempts      int `json:"attempts"`
+	MaxElapsedMs  int `json:"max_elapsed_ms"`
+}
+
 func settingsJSON(s backoff.Settings) SettingsJSON {
-	return SettingsJSON{FirstWaitMs: s.FirstWait, LongestWaitMs: s.LongestWait, Attempts: s.Attempts,
+	out := SettingsJSON{FirstWaitMs: s.FirstWait, LongestWaitMs: s.LongestWait, Attempts: s.Attempts,
 		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed,
 		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
 		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
 		Budget: s.Budget.String(), Processes: s.Processes,
 		Queue: s.Queue, TimeoutMs: s.Timeout, DropExpired: s.DropExpired, QueueOrder: s.QueueOrder.String()}
+	for _, f := range backoff.Fields() {
+		if _, own := f.Follows(); own && s.Get(f) != backoff.Follow {
+			out.Custom = &CustomJSON{FirstWaitMs: s.Value(backoff.CustomFirstWait), LongestWaitMs: s.Value(backoff.CustomLongestWait),
+				Attempts: s.Value(backoff.CustomAttempts), MaxElapsedMs: s.Value(backoff.CustomMaxElapsed)}
+			break
+		}
+	}
+	return out
 }
 
 // PolicySettingsJSON is what a policy is: its first and longest wait, its

@@ -268,6 +268,24 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 	if len(rs) == 0 {
 		return ""
 	}
+	return Ranking(rs) + " " + ChoiceLine(s, rs)
+}
+
+// ChoiceLine is the policy to choose for this run and why, a sentence:
+// "Choose equal jitter: ...".
+func ChoiceLine(s backoff.Settings, rs []backoff.Result) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return Choice(s, rs, Rank(rs)) + "."
+}
+
+// Ranking is the run's ranking, a sentence: "Ranking for this run (...):
+// 1 equal jitter; 2 exponential, custom (tied); ...".
+func Ranking(rs []backoff.Result) string {
+	if len(rs) == 0 {
+		return ""
+	}
 	order := Rank(rs)
 	var groups []string
 	for i := 0; i < len(order); {
@@ -283,7 +301,7 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 		groups = append(groups, g)
 		i = j
 	}
-	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ". " + Choice(s, rs, order) + "."
+	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + "."
 }
 
 // Choice says which policy to choose and why, or that none does better
