@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
 )
 
 // scheduleWaits are the waits of one client's retries in schedule's JSON.
@@ -197,5 +199,26 @@ func TestGrowthFlagRefusalsAndCompletion(t *testing.T) {
 	}
 	if out, _, _ := runArgs(t, "", "__complete", "crowd", "--gro"); !strings.Contains(out, "--growth") {
 		t.Errorf("__complete crowd --gro: got %q, want --growth", out)
+	}
+}
+
+// The full-screen program starts with the growth given, before or after a
+// plan's, as every settings flag.
+func TestGrowthInTheFullScreenProgram(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want backoff.Growth
+	}{
+		{[]string{"--growth", "linear"}, backoff.GrowthLinear},
+		{[]string{"--growth", "LINEAR", "--growth", "exponential"}, backoff.GrowthExponential},
+		{[]string{"--growth=linear", "--policies", "grpc,custom"}, backoff.GrowthLinear},
+	} {
+		opts, err := parseArgs(tt.args)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if opts.plain || opts.rest != nil || opts.settings.Growth != tt.want {
+			t.Errorf("%q: plain %v, rest %q, growth %v; want the full-screen program, %v", tt.args, opts.plain, opts.rest, opts.settings.Growth, tt.want)
+		}
 	}
 }
