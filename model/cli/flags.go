@@ -67,6 +67,7 @@ const (
 	timeValue                         // a time (backoff.ParseTime)
 	decimalValue                      // a decimal of at most three places (backoff.ParseThousandths)
 	jitterValue                       // backoff.ParseJitter
+	growthValue                       // backoff.ParseGrowth
 	drawsValue                        // backoff.ParseDraws
 	budgetValue                       // backoff.ParseBudget
 	presetValue                       // a preset's name
@@ -89,7 +90,7 @@ const noField backoff.Field = -1
 
 // settingFlags are the settings flags in the order --help lists them: a
 // plan, the reference's six and the slot, the policy of one's own (its
-// preset, its own waits, multiplier and jitter), the limit on total time
+// preset, its own waits, growth, multiplier and jitter), the limit on total time
 // and custom's own, the draws, the service.
 func settingFlags() []settingFlag {
 	return []settingFlag{
@@ -105,6 +106,7 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.CustomFirstWait, timeValue, false),
 		fieldFlag(backoff.CustomLongestWait, timeValue, false),
 		fieldFlag(backoff.CustomAttempts, countValue, false),
+		{"growth", growthValue, noField, false},
 		fieldFlag(backoff.Multiplier, decimalValue, false),
 		{"jitter", jitterValue, noField, false},
 		fieldFlag(backoff.MaxElapsed, timeValue, false),
@@ -219,6 +221,12 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad(backoff.JitterList)
 		}
 		s.Jitter = j
+	case growthValue:
+		g, err := backoff.ParseGrowth(u.value)
+		if err != nil {
+			return bad(backoff.GrowthList)
+		}
+		s.Growth = g
 	case drawsValue:
 		dr, err := backoff.ParseDraws(u.value)
 		if err != nil {
@@ -316,9 +324,9 @@ func presetList() string { return "a preset: " + backoff.PresetNames() }
 func (d *settingsDraft) has(name string) bool { return slices.Contains(d.given, name) }
 
 // definesCustom reports whether the flags describe a policy of one's own:
-// a preset, a multiplier, a jitter or one of its own waits.
+// a preset, a growth, a multiplier, a jitter or one of its own waits.
 func (d *settingsDraft) definesCustom() bool {
-	return d.has("preset") || d.has("multiplier") || d.has("jitter") || slices.ContainsFunc(d.given, func(name string) bool {
+	return d.has("preset") || d.has("growth") || d.has("multiplier") || d.has("jitter") || slices.ContainsFunc(d.given, func(name string) bool {
 		sf, _ := findSetting(name)
 		return sf.field != noField && isCustomOwn(sf.field)
 	})
@@ -472,6 +480,8 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
 	case jitterValue:
 		return backoff.JitterList
+	case growthValue:
+		return backoff.GrowthList
 	case drawsValue, seedDrawsValue:
 		return "reference or independent"
 	case budgetValue:

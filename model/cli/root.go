@@ -152,11 +152,12 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
 	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
 	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
-	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
+	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, growth, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
 	add("custom-first-wait", "T", fmt.Sprintf("custom: its own first wait: 1 to %d ms (default --first-wait's)", backoff.MaxWait))
 	add("custom-longest", "T", fmt.Sprintf("custom: its own longest wait: its first wait to %d ms (default --longest's)", backoff.MaxWait))
 	add("custom-attempts", "N", fmt.Sprintf("custom: its own attempts, the first included: 2 to %d (default --attempts's)", backoff.MaxAttempts))
-	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2)")
+	add("growth", "G", "custom: how each base wait grows, up to the longest: exponential (times --multiplier) or linear (plus the first wait: the n-th is n times it, the multiplier ignored) (default exponential)")
+	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2); --growth linear ignores it")
 	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
 	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0); the five's, and custom's unless it has its own", backoff.MaxTime))
 	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %d ms (default --max-elapsed's)", backoff.MaxTime))
@@ -189,6 +190,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 	out := map[string]cobra.CompletionFunc{
 		"plan":        completePlanFile,
 		"preset":      fixed(presets...),
+		"growth":      fixed("exponential", "linear"),
 		"jitter":      fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
 		"draws":       fixed("reference", "independent"),
 		"seed-draws":  fixed("reference", "independent"),
