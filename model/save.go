@@ -296,7 +296,7 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 		}
 		before := m.input.Value()
 		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input, cmd = updateField(m.input, msg)
 		if m.input.Value() != before {
 			m.note = ""
 		}
