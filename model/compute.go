@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -128,17 +129,63 @@ type (
 		gen    int
 		crowds []backoff.Result
 		err    error
+		big    bool // the run was big: see freeAfter
 	}
 	spreadMsg struct {
 		gen    int
 		spread backoff.SeedsCrowd
 		err    error
+		big    bool
 	}
 	progressMsg struct{} // time to draw the spread's progress again
 )
 
 // progressEvery is how often the spread's progress is drawn.
 const progressEvery = 100 * time.Millisecond
+
+// freeAfter is the work of a run (see run.work) past which its end, landed
+// or stopped, gives the memory no one holds any more back to the system:
+// the run it replaced, or its own. Go's collector would keep it for
+// minutes, so that RSS after a storm of changes would stay at its peak.
+const freeAfter = 1 << 24
+
+// free gives the memory no one holds back to the system, off the loop;
+// one at a time, as one does for all.
+func (rs *runs) free() tea.Cmd {
+	if !rs.freeing.CompareAndSwap(false, true) {
+		return nil
+	}
+	freeing := rs.freeing
+	return func() tea.Msg {
+		debug.FreeOSMemory()
+		freeing.Store(false)
+		return nil
+	}
+}
+
+// maxAlive is the most computations alive off the update loop at once:
+// the plan's or A's, and one told to stop that has not yet seen it. A
+// computation waits for its place before it starts, and gives it back
+// once its core returns, so that a storm of changes never has more than
+// two runs' memory in use, however slow a superseded run is to stop.
+const maxAlive = 2
+
+// gate holds the places of the computations alive off the update loop.
+type gate chan struct{}
+
+// enter waits for a place, and takes it unless r was told to stop while it
+// waited: a run superseded before its turn computes nothing.
+func (g gate) enter(r *run) bool {
+	g <- struct{}{}
+	if r.stopped.Load() {
+		<-g
+		return false
+	}
+	return true
+}
+
+// leave gives a place back.
+func (g gate) leave() { <-g }
 
 // runs is the root's computations: the current plan's, the one panes 2 and
 // 3 show, and the pinned one (A).
@@ -147,9 +194,11 @@ type runs struct {
 	inline       int64 // the most work run inside Update
 	inlineSpread bool  // the spread too runs inside Update (tests)
 	gen          int
-	cur          *run // the plan's
-	shown        *run // the last whose crowds landed
-	pinned       *run // A, or nil
+	cur          *run         // the plan's
+	shown        *run         // the last whose crowds landed
+	pinned       *run         // A, or nil
+	gate         gate         // the computations off the loop, at most maxAlive at once
+	freeing      *atomic.Bool // memory is being given back (free)
 	spin         spinner.Model
 	spinning     bool // a spinner tick is on its way
 	polling      bool // a progress tick is on its way
@@ -159,7 +208,7 @@ type runs struct {
 func newRuns(o Options, st *pane.Styles) runs {
 	bar := progress.New(progress.WithoutPercentage(), progress.WithWidth(16), progress.WithSolidFill("5"),
 		progress.WithColorProfile(lipgloss.ColorProfile()))
-	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread,
+	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread, gate: make(gate, maxAlive), freeing: new(atomic.Bool),
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Title)), bar: bar}
 }
 
@@ -234,10 +283,14 @@ func (m *root) startCrowds(r *run) tea.Cmd {
 		res, err := crowds(ps, s, opts)
 		return m.landCrowds(r, res, err)
 	}
-	gen := r.gen
+	gen, g, big := r.gen, m.runs.gate, r.work() >= freeAfter
 	run := func() tea.Msg {
+		if !g.enter(r) {
+			return crowdsMsg{gen: gen, err: backoff.ErrStopped}
+		}
+		defer g.leave()
 		res, err := crowds(ps, s, opts)
-		return crowdsMsg{gen: gen, crowds: res, err: err}
+		return crowdsMsg{gen: gen, crowds: res, err: err, big: big}
 	}
 	return tea.Batch(run, m.spin())
 }
@@ -270,10 +323,14 @@ func (m *root) startSpread(r *run) tea.Cmd {
 		m.landSpread(r, sc, err)
 		return nil
 	}
-	gen := r.gen
+	gen, g, big := r.gen, m.runs.gate, r.work() >= freeAfter
 	run := func() tea.Msg {
+		if !g.enter(r) {
+			return spreadMsg{gen: gen, err: backoff.ErrStopped}
+		}
+		defer g.leave()
 		sc, err := spread(ps, s, n, opts)
-		return spreadMsg{gen: gen, spread: sc, err: err}
+		return spreadMsg{gen: gen, spread: sc, err: err, big: big}
 	}
 	return tea.Batch(run, m.poll())
 }
@@ -328,9 +385,15 @@ func (m *root) computation(msg tea.Msg, cmd *tea.Cmd) bool {
 		if r := m.runs.find(msg.gen); r != nil && !r.landed && !errors.Is(msg.err, backoff.ErrStopped) {
 			*cmd = m.landCrowds(r, msg.crowds, msg.err)
 		}
+		if msg.big {
+			*cmd = tea.Batch(*cmd, m.runs.free())
+		}
 	case spreadMsg:
 		if r := m.runs.find(msg.gen); r != nil && r.spreading && !errors.Is(msg.err, backoff.ErrStopped) {
 			m.landSpread(r, msg.spread, msg.err)
+		}
+		if msg.big {
+			*cmd = tea.Batch(*cmd, m.runs.free())
 		}
 	case progressMsg:
 		m.runs.polling = false

@@ -1,0 +1,152 @@
+package model
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// slowToStop is a Compute whose runs of a million clients, crowds and
+// spread alike, go on until they are stopped or have run for a while, and
+// look at their stop only every 20 ms, as a core busy with a long step
+// would: it counts the runs alive at once.
+type slowToStop struct {
+	live, peak, runs atomic.Int64
+}
+
+// alive counts a run in until the function it returns is called.
+func (c *slowToStop) alive() func() {
+	c.runs.Add(1)
+	n := c.live.Add(1)
+	for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
+	}
+	return func() { c.live.Add(-1) }
+}
+
+// busy runs for up to d, looking at stop every 20 ms; it reports whether
+// it was stopped.
+func busy(stop func() bool, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+		if stop() {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *slowToStop) compute() Compute {
+	core := CoreCompute()
+	fake := &blocker{}
+	return Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			if s.Clients != million {
+				return core.Crowds(ps, s, o)
+			}
+			defer c.alive()()
+			if busy(o.Stop, 300*time.Millisecond) {
+				return nil, backoff.ErrStopped
+			}
+			return fake.madeUp(ps, s), nil
+		},
+		Spread: func(ps []backoff.Policy, s backoff.Settings, n int, o backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+			if s.Clients != million {
+				return core.Spread(ps, s, n, o)
+			}
+			defer c.alive()()
+			if busy(o.Stop, 300*time.Millisecond) {
+				return backoff.SeedsCrowd{}, backoff.ErrStopped
+			}
+			return backoff.SeedsCrowd{First: s.Seed, Count: n}, nil
+		},
+	}
+}
+
+// Issue 20.2: whatever the keys, at most two runs are alive at once (the
+// plan's, or A's, and one that has been told to stop and has not yet
+// seen it): a storm of d, p, x, P and changes of settings at a million
+// clients never piles runs up, and once it is over the panes show the
+// last plan's crowds and nothing is left running.
+func TestAtMostTwoRunsAlive(t *testing.T) {
+	c := &slowToStop{}
+	tm := startProgram(t, WithCompute(c.compute()), WithSeeds(10))
+	tm.Send(settingsWith(func(s *backoff.Settings) { s.Clients = million }))
+	r := rand.New(rand.NewPCG(20, 2))
+	for i := range 300 {
+		switch k := r.IntN(10); {
+		case k < 5:
+			sendKeys(tm, "d")
+		case k == 5:
+			sendKeys(tm, "p")
+		case k == 6:
+			sendKeys(tm, "x")
+		case k == 7:
+			sendKeys(tm, "P")
+		default:
+			tm.Send(settingsWith(func(s *backoff.Settings) { s.Clients, s.Seed = million, i }))
+		}
+		if i%20 == 0 {
+			time.Sleep(5 * time.Millisecond) // some keys at a person's pace, most in bursts
+		}
+	}
+	deadline := time.Now().Add(3 * finalTimeout)
+	for c.live.Load() > 0 || c.runs.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d runs still alive long after the keys", c.live.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	m := finalApp(t, tm)
+	if got := c.peak.Load(); got > 2 {
+		t.Errorf("at most %d runs were alive at once (of %d started), want at most 2", got, c.runs.Load())
+	}
+	if cur := m.runs.cur; cur.plan != m.plan || !cur.landed {
+		t.Errorf("the plan's run: landed %v, its plan the plan's %v; want both", cur.landed, cur.plan == m.plan)
+	}
+	t.Logf("%d runs started, at most %d alive at once", c.runs.Load(), c.peak.Load())
+}
+
+// counted is c with its runs, crowds and spreads, counted as slowToStop
+// counts its own.
+func (c *slowToStop) counted(core Compute) Compute {
+	return Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			defer c.alive()()
+			return core.Crowds(ps, s, o)
+		},
+		Spread: func(ps []backoff.Policy, s backoff.Settings, n int, o backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+			defer c.alive()()
+			return core.Spread(ps, s, n, o)
+		},
+	}
+}
+
+// The same with the core itself, at settings whose crowds take a while
+// (20,000 clients of 50 attempts, waits to an hour, a day's outage): d
+// pressed in bursts never has more than two runs alive.
+func TestAtMostTwoCoreRunsAlive(t *testing.T) {
+	c := &slowToStop{}
+	tm := startProgram(t, WithCompute(c.counted(CoreCompute())), WithSeeds(20))
+	tm.Send(settingsWith(func(s *backoff.Settings) {
+		s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = 20_000, 50, 1, 3_600_000, 86_400_000
+	}))
+	for range 8 {
+		for range 5 {
+			sendKeys(tm, "d")
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	waitFor(t, tm, "20,000 clients fail at 0 ms")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	finalApp(t, tm)
+	if got := c.peak.Load(); got > 2 {
+		t.Errorf("at most %d core runs were alive at once (of %d started), want at most 2", got, c.runs.Load())
+	}
+	t.Logf("%d core runs started, at most %d alive at once", c.runs.Load(), c.peak.Load())
+}
