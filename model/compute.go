@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -199,6 +200,8 @@ type runs struct {
 	pinned       *run         // A, or nil
 	gate         gate         // the computations off the loop, at most maxAlive at once
 	freeing      *atomic.Bool // memory is being given back (free)
+	maxMemory    int64        // see Options.MaxMemory
+	refusal      func(need int64) string
 	spin         spinner.Model
 	spinning     bool // a spinner tick is on its way
 	polling      bool // a progress tick is on its way
@@ -209,6 +212,7 @@ func newRuns(o Options, st *pane.Styles) runs {
 	bar := progress.New(progress.WithoutPercentage(), progress.WithWidth(16), progress.WithSolidFill("5"),
 		progress.WithColorProfile(lipgloss.ColorProfile()))
 	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread, gate: make(gate, maxAlive), freeing: new(atomic.Bool),
+		maxMemory: o.MaxMemory, refusal: o.Refusal,
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Title)), bar: bar}
 }
 
@@ -265,6 +269,10 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p)}
 	rs.cur = r
 	rs.release(old)
+	if err := rs.tooBig(r); err != nil {
+		m.showRuns()
+		return m.landCrowds(r, nil, err)
+	}
 	// A change of the spread alone keeps the crowds: only the spread runs.
 	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings && old.plan.Policies == p.Policies {
 		r.policies = old.policies
@@ -272,6 +280,43 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 	}
 	m.showRuns()
 	return m.startCrowds(r)
+}
+
+// PastCeilingError is a plan whose run would hold more memory than the
+// program may use: it is not run.
+type PastCeilingError struct {
+	Need int64  // the bytes the run would hold, by its estimate
+	Text string // why, and what allows it
+}
+
+func (e *PastCeilingError) Error() string { return e.Text }
+
+// cost is what r's run holds at most: its crowds with their series, kept
+// while their spread over seeds runs.
+func (r *run) cost() backoff.Cost {
+	workers := runtime.GOMAXPROCS(0)
+	c := backoff.RunAllCost(r.policies, r.plan.Settings, backoff.Options{Series: true}, workers)
+	if r.plan.Seeds > 0 {
+		c = c.Plus(backoff.RunSeedsCost(r.policies, r.plan.spreadSettings(), r.plan.Seeds, backoff.SeedOptions{Workers: workers}))
+	}
+	return c
+}
+
+// tooBig is a *PastCeilingError when r's run would pass the memory
+// ceiling, else nil.
+func (rs *runs) tooBig(r *run) error {
+	if rs.maxMemory <= 0 {
+		return nil
+	}
+	need := r.cost().Bytes
+	if need <= rs.maxMemory {
+		return nil
+	}
+	text := fmt.Sprintf("it would hold about %d MB of memory, past the program's ceiling of %d MB", need>>20, rs.maxMemory>>20)
+	if rs.refusal != nil {
+		text = rs.refusal(need)
+	}
+	return &PastCeilingError{Need: need, Text: text}
 }
 
 // startCrowds runs r's crowds: inside Update when the work is small, else

@@ -1,7 +1,11 @@
 package model
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -149,4 +153,45 @@ func TestAtMostTwoCoreRunsAlive(t *testing.T) {
 		t.Errorf("at most %d core runs were alive at once (of %d started), want at most 2", got, c.runs.Load())
 	}
 	t.Logf("%d core runs started, at most %d alive at once", c.runs.Load(), c.peak.Load())
+}
+
+// Issue 20.3: a plan whose run would pass the memory ceiling is not run:
+// pane 2 says why, and nothing is computed for it; a plan within it runs
+// as ever.
+func TestPastTheCeilingIsNotRun(t *testing.T) {
+	var calls atomic.Int64
+	core := CoreCompute()
+	counted := Compute{
+		Crowds: func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error) {
+			calls.Add(1)
+			return core.Crowds(ps, s, o)
+		},
+		Spread: func(ps []backoff.Policy, s backoff.Settings, n int, o backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+			calls.Add(1)
+			return core.Spread(ps, s, n, o)
+		},
+	}
+	const ceiling = 64 << 20
+	say := func(need int64) string { return fmt.Sprintf("it would hold %d MB, past 64 MB", need>>20) }
+	m := newAppWith(t, 100, 40, WithInlineWork(math.MaxInt64), WithInlineSpread(), WithCompute(counted), WithMemoryCeiling(ceiling, say))
+	before := calls.Load()
+	big := settingsWith(func(s *backoff.Settings) {
+		s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = 300_000, 100, 1, 3_600_000, 86_400_000
+	})
+	m = send(t, m, big)
+	if got := calls.Load() - before; got != 0 {
+		t.Errorf("%d computations started for a plan past the ceiling, want none", got)
+	}
+	var past *PastCeilingError
+	if err := m.runs.cur.crowdsErr; !errors.As(err, &past) || past.Need <= ceiling {
+		t.Fatalf("the plan's run: error %v, want a *PastCeilingError of more than %d bytes", err, ceiling)
+	}
+	frame := strings.Join(strings.Fields(send(t, m, press("2")...).View()), " ")
+	if want := "The crowd could not run: " + say(past.Need); !strings.Contains(frame, want) {
+		t.Errorf("pane 2 does not say %q:\n%s", want, frame)
+	}
+	m = send(t, m, settingsWith(func(s *backoff.Settings) { s.Clients = 300 }))
+	if r := m.runs.cur; r.crowdsErr != nil || len(r.crowds) == 0 || calls.Load() == before {
+		t.Errorf("a plan within the ceiling: error %v, %d crowds; want it run", r.crowdsErr, len(r.crowds))
+	}
 }

@@ -22,9 +22,10 @@ import (
 type options struct {
 	plain    bool
 	settings backoff.Settings
-	rest     []string // a report command and its arguments, if any
-	report   report   // rest, read and checked
-	tui      tuiStart // for the full-screen program: what it starts with beside the settings
+	rest     []string  // a report command and its arguments, if any
+	report   report    // rest, read and checked
+	tui      tuiStart  // for the full-screen program: what it starts with beside the settings
+	limits   runLimits // the ceilings of memory and time a run must stay under
 }
 
 // usageError is a command line the program cannot run: one line on standard
@@ -50,7 +51,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case opts.plain:
 		return runPlain(opts.settings, stdin, stdout, stderr)
 	case len(opts.rest) > 0:
-		return runReport(opts.report, stdout, stderr)
+		return runReport(opts.report, opts.limits, stdout, stderr)
 	default:
 		return runTUI(opts, stdin, stdout, stderr)
 	}

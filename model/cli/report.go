@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unicode"
 	"unicode/utf8"
@@ -125,6 +127,8 @@ type report struct {
 	width, height int // a picture's size; 0 takes the default
 
 	compare *compareSpec // crowd --compare: plan A
+
+	done *atomic.Int64 // if set, counts the policies or seeds run, for a progress line
 }
 
 // compareSpec is plan A of crowd --compare, as it runs.
@@ -526,7 +530,7 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.seeds > 0 {
 			sp := s
 			sp.Draws = r.seedDraws
-			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers})
+			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers, Done: r.done})
 			if err != nil {
 				return &runError{err}
 			}
@@ -538,7 +542,7 @@ func (r report) render(w io.Writer, workers int) error {
 				func() string { return vreport.SeedsCSV(sp, sc) },
 				func() string { return vreport.SeedsDoc(sp, sc) })
 		}
-		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{}, workers)
+		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{Done: r.done}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -550,7 +554,7 @@ func (r report) render(w io.Writer, workers int) error {
 			func() string { return vreport.CrowdReportCSV(s, crowds) },
 			func() string { return vreport.CrowdReportDoc(s, crowds) })
 	case "timeline":
-		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true}, workers)
+		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true, Done: r.done}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -574,6 +578,17 @@ func (r report) render(w io.Writer, workers int) error {
 	}
 }
 
+// safeRender is render, a panic in it a runError: the report fails with
+// one line and exit status 1, as any failure of a run does.
+func (r report) safeRender(w io.Writer, workers int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &runError{fmt.Errorf("an internal error: %v", p)}
+		}
+	}()
+	return r.render(w, workers)
+}
+
 // comparison runs both sides of crowd --compare: A, the plan's crowd, and
 // B, the command line's. With seeds on either side both run over seeds,
 // each side over its own count (or the other's, if it has none) from its
@@ -590,12 +605,12 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 	side := func(file string, s backoff.Settings, policies []backoff.Policy, seeds int, seedDraws backoff.Draws) (vreport.CompareSide, error) {
 		cs := vreport.CompareSide{File: file, Settings: s}
 		if seeds == 0 {
-			results, err := backoff.RunAll(policies, s, backoff.Options{}, workers)
+			results, err := backoff.RunAll(policies, s, backoff.Options{Done: r.done}, workers)
 			cs.Results = results
 			return cs, err
 		}
 		cs.Settings.Draws = seedDraws
-		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers})
+		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers, Done: r.done})
 		cs.Spread = &sc
 		return cs, err
 	}
@@ -643,10 +658,18 @@ func (r report) pick(text, csv, json func() string) string {
 // command line was read or a PNG for a terminal (2), and a crowd that could
 // not be run (1). A file the report makes is removed if it fails; a file
 // it overwrites (--force) is replaced only once the new one is whole.
-func runReport(r report, stdout, stderr io.Writer) int {
+func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "retry-planner: "+format+"\n", a...)
 		return code
+	}
+	workers := runtime.GOMAXPROCS(0)
+	cost := r.cost(workers)
+	if h := limits.heapLimit(); h > 0 {
+		debug.SetMemoryLimit(h)
+	}
+	if line := large(r.command, cost, workers); line != "" {
+		fmt.Fprintln(stderr, line)
 	}
 	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
 		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
@@ -684,7 +707,20 @@ func runReport(r report, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	err := r.render(w, runtime.GOMAXPROCS(0))
+	var prog *progress
+	if secs := cost.Seconds(workers); secs >= progressAfter && isTerminal(stderr) {
+		total, what := len(r.policies), "policies"
+		if r.seeds > 0 {
+			total, what = r.seeds, "seeds"
+		}
+		if r.compare != nil {
+			total *= 2
+		}
+		prog = showProgress(stderr, r.command, total, what, secs)
+		r.done = prog.counter()
+	}
+	err := r.safeRender(w, workers)
+	prog.end() // before any line of its own
 	var run *runError
 	switch {
 	case errors.As(err, &run):
@@ -724,8 +760,15 @@ func runReport(r report, stdout, stderr io.Writer) int {
 func (p *parse) report(c reportCommand, words []string) error {
 	draft := newSettingsDraft(backoff.Defaults(), p.files)
 	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
+	limits := newRunLimits()
 	for _, u := range p.ordered() {
-		if err := ra.take(u, &draft); err != nil {
+		var err error
+		if isLimitFlag(u.name) {
+			err = limits.take(u)
+		} else {
+			err = ra.take(u, &draft)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -746,7 +789,11 @@ func (p *parse) report(c reportCommand, words []string) error {
 	if err != nil {
 		return err
 	}
-	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r}
+	workers := runtime.GOMAXPROCS(0)
+	if err := limits.check(c.name, r.cost(workers), workers); err != nil {
+		return err
+	}
+	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r, limits: limits}
 	return nil
 }
 

@@ -50,7 +50,11 @@ func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int
 	}()
 	// The program's signals are handled by runProgram, not bubbletea, which
 	// knows only SIGINT and SIGTERM and would end each its own way.
-	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), opts.tui.appOptions()...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	if h := opts.limits.heapLimit(); h > 0 {
+		debug.SetMemoryLimit(h)
+	}
+	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption())
+	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), appOpts...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
 
