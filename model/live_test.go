@@ -195,3 +195,59 @@ func TestPastTheCeilingIsNotRun(t *testing.T) {
 		t.Errorf("a plan within the ceiling: error %v, %d crowds; want it run", r.crowdsErr, len(r.crowds))
 	}
 }
+
+// stuckFiles are CancelFiles whose writes wait until they are called off
+// (a slow disk, a file that will not take the bytes): they write nothing.
+type stuckFiles struct {
+	started, ended chan struct{}
+	written        atomic.Bool
+}
+
+func (f *stuckFiles) Write(name string, data []byte, overwrite bool) error {
+	return f.WriteCancel(name, data, overwrite, func() bool { return false })
+}
+
+func (f *stuckFiles) WriteCancel(name string, data []byte, overwrite bool, cancelled func() bool) error {
+	close(f.started)
+	defer close(f.ended)
+	for end := time.Now().Add(finalTimeout); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if cancelled() {
+			return ErrSaveCancelled
+		}
+	}
+	f.written.Store(true)
+	return nil
+}
+
+// Issue 20.7: esc calls off a save on its way: the box says nothing was
+// written, the write stops without writing, and s saves again.
+func TestEscCancelsASave(t *testing.T) {
+	f := &stuckFiles{started: make(chan struct{}), ended: make(chan struct{})}
+	m := saving(t, f, 100, 30)
+	next, cmd := m.Update(press("s")[0])
+	m = next.(App)
+	next, cmd = m.Update(press("enter")[0])
+	m = next.(App)
+	if !m.SaveBox().Writing() || cmd == nil {
+		t.Fatalf("enter: writing %v, want the write on its way", m.SaveBox().Writing())
+	}
+	landed := make(chan tea.Msg, 1)
+	go func() { landed <- cmd() }()
+	wait(t, f.started, "the write")
+	if frame := m.View(); !strings.Contains(frame, "(esc cancels)") {
+		t.Errorf("while saving, the box does not say esc cancels:\n%s", frame)
+	}
+	m = send(t, m, press("esc")...)
+	if m.SaveBox().Writing() || !strings.Contains(m.View(), "Cancelled: nothing was written to retry-plan.toml.") {
+		t.Errorf("after esc: writing %v, frame\n%s\nwant the save called off, said", m.SaveBox().Writing(), m.View())
+	}
+	wait(t, f.ended, "the write ending")
+	m = send(t, m, <-landed)
+	if f.written.Load() || strings.Contains(m.View(), "Saved") {
+		t.Errorf("the write called off: written %v, frame\n%s", f.written.Load(), m.View())
+	}
+	m = send(t, m, press("s")...)
+	if !m.SaveBox().Captured() {
+		t.Errorf("s after a save called off: the box does not open")
+	}
+}

@@ -152,7 +152,8 @@ func (m App) SaveBox() SaveBox           { return m.save }
 //  1. the window's size;
 //  2. the computations' own messages (results, the spinner, the progress)
 //     and what came of saving the plan, which no field takes and which
-//     must reach the panes while one has the keys;
+//     must reach the panes while one has the keys; esc while a save is on
+//     its way, which calls it off;
 //  3. below the least size, keys and the mouse: only q and ctrl+c do
 //     anything, and both quit;
 //  4. the save box's field or question, or else an open form or text
@@ -189,6 +190,7 @@ func (m *root) update(msg tea.Msg) tea.Cmd {
 	case m.resize(msg):
 	case m.computation(msg, &cmd):
 	case m.saved(msg):
+	case m.cancelsSave(msg):
 	case m.tooSmall(msg, &cmd):
 	case m.captured():
 		cmd = m.updateCaptured(msg)
@@ -241,6 +243,17 @@ func (m *root) saved(msg tea.Msg) bool {
 		m.save, _ = m.save.Update(r)
 	}
 	return ok
+}
+
+// cancelsSave takes esc while a save is on its way: it calls the save
+// off, whatever has the keys.
+func (m *root) cancelsSave(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || !m.save.Writing() || !key.Matches(k, m.save.KeyMap.Cancel) {
+		return false
+	}
+	m.save, _ = m.save.Update(msg)
+	return true
 }
 
 // captured reports whether the save box, a text field or the form has the

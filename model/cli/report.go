@@ -4,13 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -129,6 +133,7 @@ type report struct {
 	compare *compareSpec // crowd --compare: plan A
 
 	done *atomic.Int64 // if set, counts the policies or seeds run, for a progress line
+	stop func() bool   // if set, stops the run (a signal)
 }
 
 // compareSpec is plan A of crowd --compare, as it runs.
@@ -372,14 +377,18 @@ func (ra *reportArgs) checkFiles(fsys files) error {
 			flag, v = "--height", ra.heightSet
 		}
 		return usagef("%s %s: the size of a picture; give --format svg or png (%s takes them)", flag, quoteOdd(v), ra.cmd.name)
-	case r.out != "" && r.out == r.savePlan:
-		return usagef("--out and --save-plan both name %s: give each its own file", shownFile(r.out))
+	case r.out != "" && r.savePlan != "" && (r.out == r.savePlan || fsys.same(r.out, r.savePlan)):
+		names := shownFile(r.out)
+		if r.out != r.savePlan {
+			names = "one file, " + shownFile(r.out) + " and " + shownFile(r.savePlan)
+		}
+		return usagef("--out and --save-plan both name %s: give each its own file", names)
 	}
 	for _, f := range []struct{ flag, file string }{{"--out", r.out}, {"--save-plan", r.savePlan}} {
 		if f.file == "" {
 			continue
 		}
-		if err := fsys.dangling(f.file); err != nil {
+		if err := fsys.unfit(f.file); err != nil {
 			return usagef("%s %s: %s: remove it, or name another file", f.flag, shownFile(f.file), words.FileReason(err, "no such folder"))
 		}
 		if !r.force && fsys.exists(f.file) {
@@ -530,7 +539,7 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.seeds > 0 {
 			sp := s
 			sp.Draws = r.seedDraws
-			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers, Done: r.done})
+			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, backoff.SeedOptions{Workers: workers, Done: r.done, Stop: r.stop})
 			if err != nil {
 				return &runError{err}
 			}
@@ -542,7 +551,7 @@ func (r report) render(w io.Writer, workers int) error {
 				func() string { return vreport.SeedsCSV(sp, sc) },
 				func() string { return vreport.SeedsDoc(sp, sc) })
 		}
-		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{Done: r.done}, workers)
+		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{Done: r.done, Stop: r.stop}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -554,7 +563,7 @@ func (r report) render(w io.Writer, workers int) error {
 			func() string { return vreport.CrowdReportCSV(s, crowds) },
 			func() string { return vreport.CrowdReportDoc(s, crowds) })
 	case "timeline":
-		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true, Done: r.done}, workers)
+		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true, Done: r.done, Stop: r.stop}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -605,12 +614,12 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 	side := func(file string, s backoff.Settings, policies []backoff.Policy, seeds int, seedDraws backoff.Draws) (vreport.CompareSide, error) {
 		cs := vreport.CompareSide{File: file, Settings: s}
 		if seeds == 0 {
-			results, err := backoff.RunAll(policies, s, backoff.Options{Done: r.done}, workers)
+			results, err := backoff.RunAll(policies, s, backoff.Options{Done: r.done, Stop: r.stop}, workers)
 			cs.Results = results
 			return cs, err
 		}
 		cs.Settings.Draws = seedDraws
-		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers, Done: r.done})
+		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, backoff.SeedOptions{Workers: workers, Done: r.done, Stop: r.stop})
 		cs.Spread = &sc
 		return cs, err
 	}
@@ -674,25 +683,27 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
 		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
 	}
-	var opened []*outFile
-	abort := func() {
-		for _, o := range opened {
-			o.abort()
-		}
-	}
+	// A signal stops the run and removes the files being written at once,
+	// then the report ends with 128 plus its number, saying nothing; one
+	// that does not end within interruptGrace ends the process.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	var files openFiles
+	defer files.abort()
+	var got atomic.Int32
 	open := func(flag, name string) (*outFile, int) {
 		o, err := createOut(name, r.force)
 		if err != nil {
-			abort()
 			if isExist(err) {
 				return nil, fail(2, "%s", existsError(flag, name).Error())
 			}
 			return nil, fail(1, "%s", writeFailure(name, err))
 		}
-		opened = append(opened, o)
+		files.add(o)
 		return o, 0
 	}
-	w := stdout
+	var w io.Writer = stdout
 	var out, planOut *outFile
 	if r.out != "" {
 		var code int
@@ -707,6 +718,24 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			n := int(s.(syscall.Signal))
+			got.Store(int32(n))
+			files.abort()
+			select {
+			case <-done:
+			case <-time.After(interruptGrace):
+				os.Exit(128 + n)
+			}
+		case <-done:
+		}
+	}()
+	r.stop = func() bool { return got.Load() != 0 }
+	w = interruptible{w, r.stop}
 	var prog *progress
 	if secs := cost.Seconds(workers); secs >= progressAfter && isTerminal(stderr) {
 		total, what := len(r.policies), "policies"
@@ -721,38 +750,83 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 	}
 	err := r.safeRender(w, workers)
 	prog.end() // before any line of its own
+	if n := got.Load(); n != 0 {
+		return 128 + int(n)
+	}
 	var run *runError
 	switch {
 	case errors.As(err, &run):
-		abort()
 		return fail(1, "the %s report: %v", r.command, run.err)
 	case err != nil && out != nil:
-		abort()
 		return fail(1, "%s", writeFailure(r.out, err))
 	case err != nil && !errors.Is(err, syscall.EPIPE):
-		abort()
 		return writeStatus(err, "the "+r.command+" report", stderr)
 	}
+	commit := func(flag string, o *outFile) int {
+		switch err := o.commit(); {
+		case got.Load() != 0:
+			return 128 + int(got.Load())
+		case isExist(err):
+			return fail(2, "%s", existsError(flag, o.name).Error())
+		case err != nil:
+			return fail(1, "%s", writeFailure(o.name, err))
+		}
+		return 0
+	}
 	if out != nil {
-		if err := out.commit(); err != nil {
-			if planOut != nil {
-				planOut.abort()
-			}
-			return fail(1, "%s", writeFailure(r.out, err))
+		if code := commit("--out", out); code != 0 {
+			return code
 		}
 	}
 	if planOut != nil {
-		_, err := io.WriteString(planOut, plan.Encode(r.savedPlan()))
-		if err == nil {
-			err = planOut.commit()
-		} else {
-			planOut.abort()
-		}
-		if err != nil {
+		if _, err := io.WriteString(planOut, plan.Encode(r.savedPlan())); err != nil {
+			if n := got.Load(); n != 0 {
+				return 128 + int(n)
+			}
 			return fail(1, "%s", writeFailure(r.savePlan, err))
 		}
+		return commit("--save-plan", planOut)
 	}
 	return 0
+}
+
+// interruptGrace is how long a report stopped by a signal may take to end.
+const interruptGrace = 2 * time.Second
+
+// openFiles are the files a report is writing, which a signal's
+// goroutine aborts while the report writes them.
+type openFiles struct {
+	mu   sync.Mutex
+	list []*outFile
+}
+
+func (f *openFiles) add(o *outFile) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.list = append(f.list, o)
+}
+
+// abort aborts every file not yet committed: each is removed.
+func (f *openFiles) abort() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, o := range f.list {
+		o.abort()
+	}
+}
+
+// interruptible is a writer that fails once stop says so: a signal ends a
+// long report's writing too, not only its run.
+type interruptible struct {
+	w    io.Writer
+	stop func() bool
+}
+
+func (w interruptible) Write(p []byte) (int, error) {
+	if w.stop() {
+		return 0, errInterrupted
+	}
+	return w.w.Write(p)
 }
 
 // report reads the line of a report command: words are its words (the

@@ -53,7 +53,11 @@ func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int
 	if h := opts.limits.heapLimit(); h > 0 {
 		debug.SetMemoryLimit(h)
 	}
-	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption())
+	files := newPlanFiles() // the last WithFiles counts
+	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption(), model.WithFiles(files))
+	// A save on its way when the program ends, by a key or a signal, is
+	// called off: nothing half written stays beside its file.
+	defer files.abortAll()
 	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), appOpts...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
@@ -82,7 +86,7 @@ func newTUIStart(d *settingsDraft, policies []string) tuiStart {
 // appOptions start the program so, saving plans to the disk.
 func (t tuiStart) appOptions() []model.Option {
 	opts := []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
-		model.WithFiles(planFiles{})}
+		model.WithFiles(newPlanFiles())}
 	if t.policies != "" {
 		opts = append(opts, model.WithPolicies(strings.Split(t.policies, ",")))
 	}
