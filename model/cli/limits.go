@@ -233,3 +233,11 @@ func (l runLimits) ceilingOption() model.Option {
 			bytesText(need), bytesText(l.memory), l.memoryBy, flagBytes(need))
 	})
 }
+
+// countOf is "1 policy" or "5 policies".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return words.Count(n) + " " + many
+}

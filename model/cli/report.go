@@ -132,9 +132,24 @@ type report struct {
 
 	compare *compareSpec // crowd --compare: plan A
 
-	done *atomic.Int64 // if set, counts the policies or seeds run, for a progress line
-	stop func() bool   // if set, stops the run (a signal)
+	// maxOutput is the most bytes a timeline writes (--max-output), 0 for
+	// no ceiling; maxOutputBy says where it comes from.
+	maxOutput   int64
+	maxOutputBy string
+
+	done   *atomic.Int64 // if set, counts the policies or seeds run, for a progress line
+	stop   func() bool   // if set, stops the run (a signal)
+	stderr io.Writer     // if set, where a report says what its format cannot (a CSV cut short)
 }
+
+// defaultMaxOutput is --max-output unless told: a gigabyte.
+const defaultMaxOutput = 1e9
+
+// outputError is a report that would write more than --max-output allows:
+// nothing of it is written.
+type outputError struct{ msg string }
+
+func (e *outputError) Error() string { return e.msg }
 
 // compareSpec is plan A of crowd --compare, as it runs.
 type compareSpec struct {
@@ -228,6 +243,12 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 		ra.report.savePlan = u.value
 	case "force":
 		ra.report.force = true
+	case "max-output":
+		n, ok := parseBytes(u.value)
+		if !ok {
+			return usagef("--max-output %s: want %s", quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
+		}
+		ra.report.maxOutput, ra.report.maxOutputBy = n, "--max-output "+u.value
 	case "width", "height":
 		n, ok := backoff.ParseCount(u.value)
 		if !ok || n < vpicture.MinPictureSide || n > vpicture.MaxPictureSide {
@@ -571,6 +592,18 @@ func (r report) render(w io.Writer, workers int) error {
 			return writePicture(vpicture.TimelinePictureOf(s, runs, vpicture.TimelineView{RowMs: r.every, FromBack: r.fromBack}, r.format, r.width, r.height))
 		}
 		tl := vreport.Timeline{Settings: s, Runs: runs, SideBy: r.sideBy, RowMs: r.every, FromBack: r.fromBack}
+		if size := tl.Size(r.format); r.maxOutput > 0 && size > r.maxOutput {
+			return &outputError{fmt.Sprintf("timeline would write about %s of %s (%s rows of %s), past the ceiling of %s (%s): allow it with --max-output %s, or write fewer rows (a wider --every, --from back)",
+				bytesText(size), strings.ToUpper(r.format), words.Count(tl.Rows()), countOf(len(runs), "policy", "policies"), bytesText(r.maxOutput), r.maxOutputBy, flagBytes(size))}
+		}
+		if r.format == "csv" && r.stderr != nil {
+			for _, run := range runs {
+				if run.Series.Truncated {
+					fmt.Fprintf(r.stderr, "retry-planner: timeline: %s's rows stop at %s ms, where its series stops (%s slots): the CSV does not go on; a wider --slot shows it all\n",
+						run.Policy, words.Count(backoff.MaxSeriesSlots*s.Slot), words.Count(backoff.MaxSeriesSlots))
+				}
+			}
+		}
 		switch r.format {
 		case "csv":
 			return tl.WriteCSV(w)
@@ -735,6 +768,7 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 		}
 	}()
 	r.stop = func() bool { return got.Load() != 0 }
+	r.stderr = stderr
 	w = interruptible{w, r.stop}
 	var prog *progress
 	if secs := cost.Seconds(workers); secs >= progressAfter && isTerminal(stderr) {
@@ -754,7 +788,10 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 		return 128 + int(n)
 	}
 	var run *runError
+	var tooMuch *outputError
 	switch {
+	case errors.As(err, &tooMuch):
+		return fail(2, "%s", tooMuch.msg)
 	case errors.As(err, &run):
 		return fail(1, "the %s report: %v", r.command, run.err)
 	case err != nil && out != nil:
@@ -833,7 +870,7 @@ func (w interruptible) Write(p []byte) (int, error) {
 // jobs).
 func (p *parse) report(c reportCommand, words []string) error {
 	draft := newSettingsDraft(backoff.Defaults(), p.files)
-	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
+	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1, maxOutput: defaultMaxOutput, maxOutputBy: "--max-output's default"}}
 	limits := newRunLimits()
 	for _, u := range p.ordered() {
 		var err error
