@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/pane"
 )
 
 // slowToStop is a Compute whose runs of a million clients, crowds and
@@ -249,5 +250,26 @@ func TestEscCancelsASave(t *testing.T) {
 	m = send(t, m, press("s")...)
 	if !m.SaveBox().Captured() {
 		t.Errorf("s after a save called off: the box does not open")
+	}
+}
+
+// Issue 20.10: keys typed before the first window size are not lost: they
+// wait for it and are taken, in order, once it comes.
+func TestKeysBeforeTheFirstSize(t *testing.T) {
+	m := NewApp(backoff.Defaults(), pane.DefaultStyles(), inline(WithSeeds(0))...)
+	m = send(t, m, press("1", "down", "down")...)
+	if m.Focus() != FocusCrowd {
+		t.Fatalf("before any size: focus %v, want the keys kept for the size", m.Focus())
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if m.Focus() != FocusClient || !strings.Contains(m.View(), "Client 3 of 200") { // down twice: client 3
+		t.Errorf("after the size: focus %v, want pane 1, its keys taken:\n%s", m.Focus(), m.View())
+	}
+	many := NewApp(backoff.Defaults(), pane.DefaultStyles(), inline(WithSeeds(0))...)
+	for range 2 * maxEarly {
+		many = send(t, many, press("2")...)
+	}
+	if got := len(many.early); got != maxEarly {
+		t.Errorf("%d keys kept before the size, want at most %d", got, maxEarly)
 	}
 }

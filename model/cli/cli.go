@@ -16,6 +16,8 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/model"
+	"github.com/retryplanner/retry-planner/model/cli/quietterm"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // options are what the command line asks for.
@@ -36,6 +38,7 @@ func (e *usageError) Error() string { return e.msg }
 
 // Run is the whole program, minus the process: it returns the exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	quietterm.Restore() // TERM as the program was given it (see quietterm)
 	opts, err := parseArgs(args)
 	var text *textRequest
 	var uerr *usageError
@@ -92,7 +95,13 @@ func versionLine(info *debug.BuildInfo, ok bool) string {
 // fails.
 func runPlain(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	echo := !isTerminal(stdin)
-	return writeStatus(model.NewPlain(stdin, stdout, echo, s).Run(), "the screen", stderr)
+	err := model.NewPlain(stdin, stdout, echo, s).Run()
+	var in *model.InputError
+	if errors.As(err, &in) {
+		fmt.Fprintf(stderr, "retry-planner: reading standard input: %s\n", words.FileReason(in.Err, "no such file"))
+		return 1
+	}
+	return writeStatus(err, "the screen", stderr)
 }
 
 // writeStatus is the exit status after writing what: 0 when it was written
