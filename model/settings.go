@@ -487,12 +487,10 @@ func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
 		cmd = m.step(true)
 	case isKey && key.Matches(k, m.KeyMap.Back, m.KeyMap.FieldUp):
 		cmd = m.step(false)
+	case isWordForward(msg):
+		cmd = m.wordForward(msg)
 	default:
-		model, c := m.form.Update(msg)
-		if f, ok := model.(*huh.Form); ok {
-			m.form = f
-		}
-		cmd = c
+		cmd = m.toForm(msg)
 	}
 	m.fillPreset()
 	// Set here, in Update, rather than with huh's TitleFunc, which would

@@ -526,6 +526,10 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a file to write the plan to"
 	case "compare":
 		return "a plan's file to compare with (TOML; --save-plan writes one)"
+	case "max-memory", "max-output":
+		return "a size such as 8GB, 500MB or 2GiB, or none"
+	case "max-time":
+		return "a time such as 30m or 2h, or none"
 	}
 	return "a value"
 }

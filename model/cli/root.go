@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/plan"
@@ -52,6 +53,7 @@ prints one report and exits.`,
 	root.InitDefaultVersionFlag()
 	root.Flags().Lookup("version").Usage = "the version, from the build"
 	p.addSettingsFlags(root.PersistentFlags())
+	p.addLimitFlags(root.PersistentFlags())
 	for _, c := range reportCommands() {
 		root.AddCommand(p.newReportCommand(c))
 	}
@@ -92,6 +94,7 @@ func (p *parse) root() error {
 	}
 	var policies []string // as named, by who
 	who := "--policies"
+	limits := newRunLimits()
 	for _, u := range p.ordered() {
 		switch u.name {
 		case "plain":
@@ -104,6 +107,10 @@ func (p *parse) root() error {
 				return err
 			}
 			policies, who = names, "--policies"
+		case "max-memory", "max-time":
+			if err := limits.take(u); err != nil {
+				return err
+			}
 		default:
 			if err := draft.take(u); err != nil {
 				return err
@@ -113,15 +120,15 @@ func (p *parse) root() error {
 			}
 		}
 	}
-	limits := backoff.WideLimits
+	ranges := backoff.WideLimits
 	if plain {
-		limits = backoff.PlainLimits
+		ranges = backoff.PlainLimits
 	}
-	s, err := draft.check(limits)
+	s, err := draft.check(ranges)
 	if err != nil {
 		return err
 	}
-	opts := options{plain: plain, settings: s}
+	opts := options{plain: plain, settings: s, limits: limits}
 	if !plain {
 		// Each once, now that custom's settings are known.
 		ps, err := lookupPolicies(s, policies, who)
@@ -135,6 +142,9 @@ func (p *parse) root() error {
 			return err
 		}
 		opts.tui = newTUIStart(&draft, policies)
+		if err := limits.check("the full-screen program's first crowd", opts.tui.cost(s, ps, runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0)); err != nil {
+			return err
+		}
 	}
 	p.opts = &opts
 	return nil
@@ -172,6 +182,12 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %d ms (default 0)", backoff.MaxTimeout))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
+}
+
+// addLimitFlags declares the ceilings' flags, which every mode takes.
+func (p *parse) addLimitFlags(fs *pflag.FlagSet) {
+	p.addFlag(fs, "max-memory", "M", "refuse a run whose estimate holds more memory: 8GB, 500MB, 2GiB, or none (default half the machine's memory)")
+	p.addFlag(fs, "max-time", "T", "refuse a run whose estimate takes longer: 30m, 2h, or none (default 1h)")
 }
 
 func init() {
