@@ -403,3 +403,21 @@ func TestLinearDescribeAndValidate(t *testing.T) {
 		}
 	}
 }
+
+// Settings refuse a growth that is neither, and --plain's limits refuse
+// linear growth as they refuse a custom jitter: the reference only
+// multiplies.
+func TestSettingsValidateGrowth(t *testing.T) {
+	s := Defaults()
+	s.Growth = GrowthLinear
+	if err := s.ValidateIn(WideLimits); err != nil {
+		t.Errorf("linear under the wide limits: got %v, want nil", err)
+	}
+	if err := s.ValidateIn(PlainLimits); err == nil || !strings.Contains(err.Error(), "growth") {
+		t.Errorf("linear under --plain's limits: got %v, want an error naming the growth", err)
+	}
+	s.Growth = 2
+	if err := s.ValidateIn(WideLimits); err == nil || !strings.Contains(err.Error(), "growth") {
+		t.Errorf("growth 2: got %v, want an error naming the growth", err)
+	}
+}

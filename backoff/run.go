@@ -45,6 +45,9 @@ type Options struct {
 	// Engine runs the discrete-event engine even where the crowd needs no
 	// clock: for tests that hold the two together.
 	Engine bool
+	// Done, if set, counts the policies RunAll has run, for a progress
+	// bar.
+	Done *atomic.Int64
 }
 
 // Result is one policy's run.
@@ -136,6 +139,9 @@ func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 				if errors.Is(errs[i], ErrStopped) {
 					stopped.Store(true)
 					return
+				}
+				if o.Done != nil {
+					o.Done.Add(1)
 				}
 			}
 		})

@@ -438,7 +438,8 @@ func (e *TooMuchLoadError) Error() string {
 
 // ValidateIn returns the first setting outside its range under limits l,
 // in the fields' order, then any other setting that is not valid (the
-// jitter, the draws, the budget, the fresh requests in all), or nil.
+// jitter, the growth, the draws, the budget, the fresh requests in all),
+// or nil.
 func (s Settings) ValidateIn(l Limits) error {
 	for f := range numFields {
 		if err := s.CheckIn(l, f, s.Get(f)); err != nil {
@@ -448,12 +449,15 @@ func (s Settings) ValidateIn(l Limits) error {
 	if err := s.Jitter.validate(); err != nil {
 		return err
 	}
+	if err := s.Growth.validate(); err != nil {
+		return err
+	}
 	if s.Draws != Reference && s.Draws != Independent {
 		return fmt.Errorf("draws: %v is not reference or independent", s.Draws)
 	}
-	if l == PlainLimits && (s.Jitter != Jitter{} || s.Draws != Reference || s.Budget.Kind != BudgetNone ||
+	if l == PlainLimits && (s.Jitter != Jitter{} || s.Growth != GrowthExponential || s.Draws != Reference || s.Budget.Kind != BudgetNone ||
 		s.Queue != 0 || s.Timeout != 0 || s.DropExpired || s.QueueOrder != FIFO) {
-		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter, reference draws, no budget, no queue")
+		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter or growth, reference draws, no budget, no queue")
 	}
 	if err := s.Budget.validate(); err != nil {
 		return err

@@ -194,7 +194,9 @@ type AdvicePane struct {
 	seeds       int
 	alsoService bool
 	compute     func(advice.Search, advice.Options) (advice.Advice, error)
-	inline      bool // the search runs inside Update (tests)
+	inline      bool                    // the search runs inside Update (tests)
+	maxMemory   int64                   // see Options.MaxMemory: a search past it is not run
+	refusal     func(need int64) string // why, in Options.Refusal's words
 
 	run       *adviceRun     // the last search started
 	landedGen int            // the last search whose answer landed
@@ -219,15 +221,17 @@ type AdvicePane struct {
 	styles              *pane.Styles
 }
 
-// NewAdvicePane returns pane 6 with no goals, its searches run by compute.
-func NewAdvicePane(p Plan, compute func(advice.Search, advice.Options) (advice.Advice, error), inline bool, st *pane.Styles) AdvicePane {
+// NewAdvicePane returns pane 6 with no goals, its searches run as o says
+// (o.Compute.Advise, o.InlineAdvice, o.MaxMemory).
+func NewAdvicePane(p Plan, o Options, st *pane.Styles) AdvicePane {
 	t := table.New(table.WithFocused(true))
 	t.SetStyles(pane.AdviceTableStyles(st))
 	km := t.KeyMap
 	off := key.NewBinding(key.WithDisabled())
 	km.PageUp, km.PageDown, km.HalfPageUp, km.HalfPageDown, km.GotoTop, km.GotoBottom = off, off, off, off, off, off
 	t.KeyMap = km
-	m := AdvicePane{KeyMap: DefaultAdviceKeyMap(), plan: p, seeds: DefaultAdviceSeeds, compute: compute, inline: inline, table: t, styles: st}
+	m := AdvicePane{KeyMap: DefaultAdviceKeyMap(), plan: p, seeds: DefaultAdviceSeeds, compute: o.Compute.Advise, inline: o.InlineAdvice,
+		maxMemory: o.MaxMemory, refusal: o.Refusal, table: t, styles: st}
 	m.render()
 	return m
 }
@@ -319,6 +323,14 @@ func (m *AdvicePane) start() tea.Cmd {
 		m.run = nil
 		m.err = fmt.Sprintf("The search would run up to %s crowds of %s clients, more than %s clients in all: fewer seeds, or advise --max-work on the command line.",
 			words.Count(w.Crowds), words.Count(w.Clients), words.Count64(MaxAdviceWork))
+		return nil
+	}
+	if need := sr.Cost(runtime.GOMAXPROCS(0)).Bytes; m.maxMemory > 0 && need > m.maxMemory {
+		m.run = nil
+		m.err = fmt.Sprintf("The search would hold about %s bytes of memory.", words.Count64(need))
+		if m.refusal != nil {
+			m.err = m.refusal(need)
+		}
 		return nil
 	}
 	gen := 1

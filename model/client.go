@@ -300,7 +300,7 @@ func (m ClientPane) updateGoTo(msg tea.Msg) (ClientPane, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		before := m.goTo.Value()
-		m.goTo, cmd = m.goTo.Update(msg)
+		m.goTo, cmd = updateField(m.goTo, msg)
 		if m.goTo.Value() != before {
 			m.goToErr = ""
 		}

@@ -2,8 +2,10 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -142,11 +144,13 @@ type (
 		gen    int
 		crowds []backoff.Result
 		err    error
+		big    bool // the run was big: see freeAfter
 	}
 	spreadMsg struct {
 		gen    int
 		spread backoff.SeedsCrowd
 		err    error
+		big    bool
 	}
 	progressMsg struct{} // time to draw the spread's progress again
 	// soFarMsg is the spread of the seeds done so far of run gen, asked
@@ -169,6 +173,50 @@ const progressEvery = 100 * time.Millisecond
 // takes), so that the summing costs a fifth of a core at most.
 const soFarEvery = 250 * time.Millisecond
 
+// freeAfter is the work of a run (see run.work) past which its end, landed
+// or stopped, gives the memory no one holds any more back to the system:
+// the run it replaced, or its own. Go's collector would keep it for
+// minutes, so that RSS after a storm of changes would stay at its peak.
+const freeAfter = 1 << 24
+
+// free gives the memory no one holds back to the system, off the loop;
+// one at a time, as one does for all.
+func (rs *runs) free() tea.Cmd {
+	if !rs.freeing.CompareAndSwap(false, true) {
+		return nil
+	}
+	freeing := rs.freeing
+	return func() tea.Msg {
+		debug.FreeOSMemory()
+		freeing.Store(false)
+		return nil
+	}
+}
+
+// maxAlive is the most computations alive off the update loop at once:
+// the plan's or A's, and one told to stop that has not yet seen it. A
+// computation waits for its place before it starts, and gives it back
+// once its core returns, so that a storm of changes never has more than
+// two runs' memory in use, however slow a superseded run is to stop.
+const maxAlive = 2
+
+// gate holds the places of the computations alive off the update loop.
+type gate chan struct{}
+
+// enter waits for a place, and takes it unless r was told to stop while it
+// waited: a run superseded before its turn computes nothing.
+func (g gate) enter(r *run) bool {
+	g <- struct{}{}
+	if r.stopped.Load() {
+		<-g
+		return false
+	}
+	return true
+}
+
+// leave gives a place back.
+func (g gate) leave() { <-g }
+
 // runs is the root's computations: the current plan's, the one panes 2 and
 // 3 show, and the pinned one (A).
 type runs struct {
@@ -176,9 +224,13 @@ type runs struct {
 	inline       int64 // the most work run inside Update
 	inlineSpread bool  // the spread too runs inside Update (tests)
 	gen          int
-	cur          *run // the plan's
-	shown        *run // the last whose crowds landed
-	pinned       *run // A, or nil
+	cur          *run         // the plan's
+	shown        *run         // the last whose crowds landed
+	pinned       *run         // A, or nil
+	gate         gate         // the computations off the loop, at most maxAlive at once
+	freeing      *atomic.Bool // memory is being given back (free)
+	maxMemory    int64        // see Options.MaxMemory
+	refusal      func(need int64) string
 	spin         spinner.Model
 	spinning     bool // a spinner tick is on its way
 	polling      bool // a progress tick is on its way
@@ -188,7 +240,8 @@ type runs struct {
 func newRuns(o Options, st *pane.Styles) runs {
 	bar := progress.New(progress.WithoutPercentage(), progress.WithWidth(16), progress.WithSolidFill("5"),
 		progress.WithColorProfile(lipgloss.ColorProfile()))
-	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread,
+	return runs{compute: o.Compute, inline: o.InlineWork, inlineSpread: o.InlineSpread, gate: make(gate, maxAlive), freeing: new(atomic.Bool),
+		maxMemory: o.MaxMemory, refusal: o.Refusal,
 		spin: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Title)), bar: bar}
 }
 
@@ -245,6 +298,10 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 	r := &run{gen: rs.gen, plan: p, policies: policiesOf(p)}
 	rs.cur = r
 	rs.release(old)
+	if err := rs.tooBig(r); err != nil {
+		m.showRuns()
+		return m.landCrowds(r, nil, err)
+	}
 	// A change of the spread alone keeps the crowds: only the spread runs.
 	if old != nil && old.landed && old.crowdsErr == nil && old.plan.Settings == p.Settings && old.plan.Policies == p.Policies {
 		r.policies = old.policies
@@ -252,6 +309,43 @@ func (m *root) setPlan(p Plan) tea.Cmd {
 	}
 	m.showRuns()
 	return m.startCrowds(r)
+}
+
+// PastCeilingError is a plan whose run would hold more memory than the
+// program may use: it is not run.
+type PastCeilingError struct {
+	Need int64  // the bytes the run would hold, by its estimate
+	Text string // why, and what allows it
+}
+
+func (e *PastCeilingError) Error() string { return e.Text }
+
+// cost is what r's run holds at most: its crowds with their series, kept
+// while their spread over seeds runs.
+func (r *run) cost() backoff.Cost {
+	workers := runtime.GOMAXPROCS(0)
+	c := backoff.RunAllCost(r.policies, r.plan.Settings, backoff.Options{Series: true}, workers)
+	if r.plan.Seeds > 0 {
+		c = c.Plus(backoff.RunSeedsCost(r.policies, r.plan.spreadSettings(), r.plan.Seeds, backoff.SeedOptions{Workers: workers}))
+	}
+	return c
+}
+
+// tooBig is a *PastCeilingError when r's run would pass the memory
+// ceiling, else nil.
+func (rs *runs) tooBig(r *run) error {
+	if rs.maxMemory <= 0 {
+		return nil
+	}
+	need := r.cost().Bytes
+	if need <= rs.maxMemory {
+		return nil
+	}
+	text := fmt.Sprintf("it would hold about %d MB of memory, past the program's ceiling of %d MB", need>>20, rs.maxMemory>>20)
+	if rs.refusal != nil {
+		text = rs.refusal(need)
+	}
+	return &PastCeilingError{Need: need, Text: text}
 }
 
 // startCrowds runs r's crowds: inside Update when the work is small, else
@@ -263,10 +357,14 @@ func (m *root) startCrowds(r *run) tea.Cmd {
 		res, err := crowds(ps, s, opts)
 		return m.landCrowds(r, res, err)
 	}
-	gen := r.gen
+	gen, g, big := r.gen, m.runs.gate, r.work() >= freeAfter
 	run := func() tea.Msg {
+		if !g.enter(r) {
+			return crowdsMsg{gen: gen, err: backoff.ErrStopped}
+		}
+		defer g.leave()
 		res, err := crowds(ps, s, opts)
-		return crowdsMsg{gen: gen, crowds: res, err: err}
+		return crowdsMsg{gen: gen, crowds: res, err: err, big: big}
 	}
 	return tea.Batch(run, m.spin())
 }
@@ -300,10 +398,14 @@ func (m *root) startSpread(r *run) tea.Cmd {
 		m.landSpread(r, sc, err)
 		return nil
 	}
-	gen := r.gen
+	gen, g, big := r.gen, m.runs.gate, r.work() >= freeAfter
 	run := func() tea.Msg {
+		if !g.enter(r) {
+			return spreadMsg{gen: gen, err: backoff.ErrStopped}
+		}
+		defer g.leave()
 		sc, err := spread(ps, s, n, opts)
-		return spreadMsg{gen: gen, spread: sc, err: err}
+		return spreadMsg{gen: gen, spread: sc, err: err, big: big}
 	}
 	return tea.Batch(run, m.poll(), askSoFar(r, 0, soFarEvery))
 }
@@ -394,9 +496,15 @@ func (m *root) computation(msg tea.Msg, cmd *tea.Cmd) bool {
 		if r := m.runs.find(msg.gen); r != nil && !r.landed && !errors.Is(msg.err, backoff.ErrStopped) {
 			*cmd = m.landCrowds(r, msg.crowds, msg.err)
 		}
+		if msg.big {
+			*cmd = tea.Batch(*cmd, m.runs.free())
+		}
 	case spreadMsg:
 		if r := m.runs.find(msg.gen); r != nil && r.spreading && !errors.Is(msg.err, backoff.ErrStopped) {
 			m.landSpread(r, msg.spread, msg.err)
+		}
+		if msg.big {
+			*cmd = tea.Batch(*cmd, m.runs.free())
 		}
 	case soFarMsg:
 		*cmd = m.takeSoFar(msg)

@@ -20,6 +20,18 @@ type Files interface {
 	Write(name string, data []byte, overwrite bool) error
 }
 
+// CancelFiles are Files whose writes can be called off (esc while the box
+// says "Saving…"): WriteCancel is Write, but once cancelled says so before
+// the file is complete it writes nothing, leaves what was there as it was,
+// and returns ErrSaveCancelled.
+type CancelFiles interface {
+	Files
+	WriteCancel(name string, data []byte, overwrite bool, cancelled func() bool) error
+}
+
+// ErrSaveCancelled is a write called off before it was complete.
+var ErrSaveCancelled = errors.New("the save was cancelled")
+
 // noFiles is the Files of a program given none: nothing can be saved.
 type noFiles struct{}
 

@@ -43,9 +43,9 @@ const policiesField = "policies compared"
 // reference's six, then the slot) on the first page, the service on the
 // second, the policy of one's own (its own first wait, longest wait and
 // attempts, its multiplier and jitter, its own limit on total time) and the
-// spread on the third (with the selects of formSelects between them). The
-// first page's waits are the five's, which custom follows where its own
-// are empty.
+// spread on the third (with the selects SettingsPane.build puts between
+// them, the growth's before the multiplier). The first page's waits are the
+// five's, which custom follows where its own are empty.
 func formTexts() []formText {
 	var out []formText
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients, backoff.Outage, backoff.Seed, backoff.Slot} {
@@ -67,7 +67,7 @@ func formTexts() []formText {
 		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }, desc: budgetDescription})
 	out = append(out, settingText(backoff.Processes, 1), queueText(), timeoutText())
 	out = append(out, ownText(backoff.CustomFirstWait), ownText(backoff.CustomLongestWait), ownText(backoff.CustomAttempts))
-	out = append(out, settingText(backoff.Multiplier, 2), formText{name: "jitter", group: 2, field: -1,
+	out = append(out, multiplierText(), formText{name: "jitter", group: 2, field: -1,
 		get: func(p Plan) string { return p.Settings.Jitter.String() },
 		set: func(p *Plan, typed string) error {
 			j, err := backoff.ParseJitter(typed)
@@ -118,6 +118,20 @@ func settingText(f backoff.Field, group int) formText {
 			return nil
 		},
 		rng: func(s backoff.Settings) string { return rangeText(s, f) }}
+}
+
+// multiplierText is the multiplier's field: a setting as the others, whose
+// title says it is ignored while the growth chosen above it is linear.
+func multiplierText() formText {
+	t := settingText(backoff.Multiplier, 2)
+	t.rng = func(s backoff.Settings) string {
+		r := rangeText(s, backoff.Multiplier)
+		if s.Growth == backoff.GrowthLinear {
+			r += "; ignored: the growth is linear"
+		}
+		return r
+	}
+	return t
 }
 
 // ownText is the field of one of the custom policy's own waits: a setting

@@ -209,7 +209,7 @@ func (m JobsPane) update(msg tea.Msg) (JobsPane, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input, cmd = updateField(m.input, msg)
 		m.drawLine()
 		return m, cmd
 	}
@@ -224,7 +224,7 @@ func (m JobsPane) update(msg tea.Msg) (JobsPane, tea.Cmd) {
 			return m, nil
 		}
 		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input, cmd = updateField(m.input, msg)
 		m.drawLine()
 		return m, cmd
 	}

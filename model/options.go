@@ -35,6 +35,13 @@ type Options struct {
 	// Notice is shown under the first frame until the first key: what the
 	// program made of the plan it was started with.
 	Notice string
+	// MaxMemory is the most memory a plan's run may hold by its estimate
+	// (backoff.RunAllCost and RunSeedsCost); 0 for no ceiling. A plan past
+	// it is not run: panes 2 and 3 say why, in Refusal's words.
+	MaxMemory int64
+	// Refusal says why a run that would hold need bytes is not run, and
+	// what allows it.
+	Refusal func(need int64) string
 	// Goals, AdviceSeeds and AlsoService are what the advice pane first
 	// searches for (--goal, a plan's [goals]): no goals, no search.
 	Goals       advice.Goals
@@ -94,6 +101,12 @@ func WithInlineAdvice() Option { return func(o *Options) { o.InlineAdvice = true
 
 // WithNotice shows text under the first frame until the first key.
 func WithNotice(text string) Option { return func(o *Options) { o.Notice = text } }
+
+// WithMemoryCeiling runs no plan whose run would hold more than max bytes,
+// saying why in say's words.
+func WithMemoryCeiling(max int64, say func(need int64) string) Option {
+	return func(o *Options) { o.MaxMemory, o.Refusal = max, say }
+}
 
 func newOptions(opts []Option) Options {
 	o := Options{Compute: CoreCompute(), InlineWork: DefaultInlineWork, Seeds: DefaultSeeds, SpreadDraws: backoff.Independent}

@@ -31,9 +31,17 @@ func NewPlain(in io.Reader, out io.Writer, echo bool, s backoff.Settings) *Plain
 // errEnd ends a session at the end of its input. It never leaves Run.
 var errEnd = errors.New("end of input")
 
+// InputError is input that could not be read (standard input a folder,
+// say): no end of the session but its failure.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return "reading the input: " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Run runs the session until the user quits or the input ends; both are a
-// clean end and return nil. It returns an error only when the screen cannot
-// be written (a reader that closed the pipe, say).
+// clean end and return nil. It returns an error when the screen cannot be
+// written (a reader that closed the pipe, say), or an *InputError when the
+// input cannot be read.
 func (p *Plain) Run() error {
 	err := p.session()
 	if errors.Is(err, errEnd) {

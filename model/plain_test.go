@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -362,4 +364,32 @@ func FuzzLineReaders(f *testing.F) {
 			t.Errorf("%q: read as %q (cut %v): %v %q; want %v %q", line, short, cut, gotJobs, gotMsg, wantJobs, wantMsg)
 		}
 	})
+}
+
+// failingReader gives its text, then fails as a folder does.
+type failingReader struct{ text string }
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.text == "" {
+		return 0, syscall.EISDIR
+	}
+	n := copy(p, r.text)
+	r.text = r.text[n:]
+	return n, nil
+}
+
+// Issue 20.10: a read that fails ends the session with an *InputError,
+// mid-line too; the end of the input ends it cleanly, as before.
+func TestPlainReadFailure(t *testing.T) {
+	for _, in := range []string{"", "2\n", "2\n1"} {
+		var out strings.Builder
+		err := NewPlain(&failingReader{in}, &out, true, backoff.Defaults()).Run()
+		var ie *InputError
+		if !errors.As(err, &ie) || !errors.Is(err, syscall.EISDIR) {
+			t.Errorf("input %q, then a failure: got %v, want an *InputError of EISDIR", in, err)
+		}
+	}
+	if err := NewPlain(strings.NewReader("2\n1"), io.Discard, true, backoff.Defaults()).Run(); err != nil {
+		t.Errorf("the end of the input: %v, want a clean end", err)
+	}
 }

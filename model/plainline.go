@@ -35,8 +35,10 @@ const jobNamesKept = 1 << 20
 // the reference) and gives it to take piece by piece as it arrives, echoing
 // each piece when the session echoes. A line that the end of the input cuts
 // short is a line, as it is for the reference; at the end of the input
-// before any byte of a line, or at a failure to read (after what of the line
-// came before it), it ends the prompt's line and returns errEnd.
+// before any byte of a line it ends the prompt's line and returns errEnd;
+// at a failure to read (after what of the line came before it) it ends the
+// prompt's line and returns an *InputError: the session fails, it did not
+// end.
 func (p *Plain) readLine(take func(piece []byte)) error {
 	started := false
 	for {
@@ -57,7 +59,10 @@ func (p *Plain) readLine(take func(piece []byte)) error {
 		case ended:
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
-		case err != nil && (!started || !errors.Is(err, io.EOF)):
+		case err != nil && !errors.Is(err, io.EOF):
+			p.println("")
+			return &InputError{Err: err}
+		case err != nil && !started:
 			p.println("")
 			return errEnd
 		}

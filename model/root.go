@@ -72,6 +72,8 @@ type root struct {
 	note     string // kept in every plan saved
 
 	width, height int       // the window
+	sized         bool      // a window size has come: before it, keys wait in early
+	early         []tea.Msg // keys typed before the first window size, taken once it comes
 	bodyHeight    int       // the panes' height: the window less header and footer
 	header        string    // drawn for headerOf
 	headerOf      headerKey // what the header was drawn for
@@ -121,7 +123,7 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 	}
 	m.save.SetNotice(o.Notice)
 	m.form = NewSettingsPane(p, st)
-	m.advice = NewAdvicePane(p, o.Compute.Advise, o.InlineAdvice, st)
+	m.advice = NewAdvicePane(p, o, st)
 	m.initCmd = tea.Batch(m.setPlan(p), m.advice.SetGoals(o.Goals, cmp.Or(o.AdviceSeeds, DefaultAdviceSeeds), o.AlsoService))
 	return App{m}
 }
@@ -155,10 +157,13 @@ func (m App) SaveBox() SaveBox           { return m.save }
 // closes what the save box shows once done, a save's result or a notice,
 // then goes on as any key):
 //
+//  0. before the first window size, keys wait for it (the runtime reads
+//     the terminal before it tells its size), and are taken after it;
 //  1. the window's size;
 //  2. the computations' own messages (results, the spinner, the progress,
 //     the advice's search) and what came of saving the plan, which no
 //     field takes and which must reach the panes while one has the keys;
+//     esc while a save is on its way, which calls it off;
 //  3. below the least size, keys and the mouse: only q and ctrl+c do
 //     anything, and both quit;
 //  4. the save box's field or question, or else an open form or text
@@ -193,10 +198,16 @@ func (m *root) update(msg tea.Msg) tea.Cmd {
 		m.save.Dismiss()
 	}
 	switch {
+	case m.keepEarly(msg):
 	case m.resize(msg):
+		if len(m.early) > 0 {
+			m.layout()
+			cmd = m.takeEarly()
+		}
 	case m.computation(msg, &cmd):
 	case m.adviceMessage(msg, &cmd):
 	case m.saved(msg):
+	case m.cancelsSave(msg):
 	case m.tooSmall(msg, &cmd):
 	case m.captured():
 		cmd = m.updateCaptured(msg)
@@ -213,7 +224,8 @@ func (m *root) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// resize takes a new window size.
+// resize takes a new window size; the first one takes the keys typed
+// before it, in order.
 func (m *root) resize(msg tea.Msg) bool {
 	ws, ok := msg.(tea.WindowSizeMsg)
 	if !ok {
@@ -221,7 +233,40 @@ func (m *root) resize(msg tea.Msg) bool {
 	}
 	m.width, m.height = max(ws.Width, 0), max(ws.Height, 0)
 	m.bodyHeight = -1 // lay out again
+	m.sized = true
 	return true
+}
+
+// maxEarly is the most keys kept before the first window size: a burst a
+// person types while the program starts, not a paste.
+const maxEarly = 64
+
+// keepEarly keeps a key that comes before the first window size, which
+// would otherwise meet a window of no size and be dropped: the runtime
+// reads the terminal before it has told its size.
+func (m *root) keepEarly(msg tea.Msg) bool {
+	if m.sized {
+		return false
+	}
+	if _, ok := msg.(tea.KeyMsg); !ok {
+		return false
+	}
+	if len(m.early) < maxEarly {
+		m.early = append(m.early, msg)
+	}
+	return true
+}
+
+// takeEarly gives the keys kept before the first window size to update,
+// once it has come.
+func (m *root) takeEarly() tea.Cmd {
+	early := m.early
+	m.early = nil
+	var cmds []tea.Cmd
+	for _, k := range early {
+		cmds = append(cmds, m.update(k))
+	}
+	return tea.Batch(cmds...)
 }
 
 // small reports whether the window is below the least size.
@@ -252,6 +297,17 @@ func (m *root) saved(msg tea.Msg) bool {
 		m.save, _ = m.save.Update(r)
 	}
 	return ok
+}
+
+// cancelsSave takes esc while a save is on its way: it calls the save
+// off, whatever has the keys.
+func (m *root) cancelsSave(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || !m.save.Writing() || !key.Matches(k, m.save.KeyMap.Cancel) {
+		return false
+	}
+	m.save, _ = m.save.Update(msg)
+	return true
 }
 
 // captured reports whether the save box, a text field or the form has the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -129,6 +130,7 @@ type SaveBox struct {
 	saved  string        // once shown: what was saved ("the plan", "plan A"), "" for anything else
 	name   string        // the file it goes to
 	gen    int           // the write on its way
+	cancel *atomic.Bool  // set by esc while it is on its way
 	note   string        // beside the field: why a name was refused, or that a file was kept
 	failed bool          // the note, or the result, is an error
 	result string        // once shown: what was saved, or why not, or a notice
@@ -238,7 +240,8 @@ func (m *SaveBox) SetWidth(w int) {
 }
 
 // Update types the name, answers the question and takes the result of a
-// write, which comes whatever has the keys.
+// write, which comes whatever has the keys; esc calls off a write on its
+// way.
 func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 	if r, ok := msg.(planSavedMsg); ok {
 		m.landed(r)
@@ -246,6 +249,11 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 	}
 	k, isKey := msg.(tea.KeyMsg)
 	switch m.stage {
+	case saveWriting:
+		if isKey && key.Matches(k, m.KeyMap.Cancel) {
+			m.cancelWrite()
+		}
+		return m, nil
 	case saveAsking:
 		switch {
 		case !isKey:
@@ -296,7 +304,7 @@ func (m SaveBox) Update(msg tea.Msg) (SaveBox, tea.Cmd) {
 		}
 		before := m.input.Value()
 		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input, cmd = updateField(m.input, msg)
 		if m.input.Value() != before {
 			m.note = ""
 		}
@@ -314,17 +322,35 @@ func (m *SaveBox) write(overwrite bool) tea.Cmd {
 	m.setKeys()
 	m.render()
 	gen, files, name := m.gen, m.files, m.name
+	cancel := new(atomic.Bool)
+	m.cancel = cancel
 	data := []byte(plan.Encode(m.plan))
 	return func() tea.Msg {
-		return planSavedMsg{gen: gen, overwrite: overwrite, err: files.Write(name, data, overwrite)}
+		var err error
+		if cf, ok := files.(CancelFiles); ok {
+			err = cf.WriteCancel(name, data, overwrite, cancel.Load)
+		} else {
+			err = files.Write(name, data, overwrite)
+		}
+		return planSavedMsg{gen: gen, overwrite: overwrite, err: err}
 	}
+}
+
+// cancelWrite calls off the write on its way: the box says so at once,
+// and s saves again. A write that was already complete says what it did
+// when it lands.
+func (m *SaveBox) cancelWrite() {
+	m.cancel.Store(true)
+	m.stage, m.result, m.failed, m.saved = saveShown, pane.SaveCancelled(m.name), false, ""
+	m.setKeys()
+	m.render()
 }
 
 // landed takes what came of a write: the question when the file is there,
 // else what was saved or why not.
 func (m *SaveBox) landed(r planSavedMsg) {
-	if r.gen != m.gen || m.stage != saveWriting {
-		return
+	if r.gen != m.gen || m.stage != saveWriting && !(m.cancel.Load() && r.err == nil) {
+		return // another write's, or one called off that wrote nothing
 	}
 	switch {
 	case !r.overwrite && errors.Is(r.err, fs.ErrExist):
@@ -363,7 +389,7 @@ func (m *SaveBox) setKeys() {
 	}
 	m.KeyMap.Yes.SetEnabled(m.stage == saveAsking)
 	m.KeyMap.No.SetEnabled(m.stage == saveAsking)
-	m.KeyMap.Cancel.SetEnabled(m.Captured())
+	m.KeyMap.Cancel.SetEnabled(m.Captured() || m.stage == saveWriting)
 }
 
 // render draws the box: the field and the note under it, the question, the file

@@ -112,6 +112,7 @@ const policiesLimit = 160
 // The keys of the form's selects.
 const (
 	presetKey      = "preset"
+	growthKey      = "growth"
 	drawsKey       = "draws"
 	spreadDrawsKey = "the spread's draws"
 	queueOrderKey  = "queue order"
@@ -126,6 +127,7 @@ const (
 type formDraft struct {
 	text        []string // as many as formTexts
 	preset      string
+	growth      backoff.Growth
 	draws       backoff.Draws
 	spreadDraws backoff.Draws
 	queueOrder  backoff.QueueOrder
@@ -146,6 +148,7 @@ func (d *formDraft) plan(base Plan, upTo int) (Plan, error) {
 			first = fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
+	p.Settings.Growth = d.growth
 	p.Settings.Draws, p.SpreadDraws = d.draws, d.spreadDraws
 	p.Settings.QueueOrder, p.Settings.DropExpired = d.queueOrder, d.dropExpired
 	return p, first
@@ -176,6 +179,10 @@ type SettingsPane struct {
 	width    int
 	height   int
 	styles   *pane.Styles
+
+	// growth is the growth's select on the third page, which a preset
+	// moves to the preset's growth.
+	growth *huh.Select[backoff.Growth]
 }
 
 // NewSettingsPane returns pane 5 showing plan p, the form closed.
@@ -339,11 +346,12 @@ func (m *SettingsPane) rebuild() {
 }
 
 // formPageLines is the most lines a page of the form takes: the third, its
-// title, three selects of two lines each, seven more fields (your own
-// policy's six and the seeds) and the policies' field of two lines or
-// three, with room for two titles that wrap in a narrow pane (the second,
-// the service's and its queue's, takes 14).
-const formPageLines = 19
+// title, four selects of two lines each (the preset, the growth, the draws
+// and the spread's draws), seven more fields (your own policy's six and the
+// seeds) and the policies' field of two lines or three, with room for two
+// titles that wrap in a narrow pane (the second, the service's and its
+// queue's, takes 14).
+const formPageLines = 21
 
 // formHeight leaves room above the form for the title and below it for
 // an error.
@@ -396,6 +404,7 @@ func (m *SettingsPane) build() {
 	if c := m.plan.Settings.Custom(); c.Name != customPreset {
 		m.draft.preset, m.filled = c.Name, c.Name
 	}
+	m.draft.growth = m.plan.Settings.Growth
 	m.draft.draws, m.draft.spreadDraws = m.plan.Settings.Draws, m.plan.SpreadDraws
 	m.draft.queueOrder, m.draft.dropExpired = m.plan.Settings.QueueOrder, m.plan.Settings.DropExpired
 	// The queue's order and what becomes of expired requests close the
@@ -411,6 +420,11 @@ func (m *SettingsPane) build() {
 	for _, pr := range backoff.Presets() {
 		presets = append(presets, huh.NewOption(pr.Name, pr.Name))
 	}
+	// Before the multiplier, whose title then says whether it counts.
+	m.growth = huh.NewSelect[backoff.Growth]().Key(growthKey).Title("growth (←/→): how each base wait grows from the one before").
+		Inline(true).Options(huh.NewOption(pane.GrowthName(backoff.GrowthExponential), backoff.GrowthExponential),
+		huh.NewOption(pane.GrowthName(backoff.GrowthLinear), backoff.GrowthLinear)).
+		Value(&m.draft.growth)
 	draws := func() []huh.Option[backoff.Draws] {
 		return []huh.Option[backoff.Draws]{huh.NewOption("reference", backoff.Reference), huh.NewOption("independent", backoff.Independent)}
 	}
@@ -418,7 +432,7 @@ func (m *SettingsPane) build() {
 		huh.NewSelect[string]().Key(presetKey).Title("your own policy starts from (←/→; a preset fills the fields below, the five keep theirs)").
 			Inline(true).Options(presets...).Value(&m.draft.preset),
 		byName[pane.FieldName(backoff.CustomFirstWait)], byName[pane.FieldName(backoff.CustomLongestWait)], byName[pane.FieldName(backoff.CustomAttempts)],
-		byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.CustomMaxElapsed)], byName[policiesField],
+		m.growth, byName[pane.FieldName(backoff.Multiplier)], byName["jitter"], byName[pane.FieldName(backoff.CustomMaxElapsed)], byName[policiesField],
 		huh.NewSelect[backoff.Draws]().Key(drawsKey).Title("draws (←/→): reference, as the original program, or independent").
 			Inline(true).Options(draws()...).Value(&m.draft.draws),
 		byName["the spread's seeds"],
@@ -473,22 +487,21 @@ func (m *SettingsPane) take(msg tea.Msg) tea.Cmd {
 		cmd = m.step(true)
 	case isKey && key.Matches(k, m.KeyMap.Back, m.KeyMap.FieldUp):
 		cmd = m.step(false)
+	case isWordForward(msg):
+		cmd = m.wordForward(msg)
 	default:
-		model, c := m.form.Update(msg)
-		if f, ok := model.(*huh.Form); ok {
-			m.form = f
-		}
-		cmd = c
+		cmd = m.toForm(msg)
 	}
 	m.fillPreset()
 	// Set here, in Update, rather than with huh's TitleFunc, which would
 	// read the draft from a command's goroutine while fields write it. The
-	// longest waits' ranges start at the first waits typed before them.
-	// A title changed is drawn at once: the page draws its fields' views
-	// on the message after.
+	// longest waits' ranges start at the first waits typed before them; the
+	// multiplier's says whether the growth chosen above it ignores it. A
+	// title changed is drawn at once: the page draws its fields' views on
+	// the message after.
 	changed := false
 	for i, t := range formTexts() {
-		if t.field == backoff.LongestWait || t.field == backoff.CustomLongestWait {
+		if t.field == backoff.LongestWait || t.field == backoff.CustomLongestWait || t.field == backoff.Multiplier {
 			p, _ := m.draft.plan(m.plan, i)
 			if title := fieldTitle(t, p.Settings); title != m.titles[i] {
 				m.titles[i] = title
@@ -555,9 +568,9 @@ func (m *SettingsPane) step(next bool) tea.Cmd {
 }
 
 // fillPreset fills the policy's own fields from the preset just chosen,
-// all on its page: its first wait, longest wait, attempts, multiplier,
-// jitter and limit on total time. The five's, on the first page, are left
-// as they are (issue 19, item 2).
+// all on its page: its first wait, longest wait, attempts, growth,
+// multiplier, jitter and limit on total time. The five's, on the first
+// page, are left as they are (issue 19, item 2).
 func (m *SettingsPane) fillPreset() {
 	if m.draft.preset == m.filled {
 		return
@@ -581,6 +594,8 @@ func (m *SettingsPane) fillPreset() {
 		}
 		m.inputs[i].Value(&m.draft.text[i])
 	}
+	m.draft.growth = s.Growth
+	m.growth.Value(&m.draft.growth) // moves the select to it
 	// The page draws its fields' views on its next message: give it one
 	// that no field takes, so that it shows the values just filled.
 	if f, ok := m.draft.refresh(m.form); ok {

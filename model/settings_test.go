@@ -16,9 +16,9 @@ import (
 )
 
 // formFields is how many fields the settings form has: its text fields and
-// five selects (the queue's order and expired requests, the preset, the
-// draws and the spread's draws).
-var formFields = len(formTexts()) + 5
+// six selects (the queue's order and expired requests, the preset, the
+// growth, the draws and the spread's draws).
+var formFields = len(formTexts()) + 6
 
 // messagesOf runs cmd as bubbletea would, batches command by command, and
 // returns the messages it gives. A command that has not returned within a

@@ -58,6 +58,8 @@ func formTitles() []string {
 		switch t.name {
 		case pane.FieldName(backoff.CustomFirstWait):
 			out = append(out, "queue order (", "expired requests (", "your own policy starts from")
+		case pane.FieldName(backoff.Multiplier):
+			out = append(out, "growth (")
 		case "the spread's seeds":
 			out = append(out, "draws (")
 		}

@@ -614,3 +614,40 @@ func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures
 	}
 	return nil
 }
+
+// Cost is what the search takes on workers cores, as backoff counts a
+// run's cost (backoff.Cost): at most, each of its workers holds the
+// largest scratch its candidates need, the fast path's and the engine's
+// (a budget puts a crowd on the engine), and the figures of every crowd
+// are kept; its work is that of every candidate of the first phase, each
+// bounded as backoff bounds a crowd, then each other crowd Estimate counts
+// at their mean: which candidates go on is not known before they run, and
+// at the costliest (a preset of 100 attempts) the estimate would be ten
+// times what the search takes.
+func (sr Search) Cost(workers int) backoff.Cost {
+	cs := sr.runnable(sr.policies())
+	var c backoff.Cost
+	var most, scratch int64
+	ps := make([]backoff.Policy, 0, len(cs))
+	ss := make([]backoff.Settings, 0, len(cs))
+	for _, cand := range cs {
+		one := backoff.RunAllCost([]backoff.Policy{cand.Policy}, cand.Settings, backoff.Options{}, 1)
+		c.Work += one.Work
+		most = max(most, one.Work)
+		withBudget := cand.Settings
+		withBudget.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+		for _, s := range []backoff.Settings{cand.Settings, withBudget} {
+			scratch = max(scratch, backoff.RunSeedsCost([]backoff.Policy{cand.Policy}, s, 1, backoff.SeedOptions{Workers: 1}).Bytes)
+		}
+		ps, ss = append(ps, cand.Policy), append(ss, cand.Settings)
+	}
+	w := sr.Estimate()
+	c.Work += int64(max(w.Crowds-len(cs), 0)) * (c.Work / int64(max(len(cs), 1)))
+	c.Span = most
+	c.Parallel = backoff.CrowdsWorkers(ps, ss, max(workers, 1))
+	// Two of the largest scratch a worker: the fast path's and the
+	// engine's at once, at worst; 512 bytes for each crowd's figures, kept
+	// until the end.
+	c.Bytes = int64(c.Parallel)*2*scratch + int64(w.Crowds)*512
+	return c
+}

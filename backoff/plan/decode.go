@@ -22,10 +22,10 @@ import (
 // not TOML; a key a plan does not have (keys are case-sensitive); a value of
 // the wrong type (a string where a number goes, a decimal where a whole number
 // goes); a value out of its range under backoff.WideLimits, or one the
-// jitter's, budget's, draws' or policies' rules refuse. The first problem in
-// the file's order is the one reported; ranges that depend on other keys
-// (the longest wait on the first, the fresh requests on the load, its end
-// and the outage) are checked once every key is read.
+// jitter's, growth's, budget's, draws' or policies' rules refuse. The first
+// problem in the file's order is the one reported; ranges that depend on
+// other keys (the longest wait on the first, the fresh requests on the load,
+// its end and the outage) are checked once every key is read.
 func Decode(file string, data []byte) (plan Plan, err error) {
 	fail := func(line int, format string, a ...any) (Plan, error) {
 		return Plan{}, &Error{File: file, Line: line, Msg: planShowable(fmt.Sprintf(format, a...))}

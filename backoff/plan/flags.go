@@ -29,6 +29,9 @@ func Flags(p Plan) []string {
 			flag(f.Flag(), strconv.Itoa(v))
 		}
 	}
+	if s.Growth != ds.Growth {
+		flag("growth", s.Growth.String())
+	}
 	if s.Multiplier != ds.Multiplier {
 		flag("multiplier", backoff.FormatThousandths(s.Multiplier))
 	}

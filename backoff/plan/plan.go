@@ -22,7 +22,7 @@ import (
 //	note, policies               top level: a note of one's own; the policies compared
 //	[policy]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms: the five's
 //	[custom]                     first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms (each
-//	                             left out: [policy]'s), multiplier, jitter: the policy of one's own
+//	                             left out: [policy]'s), growth, multiplier, jitter: the policy of one's own
 //	[crowd]                      clients, outage_ms, seed, slot_ms, draws
 //	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes,
 //	                             queue, timeout_ms, drop_expired, queue_order
@@ -32,8 +32,8 @@ import (
 // Plan is everything a run needs.
 type Plan struct {
 	// Settings are every setting: the five's waits, the custom policy's
-	// own (those it has), multiplier and jitter, the crowd, its draws and
-	// seed, the service and its budget.
+	// own (those it has), growth, multiplier and jitter, the crowd, its
+	// draws and seed, the service and its budget.
 	Settings backoff.Settings
 	// Policies are the names of the policies compared, as
 	// backoff.LookupPolicy takes them ("full jitter", "grpc", "custom"), in
@@ -147,8 +147,8 @@ var planTables = []struct{ name, doc string }{
 		"of its own; the presets (grpc, aws, cenkalti, retryablehttp, client-go, envoy,\n" +
 		"polly) keep their own."},
 	{"custom", "The policy of your own, \"custom\" in policies: its own first wait, longest\n" +
-		"wait, attempts and limit (each left out: [policy]'s), each wait drawn with\n" +
-		"this multiplier and jitter. --preset fills them all."},
+		"wait, attempts and limit (each left out: [policy]'s), and how its waits grow\n" +
+		"and are drawn. --preset fills them all."},
 	{"crowd", "The crowd: clients that all fail at 0 ms, when the outage starts, and retry."},
 	{"service", "The service once it is back, the fresh load on it, and its queue."},
 	{"spread", "The crowd over many seeds: each figure's median, 95th percentile and worst\n" +
@@ -259,8 +259,20 @@ func planKeys() []planKey {
 		customLongest,
 		customKey(backoff.CustomAttempts, "attempts", "Your own policy's tries per client, the first included."),
 		customKey(backoff.CustomMaxElapsed, "max_elapsed_ms", "Your own policy's limit on total time; 0 is no limit."),
-		{table: "custom", name: "multiplier", doc: "Each base wait is the one before it times this, up to the longest wait.\n" +
-			"From 1.0 to 10.0, with at most three decimals; default 2.0 (doubling).",
+		{table: "custom", name: "growth", doc: "How each base wait grows from the one before it, up to the longest wait:\n" +
+			"\"exponential\" (times the multiplier) or \"linear\" (plus the first wait: the\n" +
+			"k-th base wait is k times the first, as Polly's linear delay and\n" +
+			"go-retryablehttp's LinearJitterBackoff grow). Default \"exponential\".",
+			value: func(p Plan) string { return tomlString(p.Settings.Growth.String()) },
+			read: planTextReader(func(p *Plan, s string) bool {
+				g, err := backoff.ParseGrowth(s)
+				p.Settings.Growth = g
+				return err == nil
+			}),
+			rule: func(Plan) string { return `"exponential" or "linear"` }},
+		{table: "custom", name: "multiplier", doc: "Each base wait is the one before it times this, up to the longest wait;\n" +
+			"linear growth ignores it. From 1.0 to 10.0, with at most three decimals;\n" +
+			"default 2.0 (doubling).",
 			value: func(p Plan) string { return planDecimal(p.Settings.Multiplier) },
 			read: func(p *Plan, v any) (string, bool) {
 				m, wrong, ok := readTOMLThousandths(v)

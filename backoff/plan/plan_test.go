@@ -35,6 +35,7 @@ func richPlan() Plan {
 	s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}, 20
 	s.Queue, s.Timeout, s.DropExpired, s.QueueOrder = 4000, 2500, true, backoff.LIFO
 	s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = 250, 120000, 5, 0
+	s.Growth = backoff.GrowthLinear
 	return Plan{Settings: s, Policies: []string{"full jitter", "fixed", "custom", "grpc"}, Seeds: 200, SeedDraws: backoff.Reference,
 		Note: "Checkout after a 30 s outage: 20,000 clients, 2,000 a second.\nThe \"custom\" one is grpc's waits from 250 ms."}
 }
@@ -108,6 +109,7 @@ func randomPlan(r *rand.Rand) Plan {
 	if r.IntN(2) == 0 {
 		s.CustomMaxElapsed = pick(r, 0, backoff.MaxTime)
 	}
+	s.Growth = backoff.Growth(r.IntN(2))
 	s.Jitter = backoff.Jitter{Kind: backoff.JitterKind(r.IntN(6))}
 	if s.Jitter.Kind == backoff.JitterSpread || s.Jitter.Kind == backoff.JitterUp {
 		s.Jitter.Factor = pick(r, 1, 1000)
@@ -186,6 +188,7 @@ func TestPlanTOMLIsTOML(t *testing.T) {
 			FirstWaitMs int `toml:"first_wait_ms"`
 		}
 		Custom struct {
+			Growth     string
 			Multiplier float64
 			Jitter     string
 		}
@@ -197,7 +200,7 @@ func TestPlanTOMLIsTOML(t *testing.T) {
 	if _, err := toml.Decode(Encode(richPlan()), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(doc.Policies, richPlan().Policies) || doc.Policy.FirstWaitMs != 250 || doc.Custom.Multiplier != 1.6 ||
+	if !slices.Equal(doc.Policies, richPlan().Policies) || doc.Policy.FirstWaitMs != 250 || doc.Custom.Growth != "linear" || doc.Custom.Multiplier != 1.6 ||
 		doc.Custom.Jitter != "spread:0.2" || doc.Service.Budget != "grpc:10:0.1" || doc.Service.LoadUntilMs == nil || *doc.Service.LoadUntilMs != 120000 {
 		t.Errorf("got %+v, want the rich plan's values", doc)
 	}
@@ -289,7 +292,8 @@ func TestDecodePlanCustomOwnWaits(t *testing.T) {
 	if s.CustomFirstWait != backoff.Follow || s.CustomLongestWait != backoff.Follow || s.CustomAttempts != backoff.Follow || s.CustomMaxElapsed != backoff.Follow {
 		t.Errorf("an old plan: custom's own waits %d, %d, %d, %d; want all Follow", s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed)
 	}
-	if c := s.Custom(); c.FirstWait != 2000 || c.LongestWait != 30000 || c.Attempts != 4 || c.MaxElapsed != 60000 || c.Multiplier != 3000 {
+	if c := s.Custom(); c.FirstWait != 2000 || c.LongestWait != 30000 || c.Attempts != 4 || c.MaxElapsed != 60000 || c.Multiplier != 3000 ||
+		c.Growth != backoff.GrowthExponential {
 		t.Errorf("an old plan's custom: got %s, want [policy]'s waits at x3", c.Describe())
 	}
 
@@ -418,6 +422,9 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"jitter's factor 0", "[custom]\njitter = \"up:0\"\n", `plan.toml:2: custom.jitter = "up:0": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
 		{"jitter's factor above 1", "[custom]\njitter = \"spread:1.5\"\n", `plan.toml:2: custom.jitter = "spread:1.5": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
 		{"no such jitter", "[custom]\njitter = \"wobbly\"\n", `plan.toml:2: custom.jitter = "wobbly": want none, full, equal, decorrelated, spread:F or up:F (F from 0.001 to 1)`},
+		{"no such growth", "[custom]\nmultiplier = 1.5\ngrowth = \"lineal\"\n", `plan.toml:3: custom.growth = "lineal": want "exponential" or "linear"`},
+		{"a number for the growth", "[custom]\ngrowth = 2\n", `plan.toml:2: custom.growth = 2: want "exponential" or "linear", not a whole number`},
+		{"the growth in [policy]", "[policy]\ngrowth = \"linear\"\n", "plan.toml:2: policy.growth: not a key of [policy], which takes first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms"},
 		{"clients", "[crowd]\nclients = 1_000_001\n", "plan.toml:2: crowd.clients = 1000001: want a whole number from 1 to 1000000"},
 		{"no clients", "[crowd]\nclients = 0\n", "plan.toml:2: crowd.clients = 0: want a whole number from 1 to 1000000"},
 		{"outage below 0", "[crowd]\noutage_ms = -1\n", "plan.toml:2: crowd.outage_ms = -1: want a time from 0 to 86400000 ms"},
@@ -541,6 +548,8 @@ func applyFlags(t *testing.T, flags []string) Plan {
 		switch name {
 		case "queue-order":
 			p.Settings.QueueOrder, err = backoff.ParseQueueOrder(value)
+		case "growth":
+			p.Settings.Growth, err = backoff.ParseGrowth(value)
 		case "multiplier":
 			m, ok := backoff.ParseThousandths(value)
 			if !ok {
@@ -587,7 +596,7 @@ func TestPlanFlags(t *testing.T) {
 	}
 	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
 		"--custom-first-wait 250 --custom-longest 120000 --custom-attempts 5 " +
-		"--multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
+		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
 		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
@@ -670,5 +679,55 @@ func TestPlanPolicyList(t *testing.T) {
 	}
 	if err != nil || !slices.Equal(names, []string{"full jitter", "fixed", "custom", "grpc"}) || list[2].Multiplier != 1600 {
 		t.Errorf("the rich plan: got %q, %v; want full jitter, fixed, custom (x1.6) and grpc", names, err)
+	}
+}
+
+// A plan without a growth (every plan written before it) is exponential;
+// growth = "linear" makes custom linear and leaves the five and the
+// multiplier alone; Encode writes it back and Flags says --growth linear.
+func TestDecodePlanGrowth(t *testing.T) {
+	old := "[custom]\nfirst_wait_ms = 1000\nlongest_wait_ms = 5000\nmultiplier = 3\n"
+	got, err := Decode("old.toml", []byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Settings.Growth != backoff.GrowthExponential {
+		t.Errorf("a plan without growth: got %v, want exponential", got.Settings.Growth)
+	}
+	if c := got.Settings.Custom(); c.Base(2) != 3000 {
+		t.Errorf("a plan without growth: custom's d(2) = %d, want 3000 (x3)", c.Base(2))
+	}
+	for _, spelled := range []string{"linear", "Linear", "LINEAR"} {
+		got, err = Decode("linear.toml", []byte(old+"growth = \""+spelled+"\"\n"))
+		if err != nil {
+			t.Fatalf("growth = %q: %v", spelled, err)
+		}
+		s := got.Settings
+		c := s.Custom()
+		var waits []int
+		for k := 1; k < 6; k++ {
+			waits = append(waits, c.Base(k))
+		}
+		if s.Growth != backoff.GrowthLinear || s.Multiplier != 3000 || !slices.Equal(waits, []int{1000, 2000, 3000, 4000, 5000}) {
+			t.Errorf("growth = %q: got growth %v, multiplier %d, custom's d(1..5) %v; want linear, 3000, 1000 to 5000 by 1000", spelled, s.Growth, s.Multiplier, waits)
+		}
+		for _, p := range s.Five() {
+			if p.Growth != backoff.GrowthExponential {
+				t.Errorf("growth = %q: %s got growth %v, want the five exponential", spelled, p.Name, p.Growth)
+			}
+		}
+		text := Encode(got)
+		if !strings.Contains(text, "\ngrowth = \"linear\"\n") {
+			t.Errorf("growth = %q: Encode has no growth = \"linear\":\n%s", spelled, text)
+		}
+		if again, err := Decode("again.toml", []byte(text)); err != nil || !again.Equal(got) {
+			t.Errorf("growth = %q written and read again: got %+v, %v; want %+v", spelled, again, err, got)
+		}
+		if flags := strings.Join(Flags(got), " "); !strings.Contains(flags, "--growth linear") {
+			t.Errorf("growth = %q: Flags %q, want --growth linear", spelled, flags)
+		}
+	}
+	if flags := strings.Join(Flags(Default()), " "); strings.Contains(flags, "growth") {
+		t.Errorf("the defaults' flags: got %q, want no --growth", flags)
 	}
 }

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"sync/atomic"
-	"time"
 
 	vreport "github.com/retryplanner/retry-planner/views/report"
 	"github.com/retryplanner/retry-planner/views/words"
@@ -140,14 +137,11 @@ func (r report) search() advice.Search {
 	return advice.Search{Settings: s, Custom: r.advise.custom, Seeds: r.seeds, Goals: r.goals, AlsoService: r.advise.alsoService}
 }
 
-// renderAdvice runs the search, with its progress on r.progress, and
-// writes what it found.
+// renderAdvice runs the search, its crowds counted on the report's
+// progress line (runReport shows one on a terminal for a search of a few
+// seconds or more) and stopped by a signal, and writes what it found.
 func renderAdvice(r report, w io.Writer, workers int) error {
-	sr := r.search()
-	var done atomic.Int64
-	stopBar := drawProgress(r.progress, &done, sr.Estimate().Crowds)
-	adv, err := advice.Run(sr, advice.Options{Workers: workers, Done: &done})
-	stopBar()
+	adv, err := advice.Run(r.search(), advice.Options{Workers: workers, Done: r.done, Stop: r.stop})
 	if err != nil {
 		return &runError{err}
 	}
@@ -183,41 +177,4 @@ func (a *adviseSpec) savedPlan(r report) plan.Plan {
 		}
 	}
 	return plan.Plan{Settings: r.settings, Seeds: r.seeds, SeedDraws: r.seedDraws, Note: r.note, Goals: r.goals}
-}
-
-// drawProgress draws a bar of done out of most on w, every tenth of a
-// second, until the returned func is called, which clears it. Nothing when
-// w is nil.
-func drawProgress(w io.Writer, done *atomic.Int64, most int) (stop func()) {
-	if w == nil {
-		return func() {}
-	}
-	quit, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				fmt.Fprint(w, "\r\x1b[K")
-				return
-			case <-tick.C:
-				fmt.Fprint(w, "\r"+progressLine(int(done.Load()), most))
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-finished
-	}
-}
-
-// progressLine is the bar: "advise [#######.............] 312 of at most
-// 826 crowds".
-func progressLine(done, most int) string {
-	const width = 24
-	filled := min(width, done*width/max(most, 1))
-	return "advise [" + strings.Repeat("#", filled) + strings.Repeat(".", width-filled) + "] " +
-		words.Count(done) + " of at most " + words.Count(most) + " crowds"
 }

@@ -16,15 +16,18 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/model"
+	"github.com/retryplanner/retry-planner/model/cli/quietterm"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // options are what the command line asks for.
 type options struct {
 	plain    bool
 	settings backoff.Settings
-	rest     []string // a report command and its arguments, if any
-	report   report   // rest, read and checked
-	tui      tuiStart // for the full-screen program: what it starts with beside the settings
+	rest     []string  // a report command and its arguments, if any
+	report   report    // rest, read and checked
+	tui      tuiStart  // for the full-screen program: what it starts with beside the settings
+	limits   runLimits // the ceilings of memory and time a run must stay under
 }
 
 // usageError is a command line the program cannot run: one line on standard
@@ -35,6 +38,7 @@ func (e *usageError) Error() string { return e.msg }
 
 // Run is the whole program, minus the process: it returns the exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	quietterm.Restore() // TERM as the program was given it (see quietterm)
 	opts, err := parseArgs(args)
 	var text *textRequest
 	var uerr *usageError
@@ -50,7 +54,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case opts.plain:
 		return runPlain(opts.settings, stdin, stdout, stderr)
 	case len(opts.rest) > 0:
-		return runReport(opts.report, stdout, stderr)
+		return runReport(opts.report, opts.limits, stdout, stderr)
 	default:
 		return runTUI(opts, stdin, stdout, stderr)
 	}
@@ -91,7 +95,13 @@ func versionLine(info *debug.BuildInfo, ok bool) string {
 // fails.
 func runPlain(s backoff.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	echo := !isTerminal(stdin)
-	return writeStatus(model.NewPlain(stdin, stdout, echo, s).Run(), "the screen", stderr)
+	err := model.NewPlain(stdin, stdout, echo, s).Run()
+	var in *model.InputError
+	if errors.As(err, &in) {
+		fmt.Fprintf(stderr, "retry-planner: reading standard input: %s\n", words.FileReason(in.Err, "no such file"))
+		return 1
+	}
+	return writeStatus(err, "the screen", stderr)
 }
 
 // writeStatus is the exit status after writing what: 0 when it was written

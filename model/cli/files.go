@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/retryplanner/retry-planner/backoff/plan"
+	"github.com/retryplanner/retry-planner/model"
 	"github.com/retryplanner/retry-planner/views/words"
 )
 
@@ -25,9 +27,14 @@ type files interface {
 	readPlan(name string) ([]byte, error)
 	// exists reports whether something is at name.
 	exists(name string) bool
-	// dangling is an error saying what name is when it is a symbolic link
-	// to nothing, else nil.
-	dangling(name string) error
+	// unfit is an error saying what name is when no report may write
+	// there: a symbolic link to nothing, or something that is neither a
+	// regular file nor a device (a named pipe, a socket); else nil.
+	unfit(name string) error
+	// same reports whether a and b name one file: the same file where
+	// both are there, else the same cleaned absolute path, the links of
+	// its folders followed.
+	same(a, b string) bool
 }
 
 // osFiles are the process's files.
@@ -53,7 +60,39 @@ func (osFiles) exists(name string) bool {
 	return err == nil
 }
 
-func (osFiles) dangling(name string) error { return danglingLink(name) }
+func (osFiles) unfit(name string) error {
+	if err := danglingLink(name); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(name); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeCharDevice == 0 {
+		return &fs.PathError{Op: "open", Path: name, Err: notRegularError{kindOf(fi.Mode())}}
+	}
+	return nil
+}
+
+func (osFiles) same(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	return resolved(a) == resolved(b)
+}
+
+// resolved is name as an absolute, cleaned path, the links of its folder
+// followed as far as they go: two names of a file not yet there are one
+// file when they resolve alike.
+func resolved(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return filepath.Clean(name)
+	}
+	dir, base := filepath.Split(abs)
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	return filepath.Join(dir, base)
+}
 
 // danglingLinkError is a name that is a symbolic link to nothing: what it
 // points to is not there.
@@ -132,76 +171,150 @@ func existsError(flag, file string) error {
 	return usagef("%s %s: the file exists; add --force to overwrite it", flag, shownFile(file))
 }
 
-// outFile is a file a report writes: created only if it is not there, or
-// with --force, written beside it and renamed over it once complete, so
-// that a report that fails leaves the old file as it was. A file that is
-// not a regular one (/dev/null, a pipe) is written in place.
+// outFile is a file a report or the s key writes: always a temporary
+// file beside the target (".name.NNNN.tmp"), put in the target's place
+// only once complete (commit), and removed on every way out before that
+// (abort): an error, a signal, a stop. Without --force the target must
+// not be there when the file is put in place either: it is linked to its
+// name, which fails when something is there, rather than renamed over it.
+// A device, such as /dev/null, is written in place; anything else that is
+// not a regular file (a named pipe, a socket, a folder) is refused before
+// it is opened, so that nothing blocks on it.
 type outFile struct {
 	*os.File
-	name    string
-	temp    string // the file written beside name, renamed over it
-	created bool   // the file is new: removed if the report fails
+	name   string // the target, its links followed
+	temp   string // the file written beside it; "" for a device written in place
+	force  bool   // the target may be replaced
+	mu     sync.Mutex
+	closed bool // committed or aborted: nothing more to do
 }
 
-// createOut opens name for a report to write; without force, a file
-// already there is an error for which exists reports true.
+// notRegularError is a target that is neither a regular file nor a
+// device: writing to it could block for ever (a named pipe without a
+// reader) or mean nothing.
+type notRegularError struct{ what string }
+
+func (e notRegularError) Error() string { return e.what + ", not a regular file" }
+
+// kindOf is what a file of mode m is, for a message.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
+		return "a block device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
+}
+
+// createOut opens a file for a report to write to name; without force, a
+// file already there is an error for which isExist reports true.
 func createOut(name string, force bool) (*outFile, error) {
 	if err := danglingLink(name); err != nil {
 		return nil, err
 	}
-	fi, err := os.Lstat(name)
-	switch {
-	case !force || errors.Is(err, fs.ErrNotExist):
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return nil, err
-		}
-		return &outFile{File: f, name: name, created: true}, nil
-	case err == nil && fi.Mode().IsRegular():
-		f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-		if err != nil {
-			return nil, err
-		}
-		if err := f.Chmod(fi.Mode().Perm()); err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			return nil, err
-		}
-		return &outFile{File: f, name: name, temp: f.Name()}, nil
+	target := name
+	if t, err := filepath.EvalSymlinks(name); err == nil {
+		target = t // a link to a file: the file is written, the link kept
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	fi, err := os.Stat(target)
+	switch {
+	case err == nil && !fi.IsDir() && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeCharDevice == 0:
+		// Refused before any question to overwrite it.
+		return nil, &fs.PathError{Op: "open", Path: name, Err: notRegularError{kindOf(fi.Mode())}}
+	case err == nil && !force:
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrExist}
+	case err == nil && fi.IsDir():
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
+	case err == nil && fi.Mode()&fs.ModeCharDevice != 0:
+		// O_NONBLOCK: what is named may have become a pipe since.
+		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := f.Stat(); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			f.Close()
+			return nil, &fs.PathError{Op: "open", Path: name, Err: notRegularError{kindOf(fi.Mode())}}
+		}
+		return &outFile{File: f, name: target, force: true}, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	perm := fs.FileMode(0o644)
+	if err == nil {
+		perm = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
 		return nil, err
 	}
-	return &outFile{File: f, name: name}, nil
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &outFile{File: f, name: target, temp: f.Name(), force: force}, nil
 }
 
-// commit closes the file and puts it in its place.
+// commit closes the file and puts it in its place: over the file there
+// with force, else only where nothing is (an error for which isExist
+// reports true when something appeared meanwhile).
 func (o *outFile) commit() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return errInterrupted
+	}
+	o.closed = true
 	if err := o.Close(); err != nil {
-		o.abort()
+		o.remove()
 		return err
 	}
-	if o.temp != "" {
-		if err := os.Rename(o.temp, o.name); err != nil {
-			os.Remove(o.temp)
-			return err
-		}
+	if o.temp == "" {
+		return nil
 	}
-	return nil
+	defer o.remove()
+	if o.force {
+		return os.Rename(o.temp, o.name)
+	}
+	err := os.Link(o.temp, o.name)
+	if err == nil || isExist(err) {
+		return err
+	}
+	// A file system without hard links: a look, then the rename.
+	if _, serr := os.Lstat(o.name); serr == nil {
+		return &fs.PathError{Op: "open", Path: o.name, Err: fs.ErrExist}
+	}
+	return os.Rename(o.temp, o.name)
 }
 
-// abort closes the file and removes what the report made: a new file, or
-// the one written beside the old.
+// abort closes the file and removes the temporary file, leaving the
+// target as it was. It may be called from a signal's goroutine while the
+// file is written, and more than once.
 func (o *outFile) abort() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.closed = true
 	o.Close()
-	switch {
-	case o.temp != "":
+	o.remove()
+}
+
+// remove removes the temporary file, if it is still there.
+func (o *outFile) remove() {
+	if o.temp != "" {
 		os.Remove(o.temp)
-	case o.created:
-		os.Remove(o.name)
 	}
 }
+
+// errInterrupted is a write stopped by a signal.
+var errInterrupted = errors.New("interrupted")
 
 // isExist reports whether err is a file that is there already.
 func isExist(err error) bool {
@@ -214,13 +327,25 @@ func writeFailure(file string, err error) string {
 }
 
 // planFiles are the disk's files for the full-screen program's s key, which
-// saves its plan as --save-plan does: a new file only if nothing is there
-// (O_CREATE|O_EXCL); on an overwrite agreed to, written beside the old one
-// and renamed over it once complete, keeping its mode (a file that is not
-// a regular one, such as /dev/null, is written in place).
-type planFiles struct{}
+// saves its plan as --save-plan does (see outFile): a new file only where
+// nothing is; on an overwrite agreed to, over the old one once complete,
+// keeping its mode; never a named pipe, which would block the save. It
+// knows the files being written, so that a signal that ends the program
+// removes them.
+type planFiles struct {
+	mu      sync.Mutex
+	writing map[*outFile]bool
+}
 
-func (planFiles) Write(name string, data []byte, overwrite bool) error {
+func newPlanFiles() *planFiles { return &planFiles{writing: map[*outFile]bool{}} }
+
+func (p *planFiles) Write(name string, data []byte, overwrite bool) error {
+	return p.WriteCancel(name, data, overwrite, nil)
+}
+
+// WriteCancel is Write, writing nothing once cancelled says so before the
+// file is complete.
+func (p *planFiles) WriteCancel(name string, data []byte, overwrite bool, cancelled func() bool) error {
 	o, err := createOut(name, overwrite)
 	if err != nil {
 		if fi, serr := os.Stat(name); !overwrite && isExist(err) && serr == nil && fi.IsDir() {
@@ -229,9 +354,30 @@ func (planFiles) Write(name string, data []byte, overwrite bool) error {
 		}
 		return err
 	}
+	p.mu.Lock()
+	p.writing[o] = true
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.writing, o)
+		p.mu.Unlock()
+	}()
 	if _, err := o.Write(data); err != nil {
 		o.abort()
 		return err
 	}
+	if cancelled != nil && cancelled() {
+		o.abort()
+		return model.ErrSaveCancelled
+	}
 	return o.commit()
+}
+
+// abortAll removes every file being written: the program is ending.
+func (p *planFiles) abortAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for o := range p.writing {
+		o.abort()
+	}
 }

@@ -68,6 +68,7 @@ const (
 	timeValue                         // a time (backoff.ParseTime)
 	decimalValue                      // a decimal of at most three places (backoff.ParseThousandths)
 	jitterValue                       // backoff.ParseJitter
+	growthValue                       // backoff.ParseGrowth
 	drawsValue                        // backoff.ParseDraws
 	budgetValue                       // backoff.ParseBudget
 	presetValue                       // a preset's name
@@ -91,7 +92,7 @@ const noField backoff.Field = -1
 
 // settingFlags are the settings flags in the order --help lists them: a
 // plan, the reference's six and the slot, the policy of one's own (its
-// preset, its own waits, multiplier and jitter), the limit on total time
+// preset, its own waits, growth, multiplier and jitter), the limit on total time
 // and custom's own, the draws, the service.
 func settingFlags() []settingFlag {
 	return []settingFlag{
@@ -107,6 +108,7 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.CustomFirstWait, timeValue, false),
 		fieldFlag(backoff.CustomLongestWait, timeValue, false),
 		fieldFlag(backoff.CustomAttempts, countValue, false),
+		{"growth", growthValue, noField, false},
 		fieldFlag(backoff.Multiplier, decimalValue, false),
 		{"jitter", jitterValue, noField, false},
 		fieldFlag(backoff.MaxElapsed, timeValue, false),
@@ -225,6 +227,12 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad(backoff.JitterList)
 		}
 		s.Jitter = j
+	case growthValue:
+		g, err := backoff.ParseGrowth(u.value)
+		if err != nil {
+			return bad(backoff.GrowthList)
+		}
+		s.Growth = g
 	case drawsValue:
 		dr, err := backoff.ParseDraws(u.value)
 		if err != nil {
@@ -330,9 +338,9 @@ func presetList() string { return "a preset: " + backoff.PresetNames() }
 func (d *settingsDraft) has(name string) bool { return slices.Contains(d.given, name) }
 
 // definesCustom reports whether the flags describe a policy of one's own:
-// a preset, a multiplier, a jitter or one of its own waits.
+// a preset, a growth, a multiplier, a jitter or one of its own waits.
 func (d *settingsDraft) definesCustom() bool {
-	return d.has("preset") || d.has("multiplier") || d.has("jitter") || slices.ContainsFunc(d.given, func(name string) bool {
+	return d.has("preset") || d.has("growth") || d.has("multiplier") || d.has("jitter") || slices.ContainsFunc(d.given, func(name string) bool {
 		sf, _ := findSetting(name)
 		return sf.field != noField && isCustomOwn(sf.field)
 	})
@@ -486,6 +494,8 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
 	case jitterValue:
 		return backoff.JitterList
+	case growthValue:
+		return backoff.GrowthList
 	case drawsValue, seedDrawsValue:
 		return "reference or independent"
 	case budgetValue:
@@ -534,6 +544,10 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a plan's file to compare with (TOML; --save-plan writes one)"
 	case "max-work":
 		return fmt.Sprintf("a whole number of clients from 1 to %d", maxMaxWork)
+	case "max-memory", "max-output":
+		return "a size such as 8GB, 500MB or 2GiB, or none"
+	case "max-time":
+		return "a time such as 30m or 2h, or none"
 	}
 	return "a value"
 }

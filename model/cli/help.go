@@ -129,13 +129,13 @@ time T is whole milliseconds (1000 or 1,000) or a duration of whole ms (1s,
 10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000, outage
 0 to 600000 ms, slot 1 to 600000 ms; it refuses every other setting.
 
---preset, --custom-*, --multiplier, --jitter: your own policy, custom, which
-the crowd adds after the five. --first-wait, --longest, --attempts and
+--preset, --custom-*, --growth, --multiplier, --jitter: your own policy,
+custom, added after the five. --first-wait, --longest, --attempts and
 --max-elapsed are the five's; custom takes them too unless it has its own:
 --custom-first-wait, --custom-longest, --custom-attempts and
 --custom-max-elapsed, or a preset's. A preset sets custom's first wait,
-longest wait, attempts, multiplier, jitter and limit, and nothing else: the
-five keep theirs. The flags after it override it:
+longest wait, attempts, growth, multiplier, jitter and limit, and nothing
+else: the five keep theirs. The flags after it override it:
   crowd --preset grpc --custom-attempts 3    grpc's waits, 3 attempts
   crowd --preset grpc --attempts 3           the five try 3 times, grpc 5
 
@@ -169,8 +169,8 @@ func presetsTopic() string {
 	var b strings.Builder
 	b.WriteString(`Presets: policies with the defaults of libraries people run, as the model says
 them. Use one with --policy NAME or --policies a,NAME, or make it your own
-policy with --preset NAME (later --custom-* flags, --multiplier and --jitter
-override its settings; the five keep theirs).
+policy with --preset NAME (later --custom-* flags, --growth, --multiplier and
+--jitter override its settings; the five keep theirs).
 
 The five: each wait before retry n, with d = min(longest, first x 2^(n-1)):
 `)

@@ -43,7 +43,7 @@ func TestDanglingLinks(t *testing.T) {
 	// The s key's writes: no question to overwrite, and the reason the
 	// save box shows.
 	for _, overwrite := range []bool{false, true} {
-		err := planFiles{}.Write("near.txt", []byte("x"), overwrite)
+		err := newPlanFiles().Write("near.txt", []byte("x"), overwrite)
 		if got, want := words.FileReason(err, "no such folder"), "a symbolic link to missing.txt, which is not there"; got != want {
 			t.Errorf("Write(near.txt, overwrite %v): got %q (%v), want %q", overwrite, got, err, want)
 		}

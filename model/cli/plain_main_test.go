@@ -100,3 +100,30 @@ func TestPlainThroughRun(t *testing.T) {
 		t.Fatalf("run --plain: got status %d, stderr %q, screen equal %v", code, stderr.String(), stdout.String() == string(want))
 	}
 }
+
+// Issue 20.10: input that cannot be read (standard input a folder: read
+// fails with EISDIR) is no end of input: one line on stderr, exit 1, after
+// the screen as far as it got.
+func TestPlainReadErrorIsAFailure(t *testing.T) {
+	dir, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	cmd := mainProcess(t, "--plain")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, &stdout, &stderr
+	_ = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || stderr.String() != "retry-planner: reading standard input: is a directory\n" {
+		t.Errorf("--plain < a folder: exit %d, stderr %q; want 1 and one line saying it could not read", code, stderr.String())
+	}
+	if !strings.HasSuffix(stdout.String(), "choice> \n") {
+		t.Errorf("the screen ends %q, want the prompt's line ended", stdout.String()[max(0, stdout.Len()-40):])
+	}
+	// The end of the input is still a clean end.
+	cmd = mainProcess(t, "--plain")
+	cmd.Stdin = strings.NewReader("2\n")
+	if err := cmd.Run(); err != nil {
+		t.Errorf("--plain at the end of its input: %v, want exit 0", err)
+	}
+}

@@ -180,6 +180,8 @@ func TestSavePlanRoundTrip(t *testing.T) {
 		{"schedule", []string{"schedule", "--policy", "full jitter", "--client", "2"}, []string{"schedule", "--policy", "full jitter", "--client", "2"}},
 		{"schedule service", append([]string{"schedule", "--policy", "exponential", "--client", "7"}, service...), []string{"schedule", "--policy", "exponential", "--client", "7", "--format", "json"}},
 		{"schedule custom", []string{"schedule", "--preset", "cenkalti", "--multiplier", "2", "--policy", "custom"}, []string{"schedule", "--policy", "custom"}},
+		{"schedule custom linear", []string{"schedule", "--growth", "linear", "--custom-longest", "5s", "--policy", "custom"}, []string{"schedule", "--policy", "custom", "--format", "json"}},
+		{"crowd linear preset", []string{"crowd", "--preset", "aws", "--growth", "linear"}, []string{"crowd"}},
 		{"crowd custom's own", []string{"crowd", "--preset", "grpc", "--custom-attempts", "3", "--custom-max-elapsed", "1m", "--attempts", "4"}, []string{"crowd", "--format", "json"}},
 		{"crowd custom's own, following", []string{"crowd", "--custom-longest", "1m", "--first-wait", "2s", "--longest", "30s"}, []string{"crowd"}},
 		{"jobs", []string{"jobs", "--policy", "grpc", "alpha:0", "bravo:2"}, []string{"jobs", "--policy", "grpc", "alpha:0", "bravo:2"}},

@@ -4,11 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -139,7 +145,25 @@ type report struct {
 	// runs (crowd --seeds, advise): standard error when it is a terminal,
 	// else nil.
 	progress io.Writer
+
+	// maxOutput is the most bytes a timeline writes (--max-output), 0 for
+	// no ceiling; maxOutputBy says where it comes from.
+	maxOutput   int64
+	maxOutputBy string
+
+	done   *atomic.Int64 // if set, counts the policies or seeds run, for a progress line
+	stop   func() bool   // if set, stops the run (a signal)
+	stderr io.Writer     // if set, where a report says what its format cannot (a CSV cut short)
 }
+
+// defaultMaxOutput is --max-output unless told: a gigabyte.
+const defaultMaxOutput = 1e9
+
+// outputError is a report that would write more than --max-output allows:
+// nothing of it is written.
+type outputError struct{ msg string }
+
+func (e *outputError) Error() string { return e.msg }
 
 // compareSpec is plan A of crowd --compare, as it runs.
 type compareSpec struct {
@@ -238,6 +262,12 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 		ra.report.savePlan = u.value
 	case "force":
 		ra.report.force = true
+	case "max-output":
+		n, ok := parseBytes(u.value)
+		if !ok {
+			return usagef("--max-output %s: want %s", quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
+		}
+		ra.report.maxOutput, ra.report.maxOutputBy = n, "--max-output "+u.value
 	case "width", "height":
 		n, ok := backoff.ParseCount(u.value)
 		if !ok || n < vpicture.MinPictureSide || n > vpicture.MaxPictureSide {
@@ -393,14 +423,18 @@ func (ra *reportArgs) checkFiles(fsys files) error {
 			flag, v = "--height", ra.heightSet
 		}
 		return usagef("%s %s: the size of a picture; give --format svg or png (%s takes them)", flag, quoteOdd(v), ra.cmd.name)
-	case r.out != "" && r.out == r.savePlan:
-		return usagef("--out and --save-plan both name %s: give each its own file", shownFile(r.out))
+	case r.out != "" && r.savePlan != "" && (r.out == r.savePlan || fsys.same(r.out, r.savePlan)):
+		names := shownFile(r.out)
+		if r.out != r.savePlan {
+			names = "one file, " + shownFile(r.out) + " and " + shownFile(r.savePlan)
+		}
+		return usagef("--out and --save-plan both name %s: give each its own file", names)
 	}
 	for _, f := range []struct{ flag, file string }{{"--out", r.out}, {"--save-plan", r.savePlan}} {
 		if f.file == "" {
 			continue
 		}
-		if err := fsys.dangling(f.file); err != nil {
+		if err := fsys.unfit(f.file); err != nil {
 			return usagef("%s %s: %s: remove it, or name another file", f.flag, shownFile(f.file), words.FileReason(err, "no such folder"))
 		}
 		if !r.force && fsys.exists(f.file) {
@@ -554,8 +588,11 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.seeds > 0 {
 			sp := s
 			sp.Draws = r.seedDraws
-			opts := backoff.SeedOptions{Workers: workers}
-			stop := seedsProgress(r.progress, "the spread", r.seeds, &opts)
+			opts := backoff.SeedOptions{Workers: workers, Done: r.done, Stop: r.stop}
+			stop := func() {}
+			if r.done == nil { // no run's progress line: the spread's own
+				stop = seedsProgress(r.progress, "the spread", r.seeds, &opts)
+			}
 			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, opts)
 			stop()
 			if err != nil {
@@ -569,7 +606,7 @@ func (r report) render(w io.Writer, workers int) error {
 				func() string { return vreport.SeedsCSV(sp, sc) },
 				func() string { return vreport.SeedsDoc(sp, sc) })
 		}
-		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{}, workers)
+		crowds, err := backoff.RunAll(r.policies, s, backoff.Options{Done: r.done, Stop: r.stop}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -581,7 +618,7 @@ func (r report) render(w io.Writer, workers int) error {
 			func() string { return vreport.CrowdReportCSV(s, crowds) },
 			func() string { return vreport.CrowdReportDoc(s, crowds) })
 	case "timeline":
-		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true}, workers)
+		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true, Done: r.done, Stop: r.stop}, workers)
 		if err != nil {
 			return &runError{err}
 		}
@@ -589,6 +626,18 @@ func (r report) render(w io.Writer, workers int) error {
 			return writePicture(vpicture.TimelinePictureOf(s, runs, vpicture.TimelineView{RowMs: r.every, FromBack: r.fromBack}, r.format, r.width, r.height))
 		}
 		tl := vreport.Timeline{Settings: s, Runs: runs, SideBy: r.sideBy, RowMs: r.every, FromBack: r.fromBack}
+		if size := tl.Size(r.format); r.maxOutput > 0 && size > r.maxOutput {
+			return &outputError{fmt.Sprintf("timeline would write about %s of %s (%s rows of %s), past the ceiling of %s (%s): allow it with --max-output %s, or write fewer rows (a wider --every, --from back)",
+				bytesText(size), strings.ToUpper(r.format), words.Count(tl.Rows()), countOf(len(runs), "policy", "policies"), bytesText(r.maxOutput), r.maxOutputBy, flagBytes(size))}
+		}
+		if r.format == "csv" && r.stderr != nil {
+			for _, run := range runs {
+				if run.Series.Truncated {
+					fmt.Fprintf(r.stderr, "retry-planner: timeline: %s's rows stop at %s ms, where its series stops (%s slots): the CSV does not go on; a wider --slot shows it all\n",
+						run.Policy, words.Count(backoff.MaxSeriesSlots*s.Slot), words.Count(backoff.MaxSeriesSlots))
+				}
+			}
+		}
 		switch r.format {
 		case "csv":
 			return tl.WriteCSV(w)
@@ -603,6 +652,17 @@ func (r report) render(w io.Writer, workers int) error {
 			func() string { return vreport.JobsCSV(rep) },
 			func() string { return vreport.JobsDoc(s, r.policies[0], rep) })
 	}
+}
+
+// safeRender is render, a panic in it a runError: the report fails with
+// one line and exit status 1, as any failure of a run does.
+func (r report) safeRender(w io.Writer, workers int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &runError{fmt.Errorf("an internal error: %v", p)}
+		}
+	}()
+	return r.render(w, workers)
 }
 
 // comparison runs both sides of crowd --compare: A, the plan's crowd, and
@@ -621,17 +681,20 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 	side := func(file string, s backoff.Settings, policies []backoff.Policy, seeds int, seedDraws backoff.Draws) (vreport.CompareSide, error) {
 		cs := vreport.CompareSide{File: file, Settings: s}
 		if seeds == 0 {
-			results, err := backoff.RunAll(policies, s, backoff.Options{}, workers)
+			results, err := backoff.RunAll(policies, s, backoff.Options{Done: r.done, Stop: r.stop}, workers)
 			cs.Results = results
 			return cs, err
 		}
 		cs.Settings.Draws = seedDraws
-		opts := backoff.SeedOptions{Workers: workers}
+		opts := backoff.SeedOptions{Workers: workers, Done: r.done, Stop: r.stop}
 		side := "B's spread"
 		if file != "" {
 			side = "A's spread"
 		}
-		stop := seedsProgress(r.progress, side, seeds, &opts)
+		stop := func() {}
+		if r.done == nil { // no run's progress line: the spread's own
+			stop = seedsProgress(r.progress, side, seeds, &opts)
+		}
 		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, opts)
 		stop()
 		cs.Spread = &sc
@@ -684,10 +747,18 @@ func (r report) pick(text, csv, json func() string) string {
 // command line was read or a PNG for a terminal (2), and a crowd that could
 // not be run (1). A file the report makes is removed if it fails; a file
 // it overwrites (--force) is replaced only once the new one is whole.
-func runReport(r report, stdout, stderr io.Writer) int {
+func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "retry-planner: "+format+"\n", a...)
 		return code
+	}
+	workers := runtime.GOMAXPROCS(0)
+	cost := r.cost(workers)
+	if h := limits.heapLimit(); h > 0 {
+		debug.SetMemoryLimit(h)
+	}
+	if line := large(r.command, cost, workers); line != "" {
+		fmt.Fprintln(stderr, line)
 	}
 	if r.format == vpicture.FormatPNG && r.out == "" && isTerminal(stdout) {
 		return fail(2, "a PNG is not for a terminal: use --out FILE or redirect")
@@ -695,25 +766,27 @@ func runReport(r report, stdout, stderr io.Writer) int {
 	if isTerminal(stderr) {
 		r.progress = stderr
 	}
-	var opened []*outFile
-	abort := func() {
-		for _, o := range opened {
-			o.abort()
-		}
-	}
+	// A signal stops the run and removes the files being written at once,
+	// then the report ends with 128 plus its number, saying nothing; one
+	// that does not end within interruptGrace ends the process.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	var files openFiles
+	defer files.abort()
+	var got atomic.Int32
 	open := func(flag, name string) (*outFile, int) {
 		o, err := createOut(name, r.force)
 		if err != nil {
-			abort()
 			if isExist(err) {
 				return nil, fail(2, "%s", existsError(flag, name).Error())
 			}
 			return nil, fail(1, "%s", writeFailure(name, err))
 		}
-		opened = append(opened, o)
+		files.add(o)
 		return o, 0
 	}
-	w := stdout
+	var w io.Writer = stdout
 	var out, planOut *outFile
 	if r.out != "" {
 		var code int
@@ -728,51 +801,138 @@ func runReport(r report, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	if isTerminal(stderr) {
-		r.progress = stderr
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			n := int(s.(syscall.Signal))
+			got.Store(int32(n))
+			files.abort()
+			select {
+			case <-done:
+			case <-time.After(interruptGrace):
+				os.Exit(128 + n)
+			}
+		case <-done:
+		}
+	}()
+	r.stop = func() bool { return got.Load() != 0 }
+	r.stderr = stderr
+	w = interruptible{w, r.stop}
+	var prog *progress
+	if secs := cost.Seconds(workers); secs >= progressAfter && isTerminal(stderr) {
+		total, what := len(r.policies), "policies"
+		if r.seeds > 0 {
+			total, what = r.seeds, "seeds"
+		}
+		if r.compare != nil {
+			total *= 2
+		}
+		if r.advise != nil {
+			total, what = r.search().Estimate().Crowds, "crowds at most"
+		}
+		prog = showProgress(stderr, r.command, total, what, secs)
+		r.done = prog.counter()
 	}
-	err := r.render(w, runtime.GOMAXPROCS(0))
+	err := r.safeRender(w, workers)
+	prog.end() // before any line of its own
+	if n := got.Load(); n != 0 {
+		return 128 + int(n)
+	}
 	var run *runError
+	var tooMuch *outputError
 	switch {
+	case errors.As(err, &tooMuch):
+		return fail(2, "%s", tooMuch.msg)
 	case errors.As(err, &run):
-		abort()
 		return fail(1, "the %s report: %v", r.command, run.err)
 	case err != nil && out != nil:
-		abort()
 		return fail(1, "%s", writeFailure(r.out, err))
 	case err != nil && !errors.Is(err, syscall.EPIPE):
-		abort()
 		return writeStatus(err, "the "+r.command+" report", stderr)
 	}
+	commit := func(flag string, o *outFile) int {
+		switch err := o.commit(); {
+		case got.Load() != 0:
+			return 128 + int(got.Load())
+		case isExist(err):
+			return fail(2, "%s", existsError(flag, o.name).Error())
+		case err != nil:
+			return fail(1, "%s", writeFailure(o.name, err))
+		}
+		return 0
+	}
 	if out != nil {
-		if err := out.commit(); err != nil {
-			if planOut != nil {
-				planOut.abort()
-			}
-			return fail(1, "%s", writeFailure(r.out, err))
+		if code := commit("--out", out); code != 0 {
+			return code
 		}
 	}
 	if planOut != nil {
-		_, err := io.WriteString(planOut, plan.Encode(r.savedPlan()))
-		if err == nil {
-			err = planOut.commit()
-		} else {
-			planOut.abort()
-		}
-		if err != nil {
+		if _, err := io.WriteString(planOut, plan.Encode(r.savedPlan())); err != nil {
+			if n := got.Load(); n != 0 {
+				return 128 + int(n)
+			}
 			return fail(1, "%s", writeFailure(r.savePlan, err))
 		}
+		return commit("--save-plan", planOut)
 	}
 	return 0
+}
+
+// interruptGrace is how long a report stopped by a signal may take to end.
+const interruptGrace = 2 * time.Second
+
+// openFiles are the files a report is writing, which a signal's
+// goroutine aborts while the report writes them.
+type openFiles struct {
+	mu   sync.Mutex
+	list []*outFile
+}
+
+func (f *openFiles) add(o *outFile) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.list = append(f.list, o)
+}
+
+// abort aborts every file not yet committed: each is removed.
+func (f *openFiles) abort() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, o := range f.list {
+		o.abort()
+	}
+}
+
+// interruptible is a writer that fails once stop says so: a signal ends a
+// long report's writing too, not only its run.
+type interruptible struct {
+	w    io.Writer
+	stop func() bool
+}
+
+func (w interruptible) Write(p []byte) (int, error) {
+	if w.stop() {
+		return 0, errInterrupted
+	}
+	return w.w.Write(p)
 }
 
 // report reads the line of a report command: words are its words (the
 // jobs).
 func (p *parse) report(c reportCommand, words []string) error {
 	draft := newSettingsDraft(plan.DefaultSettings(), p.files)
-	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1}}
+	ra := reportArgs{cmd: c, report: report{command: c.name, format: "text", client: 1, maxOutput: defaultMaxOutput, maxOutputBy: "--max-output's default"}}
+	limits := newRunLimits()
 	for _, u := range p.ordered() {
-		if err := ra.take(u, &draft); err != nil {
+		var err error
+		if isLimitFlag(u.name) {
+			err = limits.take(u)
+		} else {
+			err = ra.take(u, &draft)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -793,7 +953,11 @@ func (p *parse) report(c reportCommand, words []string) error {
 	if err != nil {
 		return err
 	}
-	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r}
+	workers := runtime.GOMAXPROCS(0)
+	if err := limits.check(c.name, r.cost(workers), workers); err != nil {
+		return err
+	}
+	p.opts = &options{settings: r.settings, rest: []string{c.name}, report: r, limits: limits}
 	return nil
 }
 

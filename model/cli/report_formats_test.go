@@ -445,6 +445,9 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 		re = `(?m)^ +(\d+) ms +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(-|\d+) +(\d+)$`
 	}
 	for _, s := range slots {
+		if !busyRow(t, s) {
+			continue // the text has a row for each row with any
+		}
 		row := []string{cell(t, get(t, s, "from_ms"))}
 		for _, k := range keys {
 			row = append(row, cell(t, get(t, s, k)))
@@ -458,6 +461,19 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("slots by outcome: text %q, JSON %q", got, want)
 	}
+}
+
+// busyRow reports whether a timeline's row (JSON) has anything: an
+// attempt, a retry, or with a queue a request the service reached or left
+// waiting.
+func busyRow(t *testing.T, row node) bool {
+	t.Helper()
+	for _, k := range []string{"attempts", "retries", "wasted", "dropped", "queue"} {
+		if v, ok := lookup(row.([]kv), k); ok && cell(t, v) != "0" {
+			return true
+		}
+	}
+	return false
 }
 
 // withWidths are a timeline's rows with the document's slot_ms and row_ms
@@ -499,6 +515,13 @@ func checkTimelinesFormats(t *testing.T, text, csvDoc string, doc []kv, runs []n
 	check := func(section, key string) {
 		var want [][]string
 		for i := range n {
+			busy := false
+			for _, r := range runs {
+				busy = busy || busyRow(t, get(t, r, "rows").([]node)[i])
+			}
+			if !busy {
+				continue // the text has a row for each row with any, in any policy
+			}
 			row := []string{cell(t, get(t, get(t, runs[0], "rows").([]node)[i], "from_ms"))}
 			for _, r := range runs {
 				row = append(row, cell(t, get(t, get(t, r, "rows").([]node)[i], key)))

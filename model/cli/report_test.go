@@ -402,7 +402,9 @@ func (ff fuzzFiles) readPlan(name string) ([]byte, error) {
 	return []byte(text[:min(len(text), plan.MaxBytes+1)]), nil
 }
 
-func (fuzzFiles) dangling(string) error { return nil }
+func (fuzzFiles) unfit(string) error { return nil }
+
+func (fuzzFiles) same(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
 
 func (ff fuzzFiles) exists(name string) bool {
 	_, ok := ff[name]

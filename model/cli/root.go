@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
@@ -54,6 +55,7 @@ prints one report and exits.`,
 	root.InitDefaultVersionFlag()
 	root.Flags().Lookup("version").Usage = "the version, from the build"
 	p.addSettingsFlags(root.PersistentFlags())
+	p.addLimitFlags(root.PersistentFlags())
 	for _, c := range reportCommands() {
 		root.AddCommand(p.newReportCommand(c))
 	}
@@ -94,6 +96,7 @@ func (p *parse) root() error {
 	}
 	var policies []string // as named, by who
 	who := "--policies"
+	limits := newRunLimits()
 	for _, u := range p.ordered() {
 		switch u.name {
 		case "plain":
@@ -106,6 +109,10 @@ func (p *parse) root() error {
 				return err
 			}
 			policies, who = names, "--policies"
+		case "max-memory", "max-time":
+			if err := limits.take(u); err != nil {
+				return err
+			}
 		default:
 			if err := draft.take(u); err != nil {
 				return err
@@ -115,15 +122,15 @@ func (p *parse) root() error {
 			}
 		}
 	}
-	limits := backoff.WideLimits
+	ranges := backoff.WideLimits
 	if plain {
-		limits = backoff.PlainLimits
+		ranges = backoff.PlainLimits
 	}
-	s, err := draft.check(limits)
+	s, err := draft.check(ranges)
 	if err != nil {
 		return err
 	}
-	opts := options{plain: plain, settings: s}
+	opts := options{plain: plain, settings: s, limits: limits}
 	if !plain {
 		// Each once, now that custom's settings are known.
 		ps, err := lookupPolicies(s, policies, who)
@@ -137,6 +144,9 @@ func (p *parse) root() error {
 			return err
 		}
 		opts.tui = newTUIStart(&draft, policies)
+		if err := limits.check("the full-screen program's first crowd", opts.tui.cost(s, ps, runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0)); err != nil {
+			return err
+		}
 	}
 	p.opts = &opts
 	return nil
@@ -154,11 +164,12 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
 	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
 	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
-	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
+	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, growth, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
 	add("custom-first-wait", "T", fmt.Sprintf("custom: its own first wait: 1 to %d ms (default --first-wait's)", backoff.MaxWait))
 	add("custom-longest", "T", fmt.Sprintf("custom: its own longest wait: its first wait to %d ms (default --longest's)", backoff.MaxWait))
 	add("custom-attempts", "N", fmt.Sprintf("custom: its own attempts, the first included: 2 to %d (default --attempts's)", backoff.MaxAttempts))
-	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2)")
+	add("growth", "G", "custom: how each base wait grows, up to the longest: exponential (times --multiplier) or linear (plus the first wait: the n-th is n times it, the multiplier ignored) (default exponential)")
+	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2); --growth linear ignores it")
 	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
 	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0); the five's, and custom's unless it has its own", backoff.MaxTime))
 	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %d ms (default --max-elapsed's)", backoff.MaxTime))
@@ -174,6 +185,12 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
 	add("goal", "G", "a goal advise and the advice pane search for, once for each: not-through<=P%, recovered<=T, peak<=Fx or peak<=R/s, p99<=T, attempts<=Fx; quoted for the shell ('recovered<=60s'); see help goals")
+}
+
+// addLimitFlags declares the ceilings' flags, which every mode takes.
+func (p *parse) addLimitFlags(fs *pflag.FlagSet) {
+	p.addFlag(fs, "max-memory", "M", "refuse a run whose estimate holds more memory: 8GB, 500MB, 2GiB, or none (default half the machine's memory)")
+	p.addFlag(fs, "max-time", "T", "refuse a run whose estimate takes longer: 30m, 2h, or none (default 1h)")
 }
 
 func init() {
@@ -192,6 +209,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 	out := map[string]cobra.CompletionFunc{
 		"plan":        completePlanFile,
 		"preset":      fixed(presets...),
+		"growth":      fixed("exponential", "linear"),
 		"jitter":      fixed("none", "full", "equal", "decorrelated", "spread:0.2", "up:0.1"),
 		"draws":       fixed("reference", "independent"),
 		"seed-draws":  fixed("reference", "independent"),

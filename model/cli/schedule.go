@@ -15,7 +15,8 @@ past the limit (--max-elapsed). Then how the client ends. Each client draws
 its own waits, from the seed and its number. Every policy's formula:
 retry-planner help presets; the columns: retry-planner help formats.`,
 			example: `  retry-planner schedule --policy decorrelated --client 3 --attempts 8
-  retry-planner schedule --policy grpc --client 3 --format csv`,
+  retry-planner schedule --policy grpc --client 3 --format csv
+  retry-planner schedule --policy custom --growth linear --longest 5s`,
 		},
 		own: []ownFlag{
 			{name: "policy", typ: "P", usage: "one of the five, custom, or a preset (retry-planner help presets)", complete: completePolicy(false)},

@@ -14,7 +14,10 @@ func timelineCommand() reportCommand {
 time, as a row of # for every row that has any. With a capacity, a load or
 a budget, every row's attempts by outcome (served, rejected, failed while
 down) and its capacity too. --policy all, or --policies, puts several
-policies side by side on one time axis.
+policies side by side on one time axis. The text's tables have a row for
+each row with any attempt; CSV and JSON every row up to the last with any,
+empty ones too, and a report that would pass --max-output is refused before
+a byte of it is written.
 
 The crowd runs as crowd runs it, counted per --slot (100 ms unless told),
 which shares out the capacity: summed over its rows, a timeline gives
@@ -33,6 +36,7 @@ there.`,
 			{name: "every", typ: "T", usage: "a row's width, a whole number of slots (default the fewest slots that span a second)"},
 			{name: "from", typ: "F", usage: "where the rows start: start (0 ms, the default) or back (the slot the service is back in)",
 				complete: cobra.FixedCompletions([]string{"start", "back"}, cobra.ShellCompDirectiveNoFileComp)},
+			{name: "max-output", typ: "M", usage: "refuse to write more: a size such as 500MB or 4GB, or none (default 1GB)"},
 		},
 		slot:     true,
 		pictures: true,

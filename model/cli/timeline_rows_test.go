@@ -2,9 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	vreport "github.com/retryplanner/retry-planner/views/report"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // Issue 19, item 6: crowd and timeline run one model, the settings' slot;
@@ -117,4 +123,79 @@ func TestTimelineRows(t *testing.T) {
 		checkUsageError(t, append([]string{"timeline", "--policy", "fixed"}, bad...), "--"+strings.TrimPrefix(bad[len(bad)-2], "--"))
 	}
 	checkUsageError(t, []string{"crowd", "--every", "1s"}, "--every")
+}
+
+// Issue 20.8: one client, 1 ms slots and rows, a day's outage: the text's
+// tables have a row for each row with any attempt, as the help says (the
+// reference's histogram too), not a row for each of the millions of rows
+// of zeros; CSV and JSON list every row up to the last, and say where a
+// series stops: JSON and text in themselves, CSV on standard error.
+func TestTimelineRowsWithAny(t *testing.T) {
+	// The reference's draws, which the rows below were worked out with.
+	args := []string{"timeline", "--policy", "all", "--clients", "1", "--slot", "1", "--every", "1", "--outage", "24h", "--attempts", "30", "--first-wait", "1", "--longest", "10m", "--draws", "reference"}
+	text, errs, code := runArgs(t, "", args...)
+	if code != 0 || strings.Contains(errs, "stop") {
+		t.Fatalf("text: exit %d, stderr %q; want 0, and the series' end said in the text", code, errs)
+	}
+	if !strings.Contains(text, "slots stop at 4194304") {
+		t.Errorf("text: does not say where the series stops:\n%s", text)
+	}
+	rows := regexp.MustCompile(`(?m)^ +(\d+) ms((?: +\d+)+)$`).FindAllStringSubmatch(text, -1)
+	if len(rows) == 0 || len(rows) > 200 {
+		t.Fatalf("text: %d rows, want one for each row with a retry of one client's 5 policies (at most 29 each)", len(rows))
+	}
+	for _, r := range rows {
+		if strings.Trim(strings.ReplaceAll(r[2], " ", ""), "0") == "" {
+			t.Errorf("text: a row of zeros, %q", r[0])
+		}
+	}
+	// Rows of a second: exponential's waits (1 ms doubling to 10 min, 30
+	// attempts) pass the 4,194,304 slots a series keeps: its retries come
+	// at 1 + 2 + ... + 524,288 = 1,048,575 ms and every 600,000 ms after,
+	// the last it keeps at 4,048,575 ms, in row 4,048; so every policy's
+	// CSV lists 4,049 rows, and says it stops.
+	args[8] = "1000"
+	csvOut, errs, code := runArgs(t, "", append(args, "--format", "csv")...)
+	if code != 0 {
+		t.Fatalf("csv: exit %d, stderr %q", code, errs)
+	}
+	if n := strings.Count(csvOut, "\n"); n != 1+5*4049 {
+		t.Errorf("csv: %d lines, want a header and the 5 policies' 4,049 rows, up to the series' end: %d", n, 1+5*4049)
+	}
+	want := "retry-planner: timeline: exponential's rows stop at 4,194,304 ms, where its series stops (4,194,304 slots): the CSV does not go on; a wider --slot shows it all\n"
+	if !strings.Contains(errs, want) || strings.Count(errs, "rows stop") != 1 {
+		t.Errorf("csv cut short: stderr %q, want it to say, once, %q", errs, want)
+	}
+}
+
+// The ceiling of --max-output exactly on its boundary: a report of
+// exactly that many bytes of rows is written, a byte less refused in one
+// line, exit 2, nothing written; the default is a gigabyte.
+func TestTimelineOutputCeiling(t *testing.T) {
+	args := []string{"timeline", "--policy", "all", "--clients", "50", "--slot", "10", "--every", "10", "--format", "json"}
+	opts, err := parseArgs(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := opts.report
+	if r.maxOutput != 1e9 {
+		t.Errorf("the default ceiling: %d bytes, want 1e9", r.maxOutput)
+	}
+	runs, err := backoff.RunAll(r.policies, r.settings, backoff.Options{Series: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := vreport.Timeline{Settings: r.settings, Runs: runs, SideBy: r.sideBy, RowMs: r.every, FromBack: r.fromBack}
+	size := tl.Size("json")
+	out, errs, code := runArgs(t, "", append(args, "--max-output", strconv.FormatInt(size, 10))...)
+	if code != 0 || errs != "" || out == "" {
+		t.Errorf("--max-output %d, the rows' size: exit %d, stderr %q; want it written", size, code, errs)
+	}
+	out, errs, code = runArgs(t, "", append(args, "--max-output", strconv.FormatInt(size-1, 10))...)
+	want := fmt.Sprintf("retry-planner: timeline would write about %s of JSON (%s rows of 5 policies), past the ceiling of %s (--max-output %d): allow it with --max-output %s, or write fewer rows (a wider --every, --from back)\n",
+		bytesText(size), words.Count(tl.Rows()), bytesText(size-1), size-1, flagBytes(size))
+	if code != 2 || out != "" || errs != want {
+		t.Errorf("--max-output %d, a byte less: exit %d, stdout %d bytes, stderr\n%q\nwant exit 2, nothing, stderr\n%q", size-1, code, len(out), errs, want)
+	}
+	checkUsageError(t, append(args, "--max-output", "lots"), "--max-output lots: want a size such as 8GB, 500MB or 2GiB, or none")
 }

@@ -201,7 +201,8 @@ timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
           row_ms (--every: the row's width, a whole number of slots): a row
           per row of time up to the last with any attempt, its slots summed
           (summed over the rows, crowd's counts); side by side, policy
-          first.
+          first. A series cut short at 4,194,304 slots says so on
+          standard error.
 jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
           retry, gave up, out of time or refused.
 advise    a row per candidate shown: rank, result (meets or closest),

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -51,7 +52,15 @@ func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int
 	}()
 	// The program's signals are handled by runProgram, not bubbletea, which
 	// knows only SIGINT and SIGTERM and would end each its own way.
-	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), opts.tui.appOptions()...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
+	if h := opts.limits.heapLimit(); h > 0 {
+		debug.SetMemoryLimit(h)
+	}
+	files := newPlanFiles() // the last WithFiles counts
+	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption(), model.WithFiles(files))
+	// A save on its way when the program ends, by a key or a signal, is
+	// called off: nothing half written stays beside its file.
+	defer files.abortAll()
+	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), appOpts...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
 
@@ -80,7 +89,7 @@ func newTUIStart(d *settingsDraft, policies []string) tuiStart {
 // appOptions start the program so, saving plans to the disk.
 func (t tuiStart) appOptions() []model.Option {
 	opts := []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
-		model.WithFiles(planFiles{}), model.WithGoals(t.goals, 0)}
+		model.WithFiles(newPlanFiles()), model.WithGoals(t.goals, 0)}
 	if t.policies != "" {
 		opts = append(opts, model.WithPolicies(strings.Split(t.policies, ",")))
 	}
@@ -91,14 +100,16 @@ func (t tuiStart) appOptions() []model.Option {
 // restore has put the terminal back where bubbletea may not have: 0 after
 // a quit (q, ctrl+c); 1 after an error or a panic, said on stderr; after a
 // signal that ends the program, 128 plus its number, as a shell reports a
-// process the signal ended (SIGHUP 129, SIGINT 130, SIGTERM 143), with
-// nothing said: the signal was asked for. Those signals are a person's
-// interrupt (SIGINT; ctrl+c itself is a key in raw mode), a hangup when the
-// terminal or the ssh session goes away (SIGHUP), and kill's default
-// (SIGTERM).
+// process the signal ended (SIGHUP 129, SIGINT 130, SIGQUIT 131, SIGTERM
+// 143), with nothing said: the signal was asked for. Those signals are a
+// person's interrupt (SIGINT; ctrl+c itself is a key in raw mode), a
+// hangup when the terminal or the ssh session goes away (SIGHUP), kill's
+// default (SIGTERM), and ctrl+\ or kill -QUIT (SIGQUIT), which Go would
+// answer with a trace of every goroutine and exit status 2, the terminal
+// left raw.
 func runProgram(p *tea.Program, stderr io.Writer, restore func()) int {
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGQUIT)
 	defer signal.Stop(signals)
 	got := make(chan syscall.Signal, 1)
 	done := make(chan struct{})
@@ -142,12 +153,15 @@ func restoreTerminal(fd int, saved *term.State, out io.Writer) {
 	_ = term.Restore(fd, saved)
 }
 
-// chooseStyles settles the colours before the program starts: whether the
-// background is dark is asked of the terminal now, not in the middle of the
-// program's input. With NO_COLOR the styles have no colour, but bold and
-// reverse video still work where the terminal has them.
+// chooseStyles settles the colours before the program starts, asking the
+// terminal nothing: whether the background is dark comes from COLORFGBG
+// (dark unless it says otherwise), not from a query, which a terminal that
+// does not answer would make wait 5 s for the first frame, and whose reader
+// would take the keys typed meanwhile. With NO_COLOR the styles have no
+// colour, but bold and reverse video still work where the terminal has
+// them.
 func chooseStyles(out *os.File) *pane.Styles {
-	lipgloss.HasDarkBackground()
+	lipgloss.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
 	if os.Getenv("NO_COLOR") == "" {
 		return pane.DefaultStyles()
 	}
@@ -155,4 +169,18 @@ func chooseStyles(out *os.File) *pane.Styles {
 		lipgloss.SetColorProfile(termenv.ANSI)
 	}
 	return pane.NoColorStyles()
+}
+
+// darkBackground reads COLORFGBG, "foreground;background" (or with a
+// middle field, as rxvt writes it) in the 16 ANSI colours: a background of
+// 7 (light grey) or from 9 to 15 (the bright ones but 8) is light, any
+// other dark. Without it, or where it does not read, the background is
+// taken as dark, as most terminals' is.
+func darkBackground(colorfgbg string) bool {
+	fields := strings.Split(colorfgbg, ";")
+	bg, err := strconv.Atoi(strings.TrimSpace(fields[len(fields)-1]))
+	if colorfgbg == "" || err != nil || bg < 0 || bg > 15 {
+		return true
+	}
+	return !(bg == 7 || bg >= 9)
 }

@@ -292,7 +292,7 @@ func TestSavedPlanOpensAsItWasSaved(t *testing.T) {
 // is no file to ask about; a missing folder says so.
 func TestPlanFilesOnDisk(t *testing.T) {
 	dir := t.TempDir()
-	var f model.Files = planFiles{}
+	var f model.Files = newPlanFiles()
 	name := filepath.Join(dir, "p.toml")
 	if err := f.Write(name, []byte("one"), false); err != nil {
 		t.Fatal(err)

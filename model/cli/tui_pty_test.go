@@ -49,6 +49,17 @@ func (r *ptyRun) output() string {
 // waits for its first frame.
 func startOnPty(t *testing.T) *ptyRun {
 	t.Helper()
+	// A terminal that lipgloss does not ask for its background colour,
+	// which this test would have to answer.
+	r := launchOnPty(t, "dumb")
+	r.waitFor(t, "200 clients fail at 0 ms") // pane 2, where it opens
+	return r
+}
+
+// launchOnPty starts the program with no arguments on a 100x30 terminal
+// of type term, and returns at once.
+func launchOnPty(t *testing.T, term string) *ptyRun {
+	t.Helper()
 	master, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
@@ -57,9 +68,7 @@ func startOnPty(t *testing.T) *ptyRun {
 		t.Fatal(err)
 	}
 	r := &ptyRun{cmd: mainProcess(t), master: master, tty: tty, drawn: make(chan struct{})}
-	// A terminal that lipgloss does not ask for its background colour,
-	// which this test would have to answer.
-	r.cmd.Env = append(r.cmd.Env, "TERM=dumb")
+	r.cmd.Env = append(r.cmd.Env, "TERM="+term)
 	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = tty, tty, &r.stderr
 	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := r.cmd.Start(); err != nil {
@@ -77,7 +86,6 @@ func startOnPty(t *testing.T) *ptyRun {
 		tty.Close()
 		master.Close()
 	})
-	r.waitFor(t, "200 clients fail at 0 ms") // pane 2, where it opens
 	return r
 }
 
@@ -148,6 +156,7 @@ func TestWaysOutRestoreTheTerminal(t *testing.T) {
 		{name: "SIGHUP", signal: syscall.SIGHUP, status: 129},
 		{name: "SIGINT", signal: syscall.SIGINT, status: 130},
 		{name: "SIGTERM", signal: syscall.SIGTERM, status: 143},
+		{name: "SIGQUIT", signal: syscall.SIGQUIT, status: 131}, // issue 20.10: a trace, exit 2 and a raw terminal before
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,5 +188,33 @@ func TestWaysOutRestoreTheTerminal(t *testing.T) {
 				t.Errorf("the terminal shows a message: %q", out[max(0, len(out)-200):])
 			}
 		})
+	}
+}
+
+// Issue 20.10: on a terminal that answers no query (neither its
+// background colour nor where its cursor is), the first frame comes at
+// once, not after a query's 5 s timeout, and a key typed before it is
+// not lost: 1, typed at once, opens pane 1.
+func TestSilentTerminalFirstFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the program on a pseudo-terminal")
+	}
+	start := time.Now()
+	r := launchOnPty(t, "xterm-256color")
+	if _, err := r.master.WriteString("1"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "Client 1 of 200")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("pane 1 came %v after the start, want well under the 5 s a query waits", d)
+	}
+	if strings.Contains(r.output(), "\x1b]11;?") || strings.Contains(r.output(), "\x1b[6n") {
+		t.Errorf("the program asked the terminal: %q", r.output()[:min(len(r.output()), 200)])
+	}
+	if _, err := r.master.WriteString("q"); err != nil {
+		t.Fatal(err)
+	}
+	if status := r.wait(t); status != 0 {
+		t.Errorf("exit status %d, want 0", status)
 	}
 }

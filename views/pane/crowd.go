@@ -419,13 +419,19 @@ func ServiceSentence(s backoff.Settings) string {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // DescribePolicy is a policy's fields in one line, in human units: "first
-// 1 s, x2, longest 16 s, no jitter, 6 attempts".
+// 1 s, x2, longest 16 s, no jitter, 6 attempts". Linear growth stands where
+// the multiplier, which it ignores, would: "first 1 s, linear (+1 s each
+// retry), longest 5 s, ...".
 func DescribePolicy(p backoff.Policy) string {
 	jitter := "jitter " + p.Jitter.String()
 	if !p.Jitter.Draws() {
 		jitter = "no jitter"
 	}
-	out := fmt.Sprintf("first %s, x%s, longest %s, %s, %d attempts", words.Human(p.FirstWait), backoff.FormatThousandths(p.Multiplier),
+	growth := "x" + backoff.FormatThousandths(p.Multiplier)
+	if p.Growth == backoff.GrowthLinear {
+		growth = "linear (+" + words.Human(p.FirstWait) + " each retry)"
+	}
+	out := fmt.Sprintf("first %s, %s, longest %s, %s, %d attempts", words.Human(p.FirstWait), growth,
 		words.Human(p.LongestWait), jitter, p.Attempts)
 	if p.MaxElapsed > 0 {
 		out += ", at most " + words.Human(p.MaxElapsed) + " in all"

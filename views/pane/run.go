@@ -107,6 +107,9 @@ func PlanChanges(a, b backoff.Settings) string {
 		}
 		out = append(out, fmt.Sprintf("%s %s → %s", fieldName(f), show(va), show(vb)))
 	}
+	if a.Growth != b.Growth {
+		out = append(out, fmt.Sprintf("growth %s → %s", a.Growth, b.Growth))
+	}
 	if a.Jitter != b.Jitter {
 		out = append(out, fmt.Sprintf("jitter %s → %s", a.Jitter, b.Jitter))
 	}

@@ -46,7 +46,12 @@ func SaveKept(file string) string {
 }
 
 // Saving is shown while the file is written.
-func Saving(file string) string { return "Saving " + words.ShownFile(file) + "…" }
+func Saving(file string) string { return "Saving " + words.ShownFile(file) + "… (esc cancels)" }
+
+// SaveCancelled is what the box says once esc has called a save off.
+func SaveCancelled(file string) string {
+	return "Cancelled: nothing was written to " + words.ShownFile(file) + "."
+}
 
 // savedLine is a line of what PlanSaved says: a sentence, or a command
 // as its words, each flag with its value.

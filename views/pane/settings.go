@@ -65,9 +65,15 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes),
 		row(backoff.Queue), row(backoff.Timeout), {"queue order", QueueOrderName(s.QueueOrder)}, {"drop expired", yesNo(s.DropExpired)}}
 	custom := s.Custom()
-	ownRows := [][]string{{"the policy of one's own", custom.Name}, own(backoff.CustomFirstWait), own(backoff.CustomLongestWait), own(backoff.CustomAttempts),
-		row(backoff.Multiplier), {"jitter", s.Jitter.String()}, own(backoff.CustomMaxElapsed),
-		{"draws", s.Draws.String()}, {"the spread's seeds", spreadSeeds(seeds)}, {"the spread's draws", spreadDraws.String()}}
+	growth := [][]string{row(backoff.Multiplier)}
+	if s.Growth == backoff.GrowthLinear {
+		// Said only when linear, as the five's limit only when set: the
+		// multiplier stays, ignored.
+		growth = [][]string{{"growth", GrowthName(s.Growth)}, {fieldName(backoff.Multiplier), SettingsValue(s, backoff.Multiplier) + ", ignored"}}
+	}
+	ownRows := [][]string{{"the policy of one's own", custom.Name}, own(backoff.CustomFirstWait), own(backoff.CustomLongestWait), own(backoff.CustomAttempts)}
+	ownRows = append(append(ownRows, growth...), [][]string{{"jitter", s.Jitter.String()}, own(backoff.CustomMaxElapsed),
+		{"draws", s.Draws.String()}, {"the spread's seeds", spreadSeeds(seeds)}, {"the spread's draws", spreadDraws.String()}}...)
 	table := func(title string, rows [][]string) string {
 		return st.Title.Render(cut(title, w)) + "\n" + readTable([]string{"setting", "value"}, rows, []bool{false, true}, w, st, nil)
 	}
@@ -78,6 +84,15 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	// last.
 	out := strings.Join(flow(parts, w), "\n\n") + "\n\n" + st.Muted.Render(prose(hint, w))
 	return Fit(out, w, Height(out))
+}
+
+// GrowthName is a growth as the form offers it: "exponential, times the
+// multiplier", "linear, plus the first wait".
+func GrowthName(g backoff.Growth) string {
+	if g == backoff.GrowthLinear {
+		return "linear, plus the first wait"
+	}
+	return "exponential, times the multiplier"
 }
 
 // QueueOrderName is a queue's order as the form offers it: "fifo, the

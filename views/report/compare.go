@@ -357,6 +357,9 @@ func settingsDiff(a, b backoff.Settings) []string {
 			out = append(out, fmt.Sprintf("--%s %d to %d", f.Flag(), va, vb))
 		}
 	}
+	if a.Growth != b.Growth {
+		out = append(out, fmt.Sprintf("--growth %s to %s", a.Growth, b.Growth))
+	}
 	if a.Jitter != b.Jitter {
 		out = append(out, fmt.Sprintf("--jitter %s to %s", a.Jitter, b.Jitter))
 	}

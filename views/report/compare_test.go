@@ -66,3 +66,18 @@ func TestSettingsDiffOfCustomsOwn(t *testing.T) {
 		t.Errorf("custom's own at the five's values: got %q, want no difference", got)
 	}
 }
+
+// A and B whose own policies grow differently say so, as the flag writes
+// it; the multiplier's line stays as it is, ignored or not.
+func TestSettingsDiffOfTheGrowth(t *testing.T) {
+	a := backoff.Defaults()
+	b := a
+	b.Growth = backoff.GrowthLinear
+	if got := strings.Join(settingsDiff(a, b), "; "); got != "--growth exponential to linear" {
+		t.Errorf("A exponential, B linear: got %q, want --growth exponential to linear", got)
+	}
+	b.Multiplier = 3000
+	if got, want := strings.Join(settingsDiff(b, a), "; "), "--multiplier 3 to 2; --growth linear to exponential"; got != want {
+		t.Errorf("A linear x3, B exponential x2: got %q, want %q", got, want)
+	}
+}

@@ -21,14 +21,15 @@ import (
 // every document; report goldens pin them.
 
 // SettingsJSON is the settings every JSON report starts with: the
-// reference's six, the policy of one's own (multiplier, jitter), the limit
-// on total time, the draws and the service. The first and longest wait, the
-// attempts and the limit are the five's; custom, present only when the
-// policy of one's own has waits of its own (a preset, --custom-*), is the
-// waits it runs at. Capacity 0 is no limit, load 0 no fresh load,
-// max_elapsed_ms 0 no limit; load_until_ms is when the load stops, the
-// outage + 60 s unless told. queue 0 is no queue, timeout_ms 0 no timeout;
-// queue_order is fifo or lifo.
+// reference's six, the policy of one's own (growth, multiplier, jitter), the
+// limit on total time, the draws and the service. The first and longest
+// wait, the attempts and the limit are the five's; custom, present only when
+// the policy of one's own has waits of its own (a preset, --custom-*), is the
+// waits it runs at. growth is exponential or linear (which ignores the
+// multiplier). Capacity 0 is no limit, load 0 no fresh load, max_elapsed_ms 0
+// no limit; load_until_ms is when the load stops, the outage + 60 s unless
+// told. queue 0 is no queue, timeout_ms 0 no timeout; queue_order is fifo or
+// lifo.
 type SettingsJSON struct {
 	FirstWaitMs   int         `json:"first_wait_ms"`
 	LongestWaitMs int         `json:"longest_wait_ms"`
@@ -36,6 +37,7 @@ type SettingsJSON struct {
 	Clients       int         `json:"clients"`
 	OutageMs      int         `json:"outage_ms"`
 	Seed          int         `json:"seed"`
+	Growth        string      `json:"growth"`
 	Multiplier    json.Number `json:"multiplier"`
 	Jitter        string      `json:"jitter"`
 	MaxElapsedMs  int         `json:"max_elapsed_ms"`
@@ -63,7 +65,7 @@ type CustomJSON struct {
 
 func settingsJSON(s backoff.Settings) SettingsJSON {
 	out := SettingsJSON{FirstWaitMs: s.FirstWait, LongestWaitMs: s.LongestWait, Attempts: s.Attempts,
-		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed,
+		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed, Growth: s.Growth.String(),
 		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
 		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
 		Budget: s.Budget.String(), Processes: s.Processes,
@@ -79,11 +81,14 @@ func settingsJSON(s backoff.Settings) SettingsJSON {
 }
 
 // PolicySettingsJSON is what a policy is: its first and longest wait, its
-// multiplier (a decimal: 1.6), its jitter as --jitter takes it, its
-// attempts (the first included) and its limit on total time (0: none).
+// growth as --growth takes it (exponential, or linear, which ignores the
+// multiplier), its multiplier (a decimal: 1.6), its jitter as --jitter takes
+// it, its attempts (the first included) and its limit on total time (0:
+// none).
 type PolicySettingsJSON struct {
 	FirstWaitMs   int         `json:"first_wait_ms"`
 	LongestWaitMs int         `json:"longest_wait_ms"`
+	Growth        string      `json:"growth"`
 	Multiplier    json.Number `json:"multiplier"`
 	Jitter        string      `json:"jitter"`
 	Attempts      int         `json:"attempts"`
@@ -91,8 +96,8 @@ type PolicySettingsJSON struct {
 }
 
 func policySettings(p backoff.Policy) PolicySettingsJSON {
-	return PolicySettingsJSON{FirstWaitMs: p.FirstWait, LongestWaitMs: p.LongestWait, Multiplier: thousandths(p.Multiplier),
-		Jitter: p.Jitter.String(), Attempts: p.Attempts, MaxElapsedMs: p.MaxElapsed}
+	return PolicySettingsJSON{FirstWaitMs: p.FirstWait, LongestWaitMs: p.LongestWait, Growth: p.Growth.String(),
+		Multiplier: thousandths(p.Multiplier), Jitter: p.Jitter.String(), Attempts: p.Attempts, MaxElapsedMs: p.MaxElapsed}
 }
 
 // policyColumns are a policy's settings as CSV columns, each name with
@@ -101,6 +106,7 @@ func policyColumns(p backoff.Policy) []column {
 	return []column{
 		{"policy_first_wait_ms", itoa(p.FirstWait)},
 		{"policy_longest_wait_ms", itoa(p.LongestWait)},
+		{"policy_growth", p.Growth.String()},
 		{"policy_multiplier", backoff.FormatThousandths(p.Multiplier)},
 		{"policy_jitter", p.Jitter.String()},
 		{"policy_attempts", itoa(p.Attempts)},

@@ -20,8 +20,11 @@ import (
 // the report groups RowMs / slot of them, a display choice only, so that
 // summed over its rows the timeline gives the crowd's counts exactly. The
 // text of one policy is the reference's histogram (a row for each row with
-// retries); CSV and JSON list every row from the first to the last with any
-// attempt, empty ones too, so that a chart's time axis is even. With a
+// retries), and its tables, as those of several policies side by side, a
+// row for each row with any attempt, retry or, with a queue, request the
+// service reached or left waiting (in any of the policies); CSV and JSON
+// list every row from the first to the last with any attempt, empty ones
+// too, so that a chart's time axis is even. With a
 // queue every face adds each row's timed out, wasted and dropped requests
 // and the queue's length at its end; without one the timeline is as it
 // was. A series
@@ -150,6 +153,10 @@ var queueHeader = []string{"timed_out", "wasted", "dropped", "queue"}
 func (tl Timeline) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	s, n := tl.Settings, tl.rows()
+	var busy []int // the tables' rows, found once
+	if tl.SideBy || s.HasService() {
+		busy = tl.busyRows(n)
+	}
 	if !tl.SideBy {
 		r := tl.Runs[0]
 		tl.writeHistogram(bw, r, n)
@@ -157,14 +164,14 @@ func (tl Timeline) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, "Every row's attempts by outcome, each in the slot it came in: served when the service completed it, timed out when its client stopped waiting "+
 				"(the first attempts and the fresh load's included); the expired requests the service wasted or dropped when it reached them; "+
 				"the queue's length at the row's end; %s:\n", ServiceLine(s))
-			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "timed out", "wasted", "dropped", "capacity", "queue"}, func(i int, cells []int) {
+			tl.slotTable(bw, busy, []string{"attempts", "served", "rejected", "failed while down", "timed out", "wasted", "dropped", "capacity", "queue"}, func(i int, cells []int) {
 				c := tl.countsAt(r.Series, i)
 				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, c.timedOut
 				cells[5], cells[6], cells[7], cells[8] = c.wasted, c.dropped, tl.capacityAt(i), c.queue
 			})
 		} else if s.HasService() {
 			fmt.Fprintf(bw, "Every row's attempts, the first ones and the fresh load's included, by outcome; %s:\n", ServiceLine(s))
-			tl.slotTable(bw, n, []string{"attempts", "served", "rejected", "failed while down", "capacity"}, func(i int, cells []int) {
+			tl.slotTable(bw, busy, []string{"attempts", "served", "rejected", "failed while down", "capacity"}, func(i int, cells []int) {
 				c := tl.countsAt(r.Series, i)
 				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)
 			})
@@ -182,22 +189,22 @@ func (tl Timeline) WriteText(w io.Writer) error {
 			}
 		}
 		fmt.Fprintf(bw, "Retries in each %s%s, side by side:\n", tl.each(), tl.fromWords())
-		tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.retries }))
+		tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.retries }))
 		if s.HasService() {
 			fmt.Fprintf(bw, "Attempts rejected in each %s; %s:\n", tl.each(), ServiceLine(s))
-			tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.rejected }))
+			tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.rejected }))
 			if s.HasQueue() {
 				fmt.Fprintf(bw, "Attempts timed out in each %s:\n", tl.each())
-				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.timedOut }))
+				tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.timedOut }))
 				if s.DropExpired {
 					fmt.Fprintf(bw, "Expired requests dropped in each %s:\n", tl.each())
-					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.dropped }))
+					tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.dropped }))
 				} else {
 					fmt.Fprintf(bw, "Expired requests wasted in each %s: capacity spent on clients that had left:\n", tl.each())
-					tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.wasted }))
+					tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.wasted }))
 				}
 				fmt.Fprintf(bw, "The queue's length at the end of each %s, of at most %d:\n", tl.each(), s.Queue)
-				tl.slotTable(bw, n, names, side(func(c slotCounts) int { return c.queue }))
+				tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.queue }))
 				bw.WriteString("CSV and JSON give every row's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length.\n")
 			} else {
 				bw.WriteString("CSV and JSON give every row's attempts, served, rejected and failed while down, and its capacity.\n")
@@ -250,17 +257,44 @@ func (tl Timeline) writeHistogram(w *bufio.Writer, r backoff.Result, n int) {
 	}
 }
 
-// slotTable writes a table of n rows under head, the row's start first:
-// a first pass over fill finds each column's width, a second writes the
-// rows, as timeTable would lay them out. A cell below 0 is "-".
-func (tl Timeline) slotTable(w *bufio.Writer, n int, head []string, fill func(j int, cells []int)) {
+// busy reports whether row j has anything in any run: an attempt, a
+// retry, or with a queue a request the service reached or left waiting.
+func (tl Timeline) busy(j int) bool {
+	for _, r := range tl.Runs {
+		c := tl.countsAt(r.Series, j)
+		if c.attempts > 0 || c.retries > 0 || c.wasted > 0 || c.dropped > 0 || c.queue > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// busyRows are the rows of the first n that are busy.
+func (tl Timeline) busyRows(n int) []int {
+	var rows []int
+	for j := range n {
+		if tl.busy(j) {
+			rows = append(rows, j)
+		}
+	}
+	return rows
+}
+
+// slotTable writes a table of rows (the busy ones) under head, the row's
+// start first: a first pass over fill finds each column's width, a second
+// writes the rows, as timeTable would lay them out. A cell below 0 is "-".
+func (tl Timeline) slotTable(w *bufio.Writer, rows []int, head []string, fill func(j int, cells []int)) {
 	cells := make([]int, len(head))
 	widths := make([]int, len(head)+1)
-	widths[0] = max(len("from"), len(plain.Millis(tl.rowFrom(max(n-1, 0)))))
+	last := 0
+	if len(rows) > 0 {
+		last = rows[len(rows)-1]
+	}
+	widths[0] = max(len("from"), len(plain.Millis(tl.rowFrom(last))))
 	for j, h := range head {
 		widths[j+1] = max(len(h), 1)
 	}
-	for i := range n {
+	for _, i := range rows {
 		fill(i, cells)
 		for j, c := range cells {
 			widths[j+1] = max(widths[j+1], len(countCell(c)))
@@ -272,7 +306,7 @@ func (tl Timeline) slotTable(w *bufio.Writer, n int, head []string, fill func(j 
 	}
 	w.WriteString("\n")
 	var line []byte
-	for i := range n {
+	for _, i := range rows {
 		fill(i, cells)
 		line = append(append(line[:0], "  "...), rightAligned(plain.Millis(tl.rowFrom(i)), widths[0])...)
 		for j, c := range cells {

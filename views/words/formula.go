@@ -28,8 +28,13 @@ func Formula(p backoff.Policy) string {
 	return "wait = " + base
 }
 
-// baseFormula is the base wait d(n) in words of the settings.
+// baseFormula is the base wait d(n) in words of the settings. Linear
+// growth adds the first wait each retry, so d(n) = min(longest, n x first)
+// whatever the multiplier, which it ignores and the formula does not name.
 func baseFormula(p backoff.Policy) string {
+	if p.Growth == backoff.GrowthLinear {
+		return "min(longest, n x first)"
+	}
 	switch p.Multiplier {
 	case 1000:
 		return "first"

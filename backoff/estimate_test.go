@@ -1,0 +1,84 @@
+package backoff
+
+import "testing"
+
+// The estimate's numbers, worked by hand at the defaults and exactly on
+// its boundaries.
+func TestCostByHand(t *testing.T) {
+	s := Defaults()
+	// Exponential at the defaults, on the fast path: a horizon of
+	// min(10,000 + 16,000, 5 * 16,000) = 26,000 ms, 261 slots of 100 ms,
+	// counted in 16 bits (200 clients * 5 retries < 2^16): 2 * 261 bytes,
+	// and the latencies and one client's retries, 2*200*4 + 5*4 = 1,620;
+	// the figures, 256. Its work: one client for all (no jitter), 6
+	// attempts, and the 261 slots, a fifth of that where the slots are
+	// counted: 267 / 5 = 53.
+	c := RunAllCost([]Policy{s.Policy(Exponential)}, s, Options{}, 1)
+	if want := (Cost{Bytes: 522 + 1620 + 256, Work: 53, Span: 53, Parallel: 1}); c != want {
+		t.Errorf("exponential at the defaults: got %+v, want %+v", c, want)
+	}
+
+	// The fast path counts in an array up to 65,536 slots, and sorts past
+	// them. Fixed waits of 1 s, 100 attempts: a horizon of min(outage +
+	// 1,000, 99,000) ms, in 1 ms slots.
+	fixed := s
+	fixed.FirstWait, fixed.LongestWait, fixed.Attempts, fixed.Slot = 1000, 1000, 100, 1
+	for _, tt := range []struct {
+		outage int
+		work   int64
+	}{
+		{64_535, (100 + 65_536) / 5}, // 65,536 slots: counted
+		{64_536, 100 + 65_537},       // 65,537: sorted
+	} {
+		fixed.Outage = tt.outage
+		if got := RunAllCost([]Policy{fixed.Policy(Fixed)}, fixed, Options{}, 1).Work; got != tt.work {
+			t.Errorf("fixed waits, outage %d ms: work %d, want %d", tt.outage, got, tt.work)
+		}
+	}
+
+	// A series keeps four counts of 8 bytes a slot, twice that in the
+	// engine, which doubles them as they grow, up to MaxSeriesSlots. One
+	// client, exponential, 1 ms slots, a capacity (the engine): the last
+	// attempt comes after the five waits, 1 + 2 + 4 + 8 + 16 s, no sooner
+	// than the outage and a wait, 26 s: 31,001 slots; and at a day's
+	// outage and an hour's waits, the cap.
+	one := s
+	one.Clients, one.Slot, one.Capacity = 1, 1, 1000
+	with := RunAllCost([]Policy{one.Policy(Exponential)}, one, Options{Series: true}, 1).Bytes
+	without := RunAllCost([]Policy{one.Policy(Exponential)}, one, Options{}, 1).Bytes
+	if got, want := with-without, int64(4*8*2*31_001); got != want {
+		t.Errorf("one client's series at 1 ms: %d bytes, want %d", got, want)
+	}
+	one.Outage, one.LongestWait, one.Attempts = MaxTime, MaxWait, MaxAttempts
+	with = RunAllCost([]Policy{one.Policy(Exponential)}, one, Options{Series: true}, 1).Bytes
+	without = RunAllCost([]Policy{one.Policy(Exponential)}, one, Options{}, 1).Bytes
+	if got, want := with-without, int64(4*8*2*MaxSeriesSlots); got != want {
+		t.Errorf("a series past MaxSeriesSlots: %d bytes, want the cap's %d", got, want)
+	}
+
+	// Two workers hold the two largest scratches at once; every series is
+	// kept.
+	five := s.Five()
+	one2, two := RunAllCost(five, s, Options{}, 1), RunAllCost(five, s, Options{}, 2)
+	if two.Bytes <= one2.Bytes || two.Work != one2.Work || two.Parallel != 2 || one2.Parallel != 1 {
+		t.Errorf("one worker %+v, two %+v: want more memory with two, the same work", one2, two)
+	}
+	if c.Seconds(1) != float64(53)/WorkPerSecond {
+		t.Errorf("seconds: %v", c.Seconds(1))
+	}
+}
+
+// Nothing overflows: the largest settings cost a bounded number.
+func TestCostSaturates(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = MaxClients, MaxAttempts, 1, MaxWait, MaxTime
+	s.Load, s.LoadUntil, s.Capacity, s.Queue, s.Timeout = MaxLoad, 10_000, 1, MaxQueue, MaxTimeout
+	c := RunAllCost(append(s.Five(), s.Custom()), s, Options{Series: true}, 64)
+	if c.Bytes <= 0 || c.Bytes > maxCost || c.Work <= 0 || c.Work > maxCost {
+		t.Errorf("the largest settings: %+v, want positive and at most %d", c, int64(maxCost))
+	}
+	sc := RunSeedsCost(s.Five(), s, MaxSeeds, SeedOptions{Workers: 64})
+	if sc.Bytes <= 0 || sc.Work <= 0 || sc.Work > maxCost {
+		t.Errorf("the largest spread: %+v", sc)
+	}
+}
