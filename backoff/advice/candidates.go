@@ -148,13 +148,14 @@ func gridPolicies(s backoff.Settings) []backoff.Policy {
 	return out
 }
 
-// neighbours are the policies one step from p: each other multiplier (not
-// for decorrelated jitter, which reads none), half and twice the first
+// neighbours are the policies one step from p: each other multiplier and
+// the other growth (not for decorrelated jitter, which reads neither),
+// half and twice the first
 // wait and the longest wait within the grid's bounds (the first never
 // above the longest), and the attempts just below and above in
 // refineAttempts.
 // maxNeighbours is the most neighbours a policy has.
-const maxNeighbours = 9
+const maxNeighbours = 10
 
 func neighbours(p backoff.Policy) []backoff.Policy {
 	var out []backoff.Policy
@@ -170,6 +171,14 @@ func neighbours(p backoff.Policy) []backoff.Policy {
 			q.Multiplier = m
 			add(q)
 		}
+		// The other growth: linear adds the first wait each retry, and
+		// ignores the multiplier, kept at doubling.
+		q := p
+		q.Growth, q.Multiplier = backoff.GrowthLinear, 2000
+		if p.Growth == backoff.GrowthLinear {
+			q.Growth = backoff.GrowthExponential
+		}
+		add(q)
 	}
 	for _, f := range []int{p.FirstWait / 2, p.FirstWait * 2} {
 		q := p

@@ -188,3 +188,37 @@ func TestAdviceStopsWithinAFrame(t *testing.T) {
 	}
 	t.Logf("stopped %v after it was told", took)
 }
+
+// A policy's neighbours: the other multipliers and growth, half and twice
+// each wait within the grid's bounds, the attempts either side; none for
+// decorrelated jitter's multiplier or growth, which it does not read.
+func TestNeighbours(t *testing.T) {
+	p := backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: 60000, Multiplier: 2000, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 5}
+	var got []string
+	for _, q := range neighbours(p) {
+		got = append(got, q.Describe())
+	}
+	want := []string{
+		"first 1000 ms, x1.5, longest 60000 ms, jitter full, 5 attempts",
+		"first 1000 ms, x3, longest 60000 ms, jitter full, 5 attempts",
+		"first 1000 ms, linear, longest 60000 ms, jitter full, 5 attempts",
+		"first 500 ms, x2, longest 60000 ms, jitter full, 5 attempts",
+		"first 2000 ms, x2, longest 60000 ms, jitter full, 5 attempts",
+		"first 1000 ms, x2, longest 30000 ms, jitter full, 5 attempts",
+		"first 1000 ms, x2, longest 120000 ms, jitter full, 5 attempts",
+		"first 1000 ms, x2, longest 60000 ms, jitter full, 4 attempts",
+		"first 1000 ms, x2, longest 60000 ms, jitter full, 6 attempts",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	d := backoff.Policy{Name: "custom", FirstWait: 50, LongestWait: 300000, Multiplier: 2000, Jitter: backoff.Jitter{Kind: backoff.JitterDecorrelated}, Attempts: 12}
+	for _, q := range neighbours(d) {
+		if q.Multiplier != 2000 || q.Growth != backoff.GrowthExponential || q.FirstWait < 50 || q.LongestWait > 300000 || q.Attempts > 12 {
+			t.Errorf("decorrelated at the grid's edges: neighbour %s", q.Describe())
+		}
+	}
+	if n := len(neighbours(d)); n != 3 { // twice the first wait, half the longest, 10 attempts
+		t.Errorf("decorrelated at the grid's edges: %d neighbours, want 3", n)
+	}
+}

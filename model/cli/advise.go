@@ -25,9 +25,10 @@ func adviseCommand() reportCommand {
 service, its load and queue), the retry settings that meet every --goal.
 It tries the five policies, the presets, a grid of policies of your own
 (first wait 50 ms to 10 s, longest 1 s to 5 min, 2 to 12 attempts; full,
-equal, decorrelated and spread jitter; multipliers 1.5 to 3 near the best),
-retry budgets (grpc and aws) and, with --also-service, the service's own
-remedies where it queues (dropping expired requests, lifo, a shorter queue).
+equal, decorrelated and spread jitter; multipliers 1.5 to 3 and linear
+growth near the best), retry budgets (grpc and aws) and, with
+--also-service, the service's own remedies where it queues (dropping expired
+requests, lifo, a shorter queue).
 
 A goal holds when it holds at the 95th percentile over the seeds; it shows
 those that meet every goal, the fewest attempts a client first, each with

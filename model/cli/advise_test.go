@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
+	"github.com/retryplanner/retry-planner/backoff/plan"
 )
 
 // adviceDoc is what the test reads of advise's JSON.
@@ -266,5 +268,63 @@ func TestGoalsReachEveryMode(t *testing.T) {
 	}
 	if got, want := opts.tui.goals.String(), "recovered<=120s, peak<=5000/s, p99<=30s"; got != want {
 		t.Errorf("the full-screen program's goals: %q, want %q", got, want)
+	}
+}
+
+// The command line of every kind of candidate runs that candidate: one of
+// the five, a preset, a policy of one's own (exponential and linear, with
+// spread jitter and a limit), with budgets and the service's remedies,
+// other slots, seeds and the reference's draws; crowd --seeds of the
+// command gives RunSeeds's figures of the candidate's policy under its
+// settings, every one.
+func TestCandidateCommandsRunTheirCandidate(t *testing.T) {
+	s := plan.DefaultSettings()
+	s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout, s.Slot, s.Seed = 300, 5000, 100, 60, 30000, 200, 1000, 50, 3
+	own := func(p backoff.Policy) advice.Candidate {
+		c := advice.Candidate{Source: advice.FromGrid, Policy: p, Settings: s}
+		c.Settings.CustomFirstWait, c.Settings.CustomLongestWait, c.Settings.CustomAttempts, c.Settings.CustomMaxElapsed = p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed
+		c.Settings.Multiplier, c.Settings.Growth, c.Settings.Jitter = p.Multiplier, p.Growth, p.Jitter
+		return c
+	}
+	grpc, _ := backoff.FindPreset("grpc")
+	withBudget := func(c advice.Candidate, b backoff.Budget) advice.Candidate {
+		c.Settings.Budget = b
+		return c
+	}
+	remedied := func(c advice.Candidate) advice.Candidate {
+		c.Settings.Queue, c.Settings.DropExpired, c.Settings.QueueOrder = 50, true, backoff.LIFO
+		return c
+	}
+	cands := []advice.Candidate{
+		{Source: advice.FromFive, Policy: s.Policy(backoff.FullJitter), Settings: s},
+		withBudget(advice.Candidate{Source: advice.FromPreset, Policy: grpc.Policy, Settings: s}, backoff.Budget{Kind: backoff.BudgetAWS, A: 100, B: 5}),
+		own(backoff.Policy{Name: "custom", FirstWait: 250, LongestWait: 60000, Multiplier: 1500, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 500}, Attempts: 8, MaxElapsed: 40000}),
+		remedied(withBudget(own(backoff.Policy{Name: "custom", FirstWait: 3000, LongestWait: 10000, Multiplier: 2000, Growth: backoff.GrowthLinear,
+			Jitter: backoff.Jitter{Kind: backoff.JitterEqual}, Attempts: 5}), backoff.Budget{Kind: backoff.BudgetGRPC, A: 100, B: 500})),
+	}
+	for _, draws := range []backoff.Draws{backoff.Independent, backoff.Reference} {
+		for _, c := range cands {
+			line := plan.AdviceCommand(plan.OfCandidate(c, s.Draws, 4, draws, advice.Goals{}, ""))
+			var crowd crowdSeedsDoc
+			if err := json.Unmarshal([]byte(reportOf(t, append(strings.Fields(line)[1:], "--format", "json")...)), &crowd); err != nil {
+				t.Fatal(err)
+			}
+			run := c.Settings
+			run.Draws = draws
+			want, err := backoff.RunSeeds([]backoff.Policy{c.Policy}, run, 4, backoff.SeedOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(crowd.Policies) != 1 {
+				t.Fatalf("%s: %d policies", line, len(crowd.Policies))
+			}
+			for _, ff := range backoff.FigureFields() {
+				median, p95 := spreadOf(t, crowd.Policies[0], ff.Name)
+				sp := want.Policies[0].Spread(ff.Name)
+				if median == nil && sp.Median >= 0 || median != nil && *median != sp.Median || p95 == nil && sp.P95 >= 0 || p95 != nil && *p95 != sp.P95 {
+					t.Errorf("%s: %s median %s p95 %s, the candidate's %d and %d", line, ff.Name, show(median), show(p95), sp.Median, sp.P95)
+				}
+			}
+		}
 	}
 }

@@ -327,14 +327,15 @@ presets, your own policy when the settings make one, a grid of policies of
 your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s, 1
 min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
 spread:0.5 jitter), twice the neighbours of its best four (multipliers 1.5,
-2 and 3, half and twice each wait, the attempts between); then 12 budgets
-(grpc:10, 100 and 1000 tokens at 0.1 and 0.5; aws:100, 500 and 5000 at a
-cost of 1 and 5, and none if you gave one) with the five, the presets and
-the best eight of your own; with --also-service, where the service queues,
-dropping expired requests, lifo, both, and shorter queues (the capacity's
-work within the timeout, half, a tenth) with the best eight so far. Then the
-30 most promising run on 4 seeds, and the 10 most promising of those on all
-the seeds. A policy without jitter draws nothing and runs once.
+2 and 3, linear growth, half and twice each wait, the attempts between);
+then 12 budgets (grpc:10, 100 and 1000 tokens at 0.1 and 0.5; aws:100, 500
+and 5000 at a cost of 1 and 5, and none if you gave one) with the five, the
+presets and the best eight of your own; with --also-service, where the
+service queues, dropping expired requests, lifo, both, and shorter queues
+(the capacity's work within the timeout, half, a tenth) with the best eight
+so far. Then the 30 most promising run on 4 seeds, and the 10 most promising
+of those on all the seeds. A policy without jitter draws nothing and runs
+once.
 
 What it guarantees: every candidate shown ran on every seed, and each of its
 figures and verdicts is exactly what its command, a crowd --seeds of that
