@@ -8,14 +8,13 @@ import (
 )
 
 // Figures are one run's figures, live or simulated: the planner's, with
-// MODEL.md's meanings, and two more.
+// MODEL.md's meanings (the queue's among them, zero without a queue), and
+// one more.
 type Figures struct {
 	backoff.Figures
 	// BusiestInOutage is the most retries in one slot that starts before
 	// the outage's end: the storm while the service is down.
 	BusiestInOutage int
-	// Queue's figures (MODEL.md section 6); zero without a queue.
-	TimedOut, Wasted, Dropped, QueuePeak int
 }
 
 // Measure works out the figures of a live run from the server's log

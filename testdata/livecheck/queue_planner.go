@@ -1,15 +1,12 @@
-//go:build plannerqueue
-
 package livecheck
 
 import "github.com/retryplanner/retry-planner/backoff"
 
-// The simulator's side of the scenarios that queue, for a backoff that has
-// MODEL.md section 6: build with -tags plannerqueue once backoff.Settings
-// has Queue (int), Timeout (int, ms), DropExpired (bool) and QueueOrder
-// (FIFO or LIFO), and backoff.Figures has TimedOut, Wasted, Dropped and
-// QueuePeak. Then Simulate runs the queue scenarios too, and the table and
-// TestLiveShortQueue set them against the live server's queue.
+// The simulator's side of the scenarios that queue: backoff has MODEL.md
+// section 6 (Settings.Queue, Timeout, DropExpired and QueueOrder; the
+// figures TimedOut, Wasted, Dropped and QueuePeak), so Simulate runs the
+// queue scenarios too, and the table and TestLiveQueue set them against
+// the live server's queue.
 
 // PlannerHasQueue reports whether the simulator can run scenarios that
 // queue.

@@ -1,5 +1,3 @@
-//go:build plannerqueue
-
 package livecheck
 
 import (

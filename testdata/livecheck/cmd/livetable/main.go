@@ -29,7 +29,7 @@ func main() {
 	runs := flag.Int("runs", 3, "kept live runs wanted for each scenario")
 	tries := flag.Int("tries", 0, "live runs at most for each scenario (0: three times -runs)")
 	only := flag.String("only", "", "only the scenarios whose name holds this")
-	queue := flag.Bool("queue", false, "also MODEL.md section 6's storms, which queue (live only until the planner has a queue)")
+	queue := flag.Bool("queue", false, "also MODEL.md section 6's storms, which queue, against the planner's queue")
 	out := flag.String("out", "", "also write the table so far to this file after each scenario, so that a run cut short keeps what it measured")
 	quiet := flag.Duration("quiet", 5*time.Minute, "how long to wait in all, for each scenario, for the machine's timers to be on time before its runs")
 	flag.Parse()
