@@ -207,8 +207,7 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			ta := new(tally)
-			var scratch engineScratch // one engine at a time, each leaving its chunks to the next
+			var runner crowdRunner // one engine at a time, each leaving its chunks to the next
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= count || stopped.Load() {
@@ -222,14 +221,7 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 						return
 					}
 					var err error
-					if !s.HasService() && fastSlots(pl, one) <= maxFastSlots {
-						figs[p], err = ta.crowd(pl, one, o.Stop)
-					} else {
-						e := newEngineWith(pl, one, false, o.Stop, &scratch)
-						figs[p], _, err = e.run()
-						e.keep(&scratch)
-					}
-					if err != nil {
+					if figs[p], err = runner.run(pl, one, o.Stop); err != nil {
 						stopped.Store(true)
 						return
 					}
@@ -256,28 +248,15 @@ func RunSeeds(ps []Policy, s Settings, count int, o SeedOptions) (SeedsCrowd, er
 }
 
 // summarize is each policy's spread over the seeds whose figures perSeed
-// holds, from seed first on.
+// holds, from seed first on: SpreadOf each policy's column.
 func summarize(ps []Policy, perSeed [][]Figures, first int) SeedsCrowd {
 	out := SeedsCrowd{First: first, Count: len(perSeed)}
-	fields := FigureFields()
-	values := make([]int, len(perSeed))
+	column := make([]Figures, len(perSeed))
 	for p, pol := range ps {
-		sp := PolicySpread{Policy: pol, Spreads: make([]Spread, len(fields))}
-		for fi, field := range fields {
-			for i := range perSeed {
-				values[i] = field.Get(perSeed[i][p])
-			}
-			sp.Spreads[fi] = spreadOf(values, field)
-		}
 		for i := range perSeed {
-			if perSeed[i][p].StillOverloaded {
-				sp.Overloaded++
-			}
-			if perSeed[i][p].Through == 0 {
-				sp.NoneThrough++
-			}
+			column[i] = perSeed[i][p]
 		}
-		out.Policies = append(out.Policies, sp)
+		out.Policies = append(out.Policies, SpreadOf(pol, column))
 	}
 	return out
 }

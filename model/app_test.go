@@ -187,9 +187,12 @@ func TestNavigation(t *testing.T) {
 		want Focus
 	}{
 		{[]string{"tab"}, FocusTimeline},
-		{[]string{"tab", "tab", "tab", "tab", "tab"}, FocusCrowd},
+		{[]string{"tab", "tab", "tab", "tab", "tab"}, FocusClient},
+		{[]string{"tab", "tab", "tab", "tab", "tab", "tab"}, FocusCrowd},
 		{[]string{"shift+tab"}, FocusClient},
-		{[]string{"shift+tab", "shift+tab"}, FocusSettings},
+		{[]string{"shift+tab", "shift+tab"}, FocusAdvice},
+		{[]string{"shift+tab", "shift+tab", "shift+tab"}, FocusSettings},
+		{[]string{"6"}, FocusAdvice},
 		{[]string{"3"}, FocusTimeline},
 		{[]string{"5", "4"}, FocusJobs},
 		{[]string{"45"}, FocusSettings}, // two keys read at once

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/views/pane"
 	"github.com/retryplanner/retry-planner/views/words"
 )
@@ -63,6 +64,8 @@ func (p Plan) spreadSettings() backoff.Settings {
 type Compute struct {
 	Crowds func(ps []backoff.Policy, s backoff.Settings, o backoff.Options) ([]backoff.Result, error)
 	Spread func(ps []backoff.Policy, s backoff.Settings, seeds int, o backoff.SeedOptions) (backoff.SeedsCrowd, error)
+	// Advise searches for the advice pane (advice.Run).
+	Advise func(sr advice.Search, o advice.Options) (advice.Advice, error)
 }
 
 // CoreCompute runs the core on every core.
@@ -77,6 +80,7 @@ func CoreCompute() Compute {
 			}
 			return backoff.RunSeeds(ps, s, seeds, o)
 		},
+		Advise: advice.Run,
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 type GlobalKeyMap struct {
 	Next  key.Binding
 	Prev  key.Binding
-	Pane  key.Binding // 1-5
+	Pane  key.Binding // 1-6
 	Draws key.Binding // reference or independent draws
 	Pin   key.Binding // pin the plan as A
 	Swap  key.Binding // swap A and the plan
@@ -32,7 +32,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 	k := GlobalKeyMap{
 		Next:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		Prev:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Pane:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "pane")),
+		Pane:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "pane")),
 		Draws: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "draws")),
 		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin plan as A")),
 		Swap:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "swap A and B")),
@@ -100,6 +100,8 @@ func (m *root) footerKeys() footerKeys {
 		pane = m.timeline.KeyMap
 	case m.focus == FocusJobs:
 		pane = m.jobs.KeyMap
+	case m.focus == FocusAdvice:
+		pane = m.advice.KeyMap
 	default:
 		pane = m.form.KeyMap
 	}
@@ -156,7 +158,7 @@ func (m *root) fullHelp(groups [][]key.Binding) string {
 }
 
 // Footer entries give way in this order as the width shrinks, the lowest
-// first: 1-5 (the tabs name the panes' numbers), x and P (which need a
+// first: 1-6 (the tabs name the panes' numbers), x and P (which need a
 // pinned plan), the pane's keys from its least useful (the last) up to its
 // third, tab, s, d (the header's rule names it too), the pane's second
 // key, p, then the pane's most useful key; ? and q (ctrl+c while a field has

@@ -1,6 +1,9 @@
 package model
 
-import "github.com/retryplanner/retry-planner/backoff"
+import (
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
+)
 
 // Options are how the program computes; the defaults run the core off the
 // update loop.
@@ -39,6 +42,14 @@ type Options struct {
 	// Refusal says why a run that would hold need bytes is not run, and
 	// what allows it.
 	Refusal func(need int64) string
+	// Goals, AdviceSeeds and AlsoService are what the advice pane first
+	// searches for (--goal, a plan's [goals]): no goals, no search.
+	Goals       advice.Goals
+	AdviceSeeds int
+	AlsoService bool
+	// InlineAdvice runs the advice's search inside Update: for tests that
+	// golden its table.
+	InlineAdvice bool
 }
 
 // DefaultInlineWork is the work below which the crowds run inside Update:
@@ -79,6 +90,15 @@ func WithFiles(f Files) Option { return func(o *Options) { o.Files = f } }
 // WithNote keeps note in every plan saved.
 func WithNote(note string) Option { return func(o *Options) { o.Note = note } }
 
+// WithGoals has the advice pane search for gs over seeds (0 for its
+// default) from the start.
+func WithGoals(gs advice.Goals, seeds int) Option {
+	return func(o *Options) { o.Goals, o.AdviceSeeds = gs, seeds }
+}
+
+// WithInlineAdvice runs the advice's search inside Update.
+func WithInlineAdvice() Option { return func(o *Options) { o.InlineAdvice = true } }
+
 // WithNotice shows text under the first frame until the first key.
 func WithNotice(text string) Option { return func(o *Options) { o.Notice = text } }
 
@@ -93,8 +113,11 @@ func newOptions(opts []Option) Options {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.Compute.Crowds == nil || o.Compute.Spread == nil {
+	if o.Compute.Crowds == nil || o.Compute.Spread == nil || o.Compute.Advise == nil {
 		core := CoreCompute()
+		if o.Compute.Advise == nil {
+			o.Compute.Advise = core.Advise
+		}
 		if o.Compute.Crowds == nil {
 			o.Compute.Crowds = core.Crowds
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -15,13 +16,15 @@ import (
 // Focus is the pane that has the keys.
 type Focus int
 
-// The five panes, numbered as the plain menu numbers them (from 0 here).
+// The panes, numbered as the plain menu numbers them (from 0 here), then
+// the advice, which the plain menu does not have.
 const (
 	FocusClient Focus = iota
 	FocusCrowd
 	FocusTimeline
 	FocusJobs
 	FocusSettings
+	FocusAdvice
 	numPanes
 )
 
@@ -64,6 +67,7 @@ type root struct {
 	timeline TimelinePane
 	jobs     JobsPane
 	form     SettingsPane
+	advice   AdvicePane
 	save     SaveBox
 	note     string // kept in every plan saved
 
@@ -119,7 +123,8 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 	}
 	m.save.SetNotice(o.Notice)
 	m.form = NewSettingsPane(p, st)
-	m.initCmd = m.setPlan(p)
+	m.advice = NewAdvicePane(p, o, st)
+	m.initCmd = tea.Batch(m.setPlan(p), m.advice.SetGoals(o.Goals, cmp.Or(o.AdviceSeeds, DefaultAdviceSeeds), o.AlsoService))
 	return App{m}
 }
 
@@ -145,6 +150,7 @@ func (m App) CrowdPane() CrowdPane       { return m.crowd }
 func (m App) TimelinePane() TimelinePane { return m.timeline }
 func (m App) JobsPane() JobsPane         { return m.jobs }
 func (m App) SettingsPane() SettingsPane { return m.form }
+func (m App) AdvicePane() AdvicePane     { return m.advice }
 func (m App) SaveBox() SaveBox           { return m.save }
 
 // Update routes msg in this order, and only this order (a key first
@@ -154,10 +160,10 @@ func (m App) SaveBox() SaveBox           { return m.save }
 //  0. before the first window size, keys wait for it (the runtime reads
 //     the terminal before it tells its size), and are taken after it;
 //  1. the window's size;
-//  2. the computations' own messages (results, the spinner, the progress)
-//     and what came of saving the plan, which no field takes and which
-//     must reach the panes while one has the keys; esc while a save is on
-//     its way, which calls it off;
+//  2. the computations' own messages (results, the spinner, the progress,
+//     the advice's search) and what came of saving the plan, which no
+//     field takes and which must reach the panes while one has the keys;
+//     esc while a save is on its way, which calls it off;
 //  3. below the least size, keys and the mouse: only q and ctrl+c do
 //     anything, and both quit;
 //  4. the save box's field or question, or else an open form or text
@@ -167,7 +173,8 @@ func (m App) SaveBox() SaveBox           { return m.save }
 //  7. messages for every pane (SettingsAppliedMsg);
 //  8. keys and anything else to the focused pane.
 //
-// Then it lays the frame out again, as the footer's height may have changed.
+// Then the advice follows the plan (a change starts its search), and it
+// lays the frame out again, as the footer's height may have changed.
 func (m App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Keys typed faster than they are read arrive as one message of several
 	// runes ("ll"); outside a text field each is a key of its own. A pasted
@@ -198,6 +205,7 @@ func (m *root) update(msg tea.Msg) tea.Cmd {
 			cmd = m.takeEarly()
 		}
 	case m.computation(msg, &cmd):
+	case m.adviceMessage(msg, &cmd):
 	case m.saved(msg):
 	case m.cancelsSave(msg):
 	case m.tooSmall(msg, &cmd):
@@ -208,6 +216,9 @@ func (m *root) update(msg tea.Msg) tea.Cmd {
 	case m.paneMessage(msg, &cmd):
 	default:
 		cmd = m.updateFocused(msg)
+	}
+	if c := m.advice.SetPlan(m.plan); c != nil {
+		cmd = tea.Batch(cmd, c)
 	}
 	m.layout()
 	return cmd
@@ -312,6 +323,8 @@ func (m *root) captured() bool {
 		return m.jobs.Typing()
 	case FocusSettings:
 		return m.form.Editing()
+	case FocusAdvice:
+		return m.advice.Editing()
 	}
 	return false
 }
@@ -432,6 +445,11 @@ func (m *root) updateFocused(msg tea.Msg) tea.Cmd {
 		if p := m.form.Plan(); p != m.plan {
 			cmd = tea.Batch(cmd, m.setPlan(p))
 		}
+	case FocusAdvice:
+		m.advice, cmd = m.advice.Update(msg)
+		if s, ok := m.advice.TakeApplied(); ok {
+			cmd = tea.Batch(cmd, m.useAdvice(s))
+		}
 	}
 	m.sharePolicy()
 	return cmd
@@ -487,6 +505,7 @@ func (m *root) layout() {
 	m.timeline.SetSize(m.width, body, m.height-headerHeight-1)
 	m.jobs.SetSize(m.width, body)
 	m.form.SetSize(m.width, body)
+	m.advice.SetSize(m.width, body)
 }
 
 // refresh has the focused pane draw what changed while it was hidden.
@@ -517,6 +536,8 @@ func (m App) View() string {
 		body = m.timeline.View()
 	case FocusJobs:
 		body = m.jobs.View()
+	case FocusAdvice:
+		body = m.advice.View()
 	default:
 		body = m.form.View()
 	}

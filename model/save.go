@@ -100,7 +100,7 @@ func (m *root) savedPlan(p Plan) plan.Plan {
 		}
 	}
 	return plan.Plan{Settings: p.Settings, Policies: names, Seeds: p.Seeds,
-		SeedDraws: p.SpreadDraws, Note: m.note}
+		SeedDraws: p.SpreadDraws, Note: m.note, Goals: m.advice.Goals()}
 }
 
 // planSavedMsg is what came of a write.

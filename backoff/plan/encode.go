@@ -36,6 +36,9 @@ func Encode(p Plan) string {
 	}
 	writeKeys("")
 	for _, t := range planTables {
+		if t.name == goalsTable.name && p.Goals.Len() == 0 {
+			continue // a plan without goals is written as it was before goals
+		}
 		b.WriteString("\n")
 		planComment(&b, t.doc)
 		fmt.Fprintf(&b, "[%s]\n", t.name)
@@ -80,6 +83,9 @@ func planCommentedDefault(k planKey, p Plan) string {
 		return "[" + strings.Join(five, ", ") + "]"
 	case "load_until_ms":
 		return strconv.Itoa(p.Settings.LoadEnd())
+	}
+	if example, ok := goalExample(k.name); ok {
+		return example
 	}
 	return ""
 }

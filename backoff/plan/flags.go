@@ -87,15 +87,35 @@ func Flags(p Plan) []string {
 	if p.SeedDraws != d.SeedDraws {
 		flag("seed-draws", p.SeedDraws.String())
 	}
+	for _, g := range p.Goals.List() {
+		flag("goal", g.String()) // not-through<=1%: CommandLine quotes it for a shell
+	}
 	return out
 }
 
 // CommandLine is the command line that runs p's crowd: "retry-planner
 // crowd" and its Flags (--policies and --seeds belong to the crowd, the
 // settings flags to every command). No value holds a space or a shell's
-// special character.
+// special character but a goal's, which it quotes ('recovered<=60s').
 func CommandLine(p Plan) string {
-	return strings.Join(append([]string{"retry-planner", "crowd"}, Flags(p)...), " ")
+	words := []string{"retry-planner", "crowd"}
+	for _, f := range Flags(p) {
+		words = append(words, shellWord(f))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellWord is s as one word of a POSIX shell's command line: as it is
+// when it holds only letters, digits and marks no shell gives a meaning
+// to, else in single quotes (a quote inside written '\”), as
+// views/words.ShellWord writes it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+:,@%=", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // policyFlagName is a policy's name as a flag writes it, and as

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 )
 
 // A plan is every input of a run in a TOML file a person can read and edit:
@@ -26,6 +27,7 @@ import (
 //	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes,
 //	                             queue, timeout_ms, drop_expired, queue_order
 //	[spread]                     seeds, draws: the crowd over many seeds
+//	[goals]                      what advise searches for, written only when there is one
 
 // Plan is everything a run needs.
 type Plan struct {
@@ -46,6 +48,8 @@ type Plan struct {
 	SeedDraws backoff.Draws
 	// Note is a person's own words about the plan, kept with it.
 	Note string
+	// Goals are what advise searches for; none by default.
+	Goals advice.Goals
 }
 
 // Default is the plan of a file that sets nothing, and of every face but
@@ -71,7 +75,7 @@ func DefaultSettings() backoff.Settings {
 // list of them are the same.
 func (p Plan) Equal(q Plan) bool {
 	return p.Settings == q.Settings && slices.Equal(p.Policies, q.Policies) && p.Seeds == q.Seeds &&
-		p.SeedDraws == q.SeedDraws && p.Note == q.Note
+		p.SeedDraws == q.SeedDraws && p.Note == q.Note && p.Goals == q.Goals
 }
 
 // PolicyList is the policies the plan compares, in its order: the five when
@@ -149,6 +153,7 @@ var planTables = []struct{ name, doc string }{
 	{"service", "The service once it is back, the fresh load on it, and its queue."},
 	{"spread", "The crowd over many seeds: each figure's median, 95th percentile and worst\n" +
 		"over the seeds from [crowd] seed on."},
+	goalsTable,
 }
 
 // planKeys are every key of a plan, in the order Encode writes them.
@@ -209,7 +214,7 @@ func planKeys() []planKey {
 		}
 		return ""
 	}
-	return []planKey{
+	return append([]planKey{
 		{name: "note", doc: "A note of your own: what the plan is for. Any text; none by default.",
 			value: func(p Plan) string {
 				if p.Note == "" {
@@ -373,7 +378,7 @@ func planKeys() []planKey {
 			"whose lattice makes the seeds look more alike than they are. Default\n"+
 			"\"independent\".",
 			func(p *Plan) *backoff.Draws { return &p.SeedDraws }),
-	}
+	}, goalKeys()...)
 }
 
 // customKey is a key of the custom policy's own field f: a time or a

@@ -15,6 +15,7 @@ import (
 	_ "github.com/charmbracelet/x/exp/golden" // registers -update
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 )
 
 // updatingGoldens reports whether the golden package's -update flag is set,
@@ -150,6 +151,9 @@ func randomPlan(r *rand.Rand) Plan {
 			b.WriteRune(noteRunes[r.IntN(len(noteRunes))])
 		}
 		p.Note = b.String()
+	}
+	if r.IntN(3) == 0 {
+		p.Goals = randomGoals(r)
 	}
 	return p
 }
@@ -357,9 +361,9 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"too long", "#" + strings.Repeat("x", MaxBytes) + "\n", "plan.toml:1: a plan of 1048578 bytes: want at most 1048576 (a plan is a page of settings)"},
 
 		// Keys a plan does not have.
-		{"unknown at the top", "policies = []\ncolour = \"red\"\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
-		{"unknown table", "# a plan\n[colour]\nx = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
-		{"unknown dotted table", "\ncolour.x = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service] and [spread]"},
+		{"unknown at the top", "policies = []\ncolour = \"red\"\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
+		{"unknown table", "# a plan\n[colour]\nx = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
+		{"unknown dotted table", "\ncolour.x = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
 		{"unknown in a table", "[crowd]\nclients = 5\nclient = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"unknown dotted", "\n\ncrowd.client = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"keys are case-sensitive", "[crowd]\nClients = 5\n", "plan.toml:2: crowd.Clients: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
@@ -564,6 +568,10 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			p.Seeds, err = strconv.Atoi(value)
 		case "seed-draws":
 			p.SeedDraws, err = backoff.ParseDraws(value)
+		case "goal":
+			var g advice.Goal
+			g, err = advice.ParseGoal(value)
+			p.Goals = p.Goals.With(g)
 		default:
 			f, ok := fields[name]
 			if !ok {
@@ -613,9 +621,14 @@ func TestPlanFlags(t *testing.T) {
 		if !got.Equal(want) {
 			t.Fatalf("plan %d: the flags %q give %+v, want %+v", i, Flags(p), got, want)
 		}
-		for _, f := range Flags(p) {
-			if f == "" || strings.ContainsAny(f, " \t\n'\"\\$`;&|<>()*?[]#~") {
+		flags := Flags(p)
+		for j, f := range flags {
+			goal := j > 0 && flags[j-1] == "--goal" // not-through<=1%: CommandLine quotes it
+			if f == "" || !goal && strings.ContainsAny(f, " \t\n'\"\\$`;&|<>()*?[]#~") {
 				t.Fatalf("plan %d: flag %q would need quoting in a shell", i, f)
+			}
+			if goal && !strings.Contains(CommandLine(p), " --goal '"+f+"'") {
+				t.Fatalf("plan %d: %s does not quote the goal %q", i, CommandLine(p), f)
 			}
 		}
 	}

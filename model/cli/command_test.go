@@ -41,7 +41,7 @@ func helpPages(t *testing.T) map[string]string {
 func TestHelpFits80Columns(t *testing.T) {
 	pages := helpPages(t)
 	for _, want := range []string{"--help", "crowd --help", "schedule --help", "timeline --help", "jobs --help", "completion --help",
-		"completion bash --help", "man --help", "version --help", "help model", "help settings"} {
+		"completion bash --help", "man --help", "version --help", "help model", "help settings", "advise --help", "help goals"} {
 		if _, ok := pages[want]; !ok {
 			t.Errorf("no help for %q among %d pages", want, len(pages))
 		}
@@ -98,7 +98,10 @@ func TestCompletion(t *testing.T) {
 		{[]string{"crowd", "--preset", ""}, []string{"grpc", "aws", "envoy"}},
 		{[]string{"--jitter", ""}, []string{"full", "equal", "decorrelated"}},
 		{[]string{"crowd", "--draws", ""}, []string{"reference", "independent"}},
-		{[]string{""}, []string{"crowd", "schedule", "timeline", "jobs", "version", "man", "completion"}},
+		{[]string{"advise", "--goal", ""}, []string{"not-through<=1%", "recovered<=60s", "peak<=2x", "peak<=5000/s", "p99<=30s", "attempts<=3x"}},
+		{[]string{"--goal", ""}, []string{"recovered<=60s"}},
+		{[]string{"advise", "--format", ""}, []string{"text", "csv", "json"}},
+		{[]string{""}, []string{"crowd", "schedule", "timeline", "jobs", "advise", "version", "man", "completion"}},
 	} {
 		got := complete(tt.args...)
 		for _, w := range tt.want {

@@ -42,6 +42,8 @@ func (r report) cost(workers int) backoff.Cost {
 		return backoff.RunAllCost(r.policies, s, backoff.Options{}, workers)
 	case "timeline":
 		return backoff.RunAllCost(r.policies, s, backoff.Options{Series: true}, workers)
+	case "advise":
+		return r.search().Cost(workers)
 	}
 	return backoff.Cost{}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/retryplanner/retry-planner/views/words"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/backoff/plan"
 )
 
@@ -75,6 +76,7 @@ const (
 	seedDrawsValue                    // backoff.ParseDraws, for the spread over seeds
 	dropExpiredValue                  // a switch: "" (on) or "false"
 	queueOrderValue                   // backoff.ParseQueueOrder
+	goalValue                         // advice.ParseGoal: one goal, repeatable
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -122,6 +124,7 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.Timeout, timeValue, false),
 		{"drop-expired", dropExpiredValue, noField, false},
 		{"queue-order", queueOrderValue, noField, false},
+		{"goal", goalValue, noField, false},
 	}
 }
 
@@ -175,6 +178,9 @@ type settingsDraft struct {
 	seedDrawsGiven bool   // --seed-draws was given since the last --plan: --draws leaves the spread's draws alone
 	slotFrom       string // where the slot came from: "", "--slot" or "--plan"
 	plan           *loadedPlan
+	// goals are what advise and the advice pane search for: each --goal,
+	// over the last plan's, one of each kind (the last wins).
+	goals advice.Goals
 }
 
 // loadedPlan is the last --plan read.
@@ -265,6 +271,13 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad("fifo or lifo")
 		}
 		s.QueueOrder = o
+	case goalValue:
+		g, err := advice.ParseGoal(u.value)
+		var ge *advice.GoalError
+		if errors.As(err, &ge) {
+			return usagef("--goal %s: %s", quoteOdd(u.value), ge.Rule)
+		}
+		d.goals = d.goals.With(g)
 	case presetValue:
 		pr, ok := lookupPreset(u.value)
 		if !ok {
@@ -293,6 +306,7 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 	d.seedDraws, d.seedDrawsGiven = p.SeedDraws, false
 	d.slotFrom = "--plan"
 	d.plan = &loadedPlan{file: file, plan: p}
+	d.goals = p.Goals
 	d.given = nil
 	for _, f := range backoff.Fields() {
 		v := d.settings.Get(f)
@@ -492,6 +506,8 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return "no value: it is a switch"
 	case presetValue:
 		return presetList()
+	case goalValue:
+		return advice.Forms + "; quote it for the shell: --goal 'recovered<=60s'"
 	case planValue:
 		return "a plan's file (TOML; --save-plan writes one)"
 	}
@@ -526,6 +542,8 @@ func allowedValue(name string, l backoff.Limits) string {
 		return "a file to write the plan to"
 	case "compare":
 		return "a plan's file to compare with (TOML; --save-plan writes one)"
+	case "max-work":
+		return fmt.Sprintf("a whole number of clients from 1 to %d", maxMaxWork)
 	case "max-memory", "max-output":
 		return "a size such as 8GB, 500MB or 2GiB, or none"
 	case "max-time":

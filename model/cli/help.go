@@ -99,6 +99,7 @@ func addTopics(root *cobra.Command) {
 		{"presets", "the libraries' policies: their waits, sources and differences", presetsTopic()},
 		{"plans", "plans in files: what a plan holds, and how flags meet it", plansTopic},
 		{"formats", "the reports' text, CSV columns and JSON documents", formatsTopic},
+		{"goals", "goals for advise: each figure's limit, how it is held, the search", goalsTopic},
 		{"plain", "--plain: the original program's line menu", plainTopic},
 	} {
 		root.AddCommand(&cobra.Command{Use: t.name, Short: t.short, Long: t.long})

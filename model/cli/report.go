@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/retryplanner/retry-planner/ledger"
 )
@@ -42,6 +43,12 @@ type reportCommand struct {
 	slot     bool      // --slot applies
 	jobs     bool      // it takes jobs as words
 	pictures bool      // --format svg and png, --width and --height
+	// Commands with flags of their own beyond these (advise) read them
+	// (read reports whether the flag was its own), check the report once it
+	// is read, and render it.
+	read   func(ra *reportArgs, u flagUse) (bool, error)
+	check  func(r *report, draft *settingsDraft) error
+	render func(r report, w io.Writer, workers int) error
 }
 
 // ownFlag is one of a command's own flags: its help, and how the shells
@@ -57,7 +64,7 @@ type commandHelp struct{ use, short, long, example string }
 
 // reportCommands are the report commands, in the order help lists them.
 func reportCommands() []reportCommand {
-	return []reportCommand{scheduleCommand(), crowdCommand(), timelineCommand(), jobsCommand()}
+	return []reportCommand{scheduleCommand(), crowdCommand(), timelineCommand(), jobsCommand(), adviseCommand()}
 }
 
 // flags is every flag c takes: its own, then --format, the picture's size
@@ -132,8 +139,11 @@ type report struct {
 
 	compare *compareSpec // crowd --compare: plan A
 
-	// progress is where crowd --seeds says how many seeds are done while
-	// they run: standard error when it is a terminal, else nil.
+	goals  advice.Goals // --goal and the plan's: kept in a plan saved
+	advise *adviseSpec  // advise: what it searches, and what it found
+	// progress is where a long report says how far it has gone while it
+	// runs (crowd --seeds, advise): standard error when it is a terminal,
+	// else nil.
 	progress io.Writer
 
 	// maxOutput is the most bytes a timeline writes (--max-output), 0 for
@@ -210,6 +220,11 @@ func (ra *reportArgs) fromPlan(lp *loadedPlan) {
 
 // take applies one flag of a report command's stretch.
 func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
+	if ra.cmd.read != nil {
+		if own, err := ra.cmd.read(ra, u); own {
+			return err
+		}
+	}
 	switch u.name {
 	case "format":
 		f := strings.ToLower(u.value)
@@ -385,6 +400,12 @@ func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, 
 		r.compare = &compareSpec{file: ra.compareFile, settings: ra.compare.Settings, policies: a,
 			seeds: ra.compare.Seeds, seedDraws: ra.compare.SeedDraws}
 	}
+	r.goals = draft.goals
+	if ra.cmd.check != nil {
+		if err := ra.cmd.check(&r, draft); err != nil {
+			return r, err
+		}
+	}
 	return r, nil
 }
 
@@ -435,7 +456,7 @@ func (ra *reportArgs) resolve(s backoff.Settings, draft *settingsDraft) ([]backo
 		return lookupPolicies(s, ra.planPolicies, "--plan "+shownFile(ra.planFile)+": policies")
 	case ra.all:
 		return five, nil
-	case len(ra.policyNames) == 0 && ra.cmd.name == "crowd":
+	case len(ra.policyNames) == 0 && (ra.cmd.name == "crowd" || ra.cmd.name == "advise"):
 		return five, nil
 	case len(ra.policyNames) == 0 && ra.cmd.name == "jobs":
 		return []backoff.Policy{s.Policy(backoff.Exponential)}, nil
@@ -531,6 +552,9 @@ func quoteJob(word string) string {
 // depend on it. A timeline is written slot by slot, however many slots it
 // has; the other reports are short.
 func (r report) render(w io.Writer, workers int) error {
+	if c, ok := findCommand(r.command); ok && c.render != nil {
+		return c.render(r, w, workers)
+	}
 	s := r.settings
 	write := func(text, csv, json func() string) error {
 		_, err := io.WriteString(w, r.pick(text, csv, json))
@@ -691,7 +715,10 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 // seeds and the spread's draws, and the note of the plan it was given, if
 // any.
 func (r report) savedPlan() plan.Plan {
-	p := plan.Plan{Settings: r.settings, Seeds: r.seeds, SeedDraws: r.seedDraws, Note: r.note}
+	if r.advise != nil {
+		return r.advise.savedPlan(r)
+	}
+	p := plan.Plan{Settings: r.settings, Seeds: r.seeds, SeedDraws: r.seedDraws, Note: r.note, Goals: r.goals}
 	for _, pol := range r.policies {
 		p.Policies = append(p.Policies, pol.Name)
 	}
@@ -801,6 +828,9 @@ func runReport(r report, limits runLimits, stdout, stderr io.Writer) int {
 		}
 		if r.compare != nil {
 			total *= 2
+		}
+		if r.advise != nil {
+			total, what = r.search().Estimate().Crowds, "crowds at most"
 		}
 		prog = showProgress(stderr, r.command, total, what, secs)
 		r.done = prog.counter()

@@ -184,7 +184,7 @@ type errorCase struct {
 func errorCases() []errorCase {
 	return []errorCase{
 		// commands and words
-		{[]string{"bogus"}, []string{`unknown command "bogus"`, "schedule, crowd, timeline or jobs"}},
+		{[]string{"bogus"}, []string{`unknown command "bogus"`, "schedule, crowd, timeline, jobs or advise"}},
 		{[]string{"crowd", "extra"}, []string{`"extra"`, "--seeds", "--format"}},
 		{[]string{"schedule", "--policy", "fixed", "2"}, []string{`"2"`, "--client"}},
 		{[]string{"--plain", "crowd"}, []string{"--plain", `"crowd"`}},
@@ -201,7 +201,7 @@ func errorCases() []errorCase {
 		{[]string{"--format", "csv"}, []string{`"--format"`, "goes after a command"}},
 		{[]string{"-clients", "5"}, []string{`unknown flag "-clients"`, "two dashes, --clients"}},
 		{[]string{"crowd", "-xyz"}, []string{`unknown flag "-xyz"`, "crowd takes --policies, --seeds"}},
-		{[]string{"schedule", "--policy", "fixed", "--seeds", "5"}, []string{`"--seeds"`, "is for crowd, not schedule", "--policy", "--client"}},
+		{[]string{"schedule", "--policy", "fixed", "--seeds", "5"}, []string{`"--seeds"`, "is for crowd or advise, not schedule", "--policy", "--client"}},
 		{[]string{"crowd", "--policy", "fixed"}, []string{`"--policy"`, "not crowd", "--policies"}},
 		{[]string{"schedule", "--policies", "fixed"}, []string{`"--policies"`, "not schedule"}},
 		{[]string{"schedule", "--policy", "fixed", "--slot", "5"}, []string{"--slot", "schedule has no slots"}},

@@ -233,6 +233,8 @@ func TestHelpGoldens(t *testing.T) {
 		{"help-plans", [][]string{{"help", "plans"}}},
 		{"help-formats", [][]string{{"help", "formats"}}},
 		{"help-plain", [][]string{{"help", "plain"}}},
+		{"help-advise", [][]string{{"advise", "--help"}, {"help", "advise"}, {"advise", "--goal", "x", "--help"}}},
+		{"help-goals", [][]string{{"help", "goals"}}},
 	}
 	for _, c := range cases {
 		path := filepath.Join(repoTestdata, "reports", c.golden+".txt")

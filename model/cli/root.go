@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -29,6 +30,7 @@ prints one report and exits.`,
 		Example: `  retry-planner --policies grpc,aws,full-jitter --clients 50000
   retry-planner crowd --clients 50000 --outage 30s --capacity 2000 --load 1500
   retry-planner crowd --policies grpc,aws --seeds 100 --format json
+  retry-planner advise --plan storm.toml --goal 'recovered<=60s'
   retry-planner schedule --policy full-jitter --client 2
   retry-planner --plain < answers.txt`,
 		Version:               versionLine(readBuildInfo()),
@@ -182,6 +184,7 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %d ms (default 0)", backoff.MaxTimeout))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
+	add("goal", "G", "a goal advise and the advice pane search for, once for each: not-through<=P%, recovered<=T, peak<=Fx or peak<=R/s, p99<=T, attempts<=Fx; quoted for the shell ('recovered<=60s'); see help goals")
 }
 
 // addLimitFlags declares the ceilings' flags, which every mode takes.
@@ -212,6 +215,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"seed-draws":  fixed("reference", "independent"),
 		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
 		"queue-order": fixed("fifo", "lifo"),
+		"goal":        fixed(advice.Examples...),
 	}
 	// A number or a time: nothing to offer, and no file is one.
 	for _, sf := range settingFlags() {

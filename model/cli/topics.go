@@ -150,6 +150,11 @@ or one shaped like no plan, refused before it is decoded: keys and lists
 nested more than 8 deep, more than 200 keys and tables or 200 values in
 lists, a key's name longer than 100 bytes.
 
+A plan may hold goals, in a [goals] table (help goals): advise searches for
+them, and every command keeps them in a plan it saves. advise --save-plan
+writes the best candidate's plan: its one policy, budget and settings, the
+seeds and the goals, so that --plan FILE crowd gives its figures.
+
 crowd --compare FILE runs the crowd of the plan in FILE (A) beside the command
 line's (B), figure by figure, each with the change from A to B and whether it
 is better. retry-planner crowd --save-plan FILE writes a plan to start from.
@@ -200,6 +205,15 @@ timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
           standard error.
 jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
           retry, gave up, out of time or refused.
+advise    a row per candidate shown: rank, result (meets or closest),
+          candidate, policy, source (five, preset, yours or grid), budget,
+          processes, queue, timeout_ms, drop_expired, queue_order, the
+          policy's settings, meets, goals_missed, then for each goal n
+          goal_n, goal_n_figure, goal_n_p95, goal_n_most (the most that
+          meets it), goal_n_met; FIGURE_median and FIGURE_p95 of attempts,
+          not_through, recovered_after, peak_after_back and latency_p99 (ms
+          as FIGURE_median_ms), clients, seeds, first_seed,
+          candidates_tried, command.
 
 JSON DOCUMENTS
 Every document but --compare's starts with "settings", what it was computed
@@ -232,6 +246,16 @@ jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
           attempts}], ledger {entries [{job, attempt, outcome, wait_ms}],
           attempts, done, failed, finally_runs, waited_ms, balanced},
           jobs_done, jobs_gave_up, jobs_refused, jobs_out_of_time
+advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
+          limit}], candidates_tried, search {five, presets, yours, grid,
+          refined, budgets, remedies, rounds [{candidates, seeds}], crowds},
+          meets and closest (closest only when meets is empty), each
+          [{rank, candidate, policy, source, policy_settings, budget,
+          service {queue, timeout_ms, drop_expired, queue_order}, settings,
+          meets, goals_met [goal], goals [{goal, figure, p95, most, met,
+          words}], figures {attempts, not_through, recovered_after_ms,
+          peak_after_back, latency_p99_ms: {median, p95}}, clients, seeds,
+          command}]
 
 PICTURES
 timeline draws a panel per policy on one scale, each row's attempts as a bar
@@ -265,4 +289,67 @@ exit 2 with one line on standard error for any value they cannot take.
 
 --plain keeps the original's settings and ranges (retry-planner help
 settings) and the original's draws; it refuses every other setting.
+`
+
+const goalsTopic = `Goals: what advise (and the full-screen program's advice pane) searches for,
+each a limit on one figure, NAME<=LIMIT, given with --goal (once for each,
+the last of a name wins), in a plan's [goals] table, or in the pane's form.
+Quote a goal for the shell: --goal 'recovered<=60s'.
+
+  not-through<=P%   not_through, the clients that never get through, at most
+                    P percent of all the clients (the crowd and the fresh
+                    requests); P from 0 to 100, three decimals at most
+  recovered<=T      recovered_after_ms: from the outage's end until the
+                    service is stable; a service still overloaded when the
+                    load stops never meets it
+  peak<=Fx          peak_after_back, at most F times its slot's capacity,
+                    ceil(capacity x slot / 1000); it needs --capacity
+  peak<=R/s         peak_after_back as a rate a second, at most R
+  p99<=T            latency_p99_ms; no client through never meets it
+  attempts<=Fx      attempts per client, all attempts over all the clients:
+                    the load the clients add; F from 1 to 100
+T is whole milliseconds (60000) or a duration (60s, 1m30s); F a decimal of
+three places at most.
+
+HOW A GOAL IS HELD
+Over the seeds S to S+N-1 (--seed, --seeds; 20 unless told), independent
+draws unless --seed-draws reference: the figure's 95th percentile by nearest
+rank, the value at rank ceil(95 N / 100) from the best (20 seeds: the 19th)
+must be no more than the limit: a value equal to the limit meets it. In
+whole numbers: not_through x 100000 <= P(thousandths) x clients, peak x 1000
+<= F(thousandths) x slot capacity, peak x 1000 <= R x slot ms, attempts x
+1000 <= F(thousandths) x clients. The advice says, for each goal, the most
+of its figure that meets it ("1% (at most 3,650)").
+
+THE SEARCH
+advise tries, every one on the first seed: the five over your waits, the
+presets, your own policy when the settings make one, a grid of policies of
+your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s, 1
+min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
+spread:0.5 jitter), twice the neighbours of its best four (multipliers 1.5,
+2 and 3, linear growth, half and twice each wait, the attempts between);
+then 12 budgets (grpc:10, 100 and 1000 tokens at 0.1 and 0.5; aws:100, 500
+and 5000 at a cost of 1 and 5, and none if you gave one) with the five, the
+presets and the best eight of your own; with --also-service, where the
+service queues, dropping expired requests, lifo, both, and shorter queues
+(the capacity's work within the timeout, half, a tenth) with the best eight
+so far. Then the 30 most promising run on 4 seeds, and the 10 most promising
+of those on all the seeds. A policy without jitter draws nothing and runs
+once.
+
+What it guarantees: every candidate shown ran on every seed, and each of its
+figures and verdicts is exactly what its command, a crowd --seeds of that
+one policy with its budget and your settings, prints. What it does not: it
+may miss a candidate that meets the goals, one dropped after fewer seeds or
+a policy between the grid's points. --max-work refuses a search that would
+run more clients, summed over its crowds, than it allows, before it starts.
+
+Candidates that meet every goal come the fewest attempts a client first (the
+median), then the lowest median p99 latency. When none meets, the closest:
+for each goal, the one that meets every other and misses it the least, then
+the one that misses least in all, each with what it misses and by how much.
+
+  retry-planner advise --clients 2000 --outage 30s --capacity 100 --load 95 \
+    --load-until 5m --queue 1000 --timeout 1s \
+    --goal 'not-through<=20%' --goal 'recovered<=120s'
 `

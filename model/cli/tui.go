@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/model"
 	"github.com/retryplanner/retry-planner/views/pane"
 )
@@ -74,10 +75,11 @@ type tuiStart struct {
 	seeds     int
 	seedDraws backoff.Draws
 	note      string
+	goals     advice.Goals // what the advice pane searches for from the start
 }
 
 func newTUIStart(d *settingsDraft, policies []string) tuiStart {
-	start := tuiStart{policies: strings.Join(policies, ","), seeds: model.DefaultSeeds, seedDraws: d.seedDraws}
+	start := tuiStart{policies: strings.Join(policies, ","), seeds: model.DefaultSeeds, seedDraws: d.seedDraws, goals: d.goals}
 	if lp := d.plan; lp != nil {
 		start.seeds, start.note = lp.plan.Seeds, lp.plan.Note
 	}
@@ -87,7 +89,7 @@ func newTUIStart(d *settingsDraft, policies []string) tuiStart {
 // appOptions start the program so, saving plans to the disk.
 func (t tuiStart) appOptions() []model.Option {
 	opts := []model.Option{model.WithSeeds(t.seeds), model.WithSpreadDraws(t.seedDraws), model.WithNote(t.note),
-		model.WithFiles(newPlanFiles())}
+		model.WithFiles(newPlanFiles()), model.WithGoals(t.goals, 0)}
 	if t.policies != "" {
 		opts = append(opts, model.WithPolicies(strings.Split(t.policies, ",")))
 	}

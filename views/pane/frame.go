@@ -10,20 +10,24 @@ import (
 // AppName is the name in the header.
 const AppName = "Retry Planner"
 
-// paneNames are the five panes as the plain menu names them.
-func paneNames() [5]string {
-	return [5]string{"one client", "the crowd", "retries over time", "jobs with a ledger", "settings"}
+// numPanes is how many panes there are: the plain menu's five, then the
+// advice, which the plain menu does not have.
+const numPanes = 6
+
+// paneNames are the panes as the plain menu names them, then the advice.
+func paneNames() [numPanes]string {
+	return [numPanes]string{"one client", "the crowd", "retries over time", "jobs with a ledger", "settings", "advice"}
 }
 
 // shortPaneNames are the tabs for a narrow window.
-func shortPaneNames() [5]string {
-	return [5]string{"client", "crowd", "time", "jobs", "settings"}
+func shortPaneNames() [numPanes]string {
+	return [numPanes]string{"client", "crowd", "time", "jobs", "settings", "advice"}
 }
 
-// PaneName is pane i's name (0 to 4) as the plain menu writes it, such as
+// PaneName is pane i's name (0 to 5) as the plain menu writes it, such as
 // "the crowd"; "" for any other i.
 func PaneName(i int) string {
-	if i < 0 || i >= 5 {
+	if i < 0 || i >= numPanes {
 		return ""
 	}
 	return paneNames()[i]
@@ -32,10 +36,10 @@ func PaneName(i int) string {
 // headerTabs is the header's first line for the focused pane active at
 // width w, and where each tab starts and ends, in cells. It drops the
 // program's name, then shortens the tabs, as the width shrinks.
-func headerTabs(active, w int, st *Styles) (string, [5][2]int) {
-	tabs := func(names [5]string, at int) (string, int, [5][2]int) {
+func headerTabs(active, w int, st *Styles) (string, [numPanes][2]int) {
+	tabs := func(names [numPanes]string, at int) (string, int, [numPanes][2]int) {
 		var b strings.Builder
-		var cells [5][2]int
+		var cells [numPanes][2]int
 		n := 0
 		for i, name := range names {
 			label := fmt.Sprintf("%d %s", i+1, name)
@@ -70,7 +74,7 @@ func headerTabs(active, w int, st *Styles) (string, [5][2]int) {
 }
 
 // Header is the first two lines of every frame: the program's name and the
-// five panes as tabs, the focused one in brackets; then a rule that holds,
+// six panes as tabs, the focused one in brackets; then a rule that holds,
 // at its left, status (what is being computed) and, at its right, info
 // (the seed and the draws every figure uses).
 func Header(active, w int, status, info string, st *Styles) string {

@@ -420,6 +420,12 @@ func TestTabAt(t *testing.T) {
 		line := strings.Split(Header(1, w, "", "", st), "\n")[0]
 		for i, name := range shortPaneNames() {
 			at := strings.Index(ansi.Strip(line), name)
+			if at < 0 && name == "advice" && w < 60 {
+				continue // the last tab is cut off in a window this narrow
+			}
+			if at < 0 {
+				t.Fatalf("width %d: no tab %s in %q", w, name, line)
+			}
 			at = ansi.StringWidth(ansi.Strip(line)[:at])
 			if got := TabAt(1, w, at); got != i {
 				t.Errorf("width %d: the tab at column %d (%s): got %d, want %d", w, at, name, got, i)

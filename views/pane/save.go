@@ -68,6 +68,9 @@ func savedLines(what, file string, p plan.Plan) []savedLine {
 	withFile := []string{"retry-planner", "--plan " + words.ShellWord(file)}
 	crowd := []string{"retry-planner crowd"}
 	flags := plan.Flags(p)
+	for i := range flags {
+		flags[i] = words.ShellWord(flags[i]) // a goal's <= is the shell's
+	}
 	for i := 0; i+1 < len(flags); i += 2 {
 		crowd = append(crowd, flags[i]+" "+flags[i+1])
 	}

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -66,6 +67,18 @@ func Count(n int) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// Count64 is Count of a count that may pass an int of 32 bits: the
+// clients a search runs in all.
+func Count64(n int64) string {
+	if n < 0 {
+		return "-" + Count64(-n)
+	}
+	if n < 1000 {
+		return strconv.FormatInt(n, 10)
+	}
+	return Count64(n/1000) + "," + fmt.Sprintf("%03d", n%1000)
 }
 
 // Rate writes n in a slot of slot ms as a rate a second: "280/s". Below 10

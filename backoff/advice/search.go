@@ -1,0 +1,653 @@
+package advice
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
+
+// Search is one question: the scenario, the goals, and how many seeds
+// hold them.
+type Search struct {
+	// Settings are the scenario: the crowd, the outage, the service and its
+	// load, the budget and the policies' shared waits. Draws are the
+	// spread's draws (independent unless a person asks otherwise); Seed is
+	// the first seed.
+	Settings backoff.Settings
+	// Custom, if not nil, is the scenario's own policy: tried beside the
+	// others.
+	Custom *backoff.Policy
+	Seeds  int // the seeds every goal is held over, from Settings.Seed: 1 to backoff.MaxSeeds
+	Goals  Goals
+	// AlsoService tries the service's own remedies too (see Remedies).
+	AlsoService bool
+}
+
+// The search's rounds: every candidate runs on the first seed; the
+// KeepFirst most promising then on the first ScreenSeeds; the KeepLast
+// most promising of those on every seed. A candidate whose policy draws
+// nothing runs once: every seed gives the same figures.
+const (
+	ScreenSeeds = 4
+	KeepFirst   = 30
+	KeepLast    = 10
+	// RefineBest is how many of the best policies of one's own each of
+	// RefinePasses refines, trying their neighbours.
+	RefineBest   = 4
+	RefinePasses = 2
+	// KeepBases is how many of the policies tried alone go on to be tried
+	// with each budget (beside the five and the presets), and how many of
+	// the best with their budgets go on to be tried with each of the
+	// service's remedies.
+	KeepBases = 8
+	// ShowClosest is how many of the closest candidates Advice keeps when
+	// none meets every goal.
+	ShowClosest = 5
+)
+
+// Options are how a search runs; the answer does not depend on them.
+type Options struct {
+	Workers int           // goroutines at most (each holds its own scratch; SeedsMemory bounds them all)
+	Stop    func() bool   // polled as the core polls it; when it says true the search stops with backoff.ErrStopped
+	Done    *atomic.Int64 // if set, counts the crowds run, for a progress bar (Work.Crowds is the most there will be)
+}
+
+// Round is how many candidates a round ran, and on how many seeds each.
+type Round struct {
+	Candidates int
+	Seeds      int
+}
+
+// Advice is a search's answer.
+type Advice struct {
+	Search   Search
+	Tried    int    // candidates tried: each ran on the first seed at least
+	BySource [4]int // of them, how many from each Source
+	Refined  int    // of the policies of one's own, how many the refinement tried
+	Budgets  int    // the budgets tried beside the scenario's
+	Remedies int    // the service's remedies tried (AlsoService)
+	Rounds   []Round
+	Crowds   int // the crowds run in all
+	// Meets are the candidates that meet every goal over all the seeds,
+	// the fewest attempts a client first (the median), then the lowest
+	// median p99 latency. Every figure of each is over all the seeds.
+	Meets []Candidate
+	// Closest, when none meets every goal, are those that came closest:
+	// the fewest goals missed first, then the least missed in all. Also
+	// over all the seeds.
+	Closest []Candidate
+}
+
+// Work is what a search will cost at most, before it starts.
+type Work struct {
+	Crowds  int   // crowds at most
+	Clients int   // the clients of each crowd: the crowd and the fresh requests
+	Total   int64 // Crowds * Clients: the clients run in all, at most
+}
+
+// Check returns an error when the search cannot run: no goals, a goal
+// that means nothing under the settings, settings not valid, seeds out of
+// range.
+func (sr Search) Check() error {
+	switch {
+	case sr.Goals.Len() == 0:
+		return errors.New("no goals: give at least one")
+	case sr.Seeds < 1 || sr.Seeds > backoff.MaxSeeds:
+		return fmt.Errorf("seeds: %d is not from 1 to %d", sr.Seeds, backoff.MaxSeeds)
+	}
+	if err := sr.Settings.ValidateIn(backoff.WideLimits); err != nil {
+		return err
+	}
+	return sr.Goals.Check(sr.Settings)
+}
+
+// seedsAt is how many seeds each round runs its candidates on: 1, then
+// ScreenSeeds, then all, each at most the search's.
+func (sr Search) seedsAt() []int {
+	out := []int{1}
+	for _, n := range []int{min(ScreenSeeds, sr.Seeds), sr.Seeds} {
+		if n > out[len(out)-1] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// keepAt is how many candidates go on after round r.
+func keepAt(r int) int {
+	if r == 0 {
+		return KeepFirst
+	}
+	return KeepLast
+}
+
+// policies is what phase one tries: the five over the scenario's waits,
+// the presets, the scenario's own policy and the grid, each under the
+// scenario's budget and service, each once.
+func (sr Search) policies() []Candidate {
+	s := sr.Settings
+	var out []Candidate
+	for _, p := range s.Five() {
+		out = append(out, newCandidate(FromFive, p, s))
+	}
+	for _, pr := range backoff.Presets() {
+		out = append(out, newCandidate(FromPreset, pr.Policy, s))
+	}
+	if sr.Custom != nil {
+		out = append(out, newCandidate(FromScenario, *sr.Custom, s))
+	}
+	for _, p := range gridPolicies(s) {
+		out = append(out, newCandidate(FromGrid, p, s))
+	}
+	return out
+}
+
+// Estimate is the most work the search can do: every phase's candidates
+// on the first seed, then the rounds' on their seeds, as if none were run
+// once for all.
+func (sr Search) Estimate() Work {
+	seeds := sr.seedsAt()
+	first := len(sr.runnable(sr.policies()))
+	bases := backoff.NumShapes + len(backoff.Presets()) + KeepBases
+	if sr.Custom != nil {
+		bases++
+	}
+	crowds := first + RefinePasses*RefineBest*maxNeighbours + len(Budgets(sr.Settings.Budget))*bases
+	if sr.AlsoService {
+		crowds += len(Remedies(sr.Settings)) * KeepBases
+	}
+	for r := 1; r < len(seeds); r++ {
+		crowds += keepAt(r-1) * (seeds[r] - seeds[r-1])
+	}
+	clients := sr.Settings.Clients + sr.Settings.FreshRequests()
+	return Work{Crowds: crowds, Clients: clients, Total: int64(crowds) * int64(clients)}
+}
+
+// runnable is the candidates that can run, each once (the first of each
+// key): some of the grid could make a queue go on past what a run counts.
+func (sr Search) runnable(cs []Candidate) []Candidate {
+	seen := map[string]bool{}
+	var out []Candidate
+	for _, c := range cs {
+		if seen[c.key] || c.Policy.Validate() != nil || c.Settings.ValidateIn(backoff.WideLimits) != nil ||
+			backoff.CheckQueue(c.Policy, c.Settings) != nil {
+			continue
+		}
+		seen[c.key] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// Run searches: every candidate on the first seed, budgets with the best
+// policies, the service's remedies with the best of those (AlsoService),
+// then rounds of the most promising on more seeds, the last on every seed.
+// The answer is a pure function of sr; it does not depend on o.
+//
+// What it guarantees: every figure of every candidate in Meets and Closest
+// is over all the seeds, exactly what crowd --seeds gives that candidate,
+// and so is whether it meets each goal. What it does not: a candidate left
+// out after a round on fewer seeds could have met every goal on all of
+// them, and a policy between the grid's points could do better: the search
+// may miss candidates that meet the goals; it never shows one that does not.
+func Run(sr Search, o Options) (Advice, error) {
+	adv := Advice{Search: sr}
+	if err := sr.Check(); err != nil {
+		return adv, err
+	}
+	ex := newExecutor(sr, o)
+	all := sr.runnable(sr.policies())
+	seen := map[string]bool{}
+	for _, c := range all {
+		seen[c.key] = true
+	}
+	// Phase one: the policies alone.
+	if err := ex.runSeeds(all, 1); err != nil {
+		return adv, err
+	}
+	// Refined: the neighbours of the best policies of one's own, twice.
+	own := func(c Candidate) bool { return c.Source == FromGrid || c.Source == FromScenario }
+	for range RefinePasses {
+		var near []Candidate
+		for _, c := range best(filter(all, own), RefineBest) {
+			for _, q := range neighbours(c.Policy) {
+				near = append(near, newCandidate(FromGrid, q, sr.Settings))
+			}
+		}
+		near = sr.fresh(near, seen)
+		if err := ex.runSeeds(near, 1); err != nil {
+			return adv, err
+		}
+		adv.Refined += len(near)
+		all = append(all, near...)
+	}
+	// Phase two: budgets with the five, the presets, the scenario's own and
+	// the best of the rest.
+	var bases []Candidate
+	for _, c := range all {
+		if c.Source != FromGrid {
+			bases = append(bases, c)
+		}
+	}
+	bases = append(bases, best(filter(all, func(c Candidate) bool { return c.Source == FromGrid }), KeepBases)...)
+	budgets := Budgets(sr.Settings.Budget)
+	adv.Budgets = len(budgets)
+	var withBudget []Candidate
+	for _, b := range budgets {
+		for _, c := range bases {
+			s := c.Settings
+			s.Budget = b
+			withBudget = append(withBudget, Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)})
+		}
+	}
+	withBudget = sr.fresh(withBudget, seen)
+	if err := ex.runSeeds(withBudget, 1); err != nil {
+		return adv, err
+	}
+	all = append(all, withBudget...)
+	// Phase three: the service's remedies with the best so far.
+	if sr.AlsoService {
+		remedies := Remedies(sr.Settings)
+		adv.Remedies = len(remedies)
+		var withService []Candidate
+		for _, c := range best(all, KeepBases) {
+			for _, r := range remedies {
+				s := c.Settings
+				s.Queue, s.DropExpired, s.QueueOrder = r.Queue, r.DropExpired, r.QueueOrder
+				withService = append(withService, Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)})
+			}
+		}
+		withService = sr.fresh(withService, seen)
+		if err := ex.runSeeds(withService, 1); err != nil {
+			return adv, err
+		}
+		all = append(all, withService...)
+	}
+	for i := range all {
+		all[i].order = i
+		adv.BySource[all[i].Source]++
+	}
+	adv.Tried = len(all)
+	adv.Rounds = append(adv.Rounds, Round{Candidates: len(all), Seeds: 1})
+	// The rounds: the most promising on more seeds each time.
+	going := all
+	seeds := sr.seedsAt()
+	for r := 1; r < len(seeds); r++ {
+		going = sr.promising(ex.distinct(going), keepAt(r-1))
+		if err := ex.runSeeds(going, seeds[r]); err != nil {
+			return adv, err
+		}
+		adv.Rounds = append(adv.Rounds, Round{Candidates: len(going), Seeds: seeds[r]})
+	}
+	if len(seeds) == 1 { // one seed: every candidate ran on all of them
+		going = sr.promising(ex.distinct(going), KeepLast)
+	}
+	adv.Crowds = int(ex.crowds.Load())
+	for _, c := range going {
+		if c.Meets() {
+			adv.Meets = append(adv.Meets, c)
+		}
+	}
+	slices.SortStableFunc(adv.Meets, byLoad)
+	if len(adv.Meets) == 0 {
+		adv.Closest = sr.closest(going, ShowClosest)
+	}
+	return adv, nil
+}
+
+// fresh is the candidates that can run and have not been tried, each
+// once, marking them seen.
+func (sr Search) fresh(cs []Candidate, seen map[string]bool) []Candidate {
+	var out []Candidate
+	for _, c := range sr.runnable(cs) {
+		if !seen[c.key] {
+			seen[c.key] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// promising is the n candidates to go on with: the best by byPromise,
+// at most a third of them with one budget and service (so that the
+// candidates confirmed show other ways too, where one budget alone would
+// fill the list with every policy), and among them, for each goal, the
+// one that meets every other goal and misses this one the least, and the
+// one that misses least in all, so that the closest can say what giving
+// up each goal would bring.
+func (sr Search) promising(cs []Candidate, n int) []Candidate {
+	if len(cs) <= n {
+		return cs
+	}
+	picks := sr.picks(cs)
+	ordered := best(cs, len(cs))
+	kept := map[string]bool{}
+	per := map[string]int{}
+	most := max(n/3, 1)
+	var out []Candidate
+	take := func(c Candidate, capped bool) {
+		g := serviceKey(c.Settings)
+		if kept[c.key] || len(out) >= n || capped && per[g] >= most {
+			return
+		}
+		kept[c.key] = true
+		per[g]++
+		out = append(out, c)
+	}
+	for _, c := range ordered {
+		if len(out) >= n-len(picks) {
+			break
+		}
+		take(c, true)
+	}
+	for _, c := range picks {
+		take(c, false)
+	}
+	for _, c := range ordered {
+		take(c, true)
+	}
+	for _, c := range ordered {
+		take(c, false)
+	}
+	slices.SortStableFunc(out, byPromise)
+	return out
+}
+
+// serviceKey is a candidate's budget and service.
+func serviceKey(s backoff.Settings) string {
+	return fmt.Sprintf("%s|%d|%v|%v", s.Budget, s.Queue, s.DropExpired, s.QueueOrder)
+}
+
+// picks are, for each goal in order, the candidate that meets every other
+// goal and misses this one the least (none when no candidate meets the
+// others), then the one that misses least in all.
+func (sr Search) picks(cs []Candidate) []Candidate {
+	var out []Candidate
+	for gi := range sr.Goals.List() {
+		var pick *Candidate
+		for i := range cs {
+			c := &cs[i]
+			if gi >= len(c.Verdicts) || c.Verdicts[gi].Met || c.Missed() != 1 {
+				continue
+			}
+			if pick == nil || cmp.Or(cmp.Compare(c.Verdicts[gi].miss(), pick.Verdicts[gi].miss()), byLoad(*c, *pick)) < 0 {
+				pick = c
+			}
+		}
+		if pick != nil {
+			out = append(out, *pick)
+		}
+	}
+	least := slices.MinFunc(cs, func(a, b Candidate) int { return cmp.Or(cmp.Compare(a.totalMiss(), b.totalMiss()), byLoad(a, b)) })
+	return append(out, least)
+}
+
+// closest is the n candidates that come closest, none meeting every goal:
+// for each goal, the one that meets the others and misses it the least;
+// the one that misses least in all; then the best of the rest by
+// byPromise.
+func (sr Search) closest(cs []Candidate, n int) []Candidate {
+	kept := map[string]bool{}
+	var out []Candidate
+	for _, c := range append(sr.picks(cs), best(cs, len(cs))...) {
+		if !kept[c.key] && len(out) < n {
+			kept[c.key] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func filter(cs []Candidate, keep func(Candidate) bool) []Candidate {
+	var out []Candidate
+	for _, c := range cs {
+		if keep(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// best is the n most promising candidates, best first, by their figures
+// over the seeds they ran on: those that meet every goal, the fewest
+// attempts first, then the lowest p99 latency; then the others, the
+// fewest goals missed first, then the least missed in all (each goal's
+// miss as a share of its limit), then the fewest attempts.
+func best(cs []Candidate, n int) []Candidate {
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, byPromise)
+	return out[:min(n, len(out))]
+}
+
+func byPromise(a, b Candidate) int {
+	am, bm := a.Meets(), b.Meets()
+	switch {
+	case am && !bm:
+		return -1
+	case bm && !am:
+		return 1
+	case am && bm:
+		return byLoad(a, b)
+	}
+	return cmp.Or(cmp.Compare(a.Missed(), b.Missed()), cmp.Compare(a.totalMiss(), b.totalMiss()), byLoad(a, b))
+}
+
+// byLoad orders by the median attempts (the clients are the same for every
+// candidate), then the median p99 latency (absent last), then the order
+// the search made them in.
+func byLoad(a, b Candidate) int {
+	p99 := func(c Candidate) int {
+		if v := c.Spread.Spread("latency_p99_ms").Median; v >= 0 {
+			return v
+		}
+		return int(^uint(0) >> 1)
+	}
+	return cmp.Or(cmp.Compare(a.Spread.Spread("attempts").Median, b.Spread.Spread("attempts").Median),
+		cmp.Compare(p99(a), p99(b)), cmp.Compare(a.order, b.order))
+}
+
+func (c Candidate) totalMiss() float64 {
+	t := 0.0
+	for _, v := range c.Verdicts {
+		t += v.miss()
+	}
+	return t
+}
+
+// executor runs candidates' crowds on a pool of workers, keeping each
+// candidate's figures seed by seed.
+type executor struct {
+	sr     Search
+	o      Options
+	figs   map[string][]backoff.Figures // by candidate key: the figures of the seeds run so far, in order
+	crowds atomic.Int64
+}
+
+func newExecutor(sr Search, o Options) *executor {
+	return &executor{sr: sr, o: o, figs: map[string][]backoff.Figures{}}
+}
+
+// task is one crowd: candidate c on seed index seed.
+type task struct{ c, seed int }
+
+// runSeeds runs each candidate on its seeds up to n that it has not run
+// (a candidate whose policy draws nothing runs once and takes that for
+// every seed), then sets its spread and verdicts over n seeds.
+func (ex *executor) runSeeds(cs []Candidate, n int) error {
+	var tasks []task
+	for i, c := range cs {
+		have := len(ex.figs[c.key])
+		if c.Policy.SameEverySeed() && have > 0 {
+			continue
+		}
+		for seed := have; seed < n; seed++ {
+			tasks = append(tasks, task{i, seed})
+			if c.Policy.SameEverySeed() {
+				break
+			}
+		}
+	}
+	// The longest first, so that no worker is left with one at the end.
+	slices.SortStableFunc(tasks, func(a, b task) int { return cmp.Compare(cost(cs[b.c]), cost(cs[a.c])) })
+	results := make([]backoff.Figures, len(tasks))
+	if err := ex.pool(cs, tasks, results); err != nil {
+		return err
+	}
+	for t, tk := range tasks {
+		key := cs[tk.c].key
+		figs := ex.figs[key]
+		if len(figs) <= tk.seed {
+			figs = append(figs, make([]backoff.Figures, tk.seed+1-len(figs))...)
+		}
+		figs[tk.seed] = results[t]
+		ex.figs[key] = figs
+	}
+	for i := range cs {
+		c := &cs[i]
+		figs := ex.figs[c.key]
+		if c.Policy.SameEverySeed() {
+			for len(figs) < n {
+				figs = append(figs, figs[0])
+			}
+			ex.figs[c.key] = figs
+		}
+		c.Seeds = n
+		c.Spread = backoff.SpreadOf(c.Policy, figs[:n])
+		c.Verdicts = ex.sr.Goals.Judge(c.Settings, c.Spread)
+	}
+	return nil
+}
+
+// distinct is the candidates with the first of each set of twins:
+// candidates whose every figure was the same on every seed they ran on
+// (a budget that throttles every retry, say, whatever the policy). A
+// round keeps one of them, the first the search made, so that the
+// candidates confirmed differ.
+func (ex *executor) distinct(cs []Candidate) []Candidate {
+	var out []Candidate
+	seen := map[string]bool{}
+	for _, c := range cs {
+		k := fmt.Sprint(ex.figs[c.key][:c.Seeds])
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cost is a rough measure of a candidate's crowd, to order runs by: its
+// attempts, far fewer without jitter, where clients that wait alike go as
+// one cohort, or with a budget, which throttles them.
+func cost(c Candidate) int {
+	n := c.Policy.Attempts * 16
+	if c.Policy.SameEverySeed() && c.Settings.Budget.Kind == backoff.BudgetNone {
+		n /= 4
+	}
+	if c.Settings.Budget.Kind != backoff.BudgetNone {
+		n /= 4
+	}
+	return n
+}
+
+// pool runs the tasks on the options' workers, each with a Crowds of its
+// own, results[i] being task i's figures.
+func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	ps := make([]backoff.Policy, len(cs))
+	ss := make([]backoff.Settings, len(cs))
+	for i, c := range cs {
+		ps[i], ss[i] = c.Policy, c.Settings
+	}
+	workers := min(backoff.CrowdsWorkers(ps, ss, max(ex.o.Workers, 1)), len(tasks))
+	var next atomic.Int64
+	var stopped atomic.Bool
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var crowds backoff.Crowds
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(tasks) || stopped.Load() {
+					return
+				}
+				if ex.o.Stop != nil && ex.o.Stop() {
+					stopped.Store(true)
+					errs[w] = backoff.ErrStopped
+					return
+				}
+				tk := tasks[i]
+				s := cs[tk.c].Settings
+				s.Seed = ex.sr.Settings.Seed + tk.seed
+				f, err := crowds.Run(cs[tk.c].Policy, s, ex.o.Stop)
+				if err != nil {
+					stopped.Store(true)
+					errs[w] = err
+					return
+				}
+				results[i] = f
+				ex.crowds.Add(1)
+				if ex.o.Done != nil {
+					ex.o.Done.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if errors.Is(err, backoff.ErrStopped) {
+			return backoff.ErrStopped
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Cost is what the search takes on workers cores, as backoff counts a
+// run's cost (backoff.Cost): at most, each of its workers holds the
+// largest scratch its candidates need, the fast path's and the engine's
+// (a budget puts a crowd on the engine), and the figures of every crowd
+// are kept; its work is that of every candidate of the first phase, each
+// bounded as backoff bounds a crowd, then each other crowd Estimate counts
+// at their mean: which candidates go on is not known before they run, and
+// at the costliest (a preset of 100 attempts) the estimate would be ten
+// times what the search takes.
+func (sr Search) Cost(workers int) backoff.Cost {
+	cs := sr.runnable(sr.policies())
+	var c backoff.Cost
+	var most, scratch int64
+	ps := make([]backoff.Policy, 0, len(cs))
+	ss := make([]backoff.Settings, 0, len(cs))
+	for _, cand := range cs {
+		one := backoff.RunAllCost([]backoff.Policy{cand.Policy}, cand.Settings, backoff.Options{}, 1)
+		c.Work += one.Work
+		most = max(most, one.Work)
+		withBudget := cand.Settings
+		withBudget.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+		for _, s := range []backoff.Settings{cand.Settings, withBudget} {
+			scratch = max(scratch, backoff.RunSeedsCost([]backoff.Policy{cand.Policy}, s, 1, backoff.SeedOptions{Workers: 1}).Bytes)
+		}
+		ps, ss = append(ps, cand.Policy), append(ss, cand.Settings)
+	}
+	w := sr.Estimate()
+	c.Work += int64(max(w.Crowds-len(cs), 0)) * (c.Work / int64(max(len(cs), 1)))
+	c.Span = most
+	c.Parallel = backoff.CrowdsWorkers(ps, ss, max(workers, 1))
+	// Two of the largest scratch a worker: the fast path's and the
+	// engine's at once, at worst; 512 bytes for each crowd's figures, kept
+	// until the end.
+	c.Bytes = int64(c.Parallel)*2*scratch + int64(w.Crowds)*512
+	return c
+}

@@ -1,0 +1,120 @@
+package advice
+
+import "github.com/retryplanner/retry-planner/backoff"
+
+// A Verdict is one goal held against a candidate's crowd over the seeds:
+// the figure's value at the 95th percentile, and whether that meets the
+// goal. Every comparison is in whole numbers:
+//
+//	not-through<=P%:  not_through * 100000 <= P * clients  (P in thousandths of a percent)
+//	recovered<=T:     recovered_after_ms <= T, and not absent (still overloaded)
+//	peak<=Fx:         peak_after_back * 1000 <= F * slot_capacity  (F in thousandths)
+//	peak<=R/s:        peak_after_back * 1000 <= R * slot_ms
+//	p99<=T:           latency_p99_ms <= T, and not absent (none got through)
+//	attempts<=Fx:     attempts * 1000 <= F * clients  (F in thousandths)
+//
+// where each figure is its p95 over the seeds (backoff.Spread) and clients
+// is the same in every seed.
+type Verdict struct {
+	Goal   Goal
+	Value  int  // the figure at the 95th percentile; -1 when absent
+	Absent bool // no value at the 95th percentile: still overloaded, or no client through
+	Met    bool
+	// Of is what the value is held against: the clients for not-through
+	// and attempts, the slot's capacity for peak<=Fx, the slot in ms for
+	// peak<=R/s; 0 for times.
+	Of int
+	// Most is the largest value of the figure that meets the goal: the
+	// limit for times, floor(limit * Of / 100000) for not-through,
+	// floor(limit * Of / 1000) for the others. A whole value x meets
+	// x * d <= limit * Of exactly when x <= floor(limit * Of / d), so Met
+	// is: not Absent, and Value <= Most.
+	Most int
+}
+
+// Judge holds every goal against a candidate's spread over the seeds,
+// under the settings it ran with, in the goals' order.
+func (gs Goals) Judge(s backoff.Settings, sp backoff.PolicySpread) []Verdict {
+	var out []Verdict
+	clients := sp.Spread("clients").P95
+	for _, g := range gs.List() {
+		v := Verdict{Goal: g, Value: sp.Spread(g.Kind.Figure()).P95}
+		lim := int64(g.Limit)
+		val := int64(v.Value)
+		switch g.Kind {
+		case NotThrough:
+			v.Of = clients
+			v.Met = val*100000 <= lim*int64(clients)
+			v.Most = int(lim * int64(clients) / 100000)
+		case Recovered, P99:
+			v.Absent = v.Value < 0
+			v.Met = !v.Absent && val <= lim
+			v.Most = g.Limit
+		case PeakTimes:
+			v.Of = slotCapacity(s)
+			v.Met = v.Of > 0 && val*1000 <= lim*int64(v.Of)
+			v.Most = int(lim * int64(v.Of) / 1000)
+		case PeakRate:
+			v.Of = s.Slot
+			v.Met = val*1000 <= lim*int64(s.Slot)
+			v.Most = int(lim * int64(s.Slot) / 1000)
+		case Attempts:
+			v.Of = clients
+			v.Met = val*1000 <= lim*int64(clients)
+			v.Most = int(lim * int64(clients) / 1000)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// slotCapacity is ceil(C*S/1000), the figure slot_capacity; 0 without a
+// capacity.
+func slotCapacity(s backoff.Settings) int {
+	if s.Capacity <= 0 {
+		return 0
+	}
+	return int((int64(s.Capacity)*int64(s.Slot) + 999) / 1000)
+}
+
+// InUnit is the verdict's value in the goal's own unit, for saying by how
+// much it misses: thousandths of a percent of the clients, ms, thousandths
+// of the capacity, a rate a second, thousandths of an attempt a client;
+// rounded down. -1 when absent.
+func (v Verdict) InUnit() int {
+	if v.Absent || v.Value < 0 {
+		return -1
+	}
+	val := int64(v.Value)
+	switch v.Goal.Kind {
+	case NotThrough:
+		return int(val * 100000 / max(int64(v.Of), 1))
+	case PeakTimes, Attempts:
+		return int(val * 1000 / max(int64(v.Of), 1))
+	case PeakRate:
+		return int(val * 1000 / max(int64(v.Of), 1))
+	}
+	return v.Value
+}
+
+// miss is how far the verdict is from its goal, as a share of the limit:
+// 0 when it meets it, 100 when the figure is absent, at most 100.
+func (v Verdict) miss() float64 {
+	switch {
+	case v.Met:
+		return 0
+	case v.Absent:
+		return 100
+	}
+	lim := float64(v.Goal.Limit)
+	val := float64(v.Value)
+	switch v.Goal.Kind {
+	case NotThrough:
+		val = val * 100000 / max(float64(v.Of), 1)
+	case PeakTimes, Attempts, PeakRate:
+		val = val * 1000 / max(float64(v.Of), 1)
+	}
+	// Never 0 for a goal missed: a value whose share rounds onto the limit
+	// still misses it.
+	return max(min((val-lim)/max(lim, 1), 100), 1e-9)
+}

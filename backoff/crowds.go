@@ -1,0 +1,110 @@
+package backoff
+
+// Crowds runs one crowd after another on one goroutine, each exactly as
+// RunSeeds runs one seed's crowd of one policy, keeping its scratch memory
+// from one run to the next: a search over many policies and budgets runs
+// thousands of crowds, and fresh scratch for each would cost more than the
+// runs. A Crowds is not safe for use by several goroutines at once; give
+// each worker its own. The zero value is ready to use.
+type Crowds struct {
+	runner crowdRunner
+	plan   plan
+}
+
+// Run runs policy p's crowd under settings s (valid under WideLimits) and
+// returns its figures: the figures RunSeeds gives p for seed s.Seed under
+// the same settings, and Run's without Options.Series. stop is as in
+// Options.
+func (c *Crowds) Run(p Policy, s Settings, stop func() bool) (Figures, error) {
+	if err := s.ValidateIn(WideLimits); err != nil {
+		return noFigures(), err
+	}
+	if err := p.Validate(); err != nil {
+		return noFigures(), err
+	}
+	pl := c.plan.renew(p, s.Draws)
+	if err := checkQueue(p, pl, s); err != nil {
+		return noFigures(), err
+	}
+	return c.runner.run(pl, s, stop)
+}
+
+// crowdRunner is one worker's way of running crowds: on the fast path in
+// its tally, else in an engine on its scratch, each engine leaving its
+// chunks to the next. RunSeeds's workers and Crowds run alike through it.
+type crowdRunner struct {
+	ta      *tally
+	scratch engineScratch
+}
+
+func (r *crowdRunner) run(pl *plan, s Settings, stop func() bool) (Figures, error) {
+	if !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
+		if r.ta == nil {
+			r.ta = new(tally)
+		}
+		return r.ta.crowd(pl, s, stop)
+	}
+	e := newEngineWith(pl, s, false, stop, &r.scratch)
+	f, _, err := e.run()
+	e.keep(&r.scratch)
+	return f, err
+}
+
+// CrowdsWorkers is how many Crowds may run at once, given at most want,
+// for runs of these policies, each under its settings (ss[i] for ps[i]):
+// no more than SeedsMemory allows. A Crowds keeps the largest scratch of
+// the fast path and the largest of the engine that its runs needed, so
+// the two largest bound one.
+func CrowdsWorkers(ps []Policy, ss []Settings, want int) int {
+	var fast, slow int64
+	for i, p := range ps {
+		if i >= len(ss) || p.Validate() != nil {
+			continue
+		}
+		pl := newPlan(p, ss[i].Draws)
+		n := workerScratch(pl, ss[i])
+		if !ss[i].HasService() && fastSlots(pl, ss[i]) <= maxFastSlots {
+			fast = max(fast, n)
+		} else {
+			slow = max(slow, n)
+		}
+	}
+	return int(max(1, min(int64(want), SeedsMemory/(1+fast+slow))))
+}
+
+// SameEverySeed reports whether p's crowd gives the same figures for every
+// seed: a policy that draws nothing (no jitter) waits alike for every
+// client, and the seed only seeds the draws. The fresh load, the service
+// and the budgets draw nothing.
+func (p Policy) SameEverySeed() bool { return !p.Jitter.Draws() }
+
+// SpreadOf sums up policy p's figures over seeds, one seed's each in
+// order, as RunSeeds does: each figure's median, 95th percentile and worst
+// by nearest rank (see Spread), the seeds still overloaded and those in
+// which no client got through. It reorders nothing in perSeed.
+func SpreadOf(p Policy, perSeed []Figures) PolicySpread {
+	fields := FigureFields()
+	sp := PolicySpread{Policy: p, Spreads: make([]Spread, len(fields))}
+	if len(perSeed) == 0 {
+		for i := range sp.Spreads {
+			sp.Spreads[i] = Spread{Median: -1, P95: -1, Worst: -1}
+		}
+		return sp
+	}
+	values := make([]int, len(perSeed))
+	for fi, field := range fields {
+		for i := range perSeed {
+			values[i] = field.Get(perSeed[i])
+		}
+		sp.Spreads[fi] = spreadOf(values, field)
+	}
+	for i := range perSeed {
+		if perSeed[i].StillOverloaded {
+			sp.Overloaded++
+		}
+		if perSeed[i].Through == 0 {
+			sp.NoneThrough++
+		}
+	}
+	return sp
+}

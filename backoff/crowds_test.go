@@ -1,0 +1,122 @@
+package backoff
+
+import (
+	"reflect"
+	"testing"
+)
+
+// crowdsScenarios are settings that take each way through the core: the
+// fast path, the engine with a capacity and a load, a budget, and a queue
+// with a timeout.
+func crowdsScenarios() map[string]Settings {
+	fast := Defaults()
+	fast.Clients = 500
+	service := fast
+	service.Capacity, service.Load, service.LoadUntil = 300, 100, 40000
+	budget := service
+	budget.Budget, budget.Processes = Budget{Kind: BudgetGRPC, A: 10, B: 100}, 3
+	queue := service
+	queue.Queue, queue.Timeout = 200, 1000
+	aws := queue
+	aws.Budget, aws.DropExpired, aws.QueueOrder = Budget{Kind: BudgetAWS, A: 50, B: 5}, true, LIFO
+	return map[string]Settings{"fast": fast, "service": service, "budget": budget, "queue": queue, "aws and lifo": aws}
+}
+
+// One Crowds running policy after policy, seed after seed, gives what
+// RunSeeds gives each seed: SpreadOf its figures is RunSeeds's spread.
+func TestCrowdsRunAsRunSeeds(t *testing.T) {
+	for name, s := range crowdsScenarios() {
+		s.Draws = Independent
+		ps := append(s.Five(), Presets()[0].Policy, Presets()[2].Policy)
+		want, err := RunSeeds(ps, s, 6, SeedOptions{Workers: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var c Crowds // one for every run, as a search's worker keeps it
+		for i, p := range ps {
+			figs := make([]Figures, 6)
+			for seed := range figs {
+				one := s
+				one.Seed = s.Seed + seed
+				if figs[seed], err = c.Run(p, one, nil); err != nil {
+					t.Fatalf("%s, %s, seed %d: %v", name, p, one.Seed, err)
+				}
+				if r, _ := Run(p, one, Options{}); r.Figures != figs[seed] {
+					t.Errorf("%s, %s, seed %d: Crowds %+v, Run %+v", name, p, one.Seed, figs[seed], r.Figures)
+				}
+			}
+			if got := SpreadOf(p, figs); !reflect.DeepEqual(got, want.Policies[i]) {
+				t.Errorf("%s, %s: SpreadOf %+v, RunSeeds %+v", name, p, got, want.Policies[i])
+			}
+		}
+	}
+}
+
+// A policy without jitter draws nothing, so every seed gives the same
+// figures; one with jitter does not (else the test could not fail).
+func TestSameEverySeed(t *testing.T) {
+	for name, s := range crowdsScenarios() {
+		s.Draws = Independent
+		for _, p := range append(s.Five(), Presets()[3].Policy, Presets()[6].Policy) {
+			var c Crowds
+			first, err := c.Run(p, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			differs := false
+			for seed := 1; seed < 5; seed++ {
+				one := s
+				one.Seed = s.Seed + seed
+				f, _ := c.Run(p, one, nil)
+				differs = differs || f != first
+			}
+			if differs == p.SameEverySeed() {
+				t.Errorf("%s, %s: figures differ over seeds %v, SameEverySeed %v", name, p, differs, p.SameEverySeed())
+			}
+		}
+	}
+}
+
+// SpreadOf by hand: 20 seeds put the 95th percentile at rank 19 of the
+// values from best to worst, a seed still overloaded (recovered after
+// absent) ranking after every other.
+func TestSpreadOfByHand(t *testing.T) {
+	figs := make([]Figures, 20)
+	for i := range figs {
+		figs[i] = noFigures()
+		figs[i].NotThrough = 20 - i // 20, 19, ..., 1
+		figs[i].Through = i
+		figs[i].RecoveredAfter = 1000 * i
+	}
+	figs[3].RecoveredAfter, figs[3].StillOverloaded = -1, true
+	sp := SpreadOf(Policy{Name: "x"}, figs)
+	if got := sp.Spread("not_through"); got != (Spread{Median: 10, P95: 19, Worst: 20}) {
+		t.Errorf("not_through: got %+v, want median 10, p95 19, worst 20", got)
+	}
+	// Sorted: 0, 1000, 2000, 4000, ..., 19000, then absent: rank 19 is 19000.
+	if got := sp.Spread("recovered_after_ms"); got != (Spread{Median: 10000, P95: 19000, Worst: -1}) {
+		t.Errorf("recovered_after_ms: got %+v, want median 10000, p95 19000, worst -1", got)
+	}
+	if sp.Overloaded != 1 || sp.NoneThrough != 1 {
+		t.Errorf("overloaded %d, none through %d; want 1 and 1", sp.Overloaded, sp.NoneThrough)
+	}
+	// Two seeds overloaded: the 19th value is absent.
+	figs[5].RecoveredAfter = -1
+	if got := SpreadOf(Policy{}, figs).Spread("recovered_after_ms").P95; got != -1 {
+		t.Errorf("two seeds absent of 20: p95 %d, want -1", got)
+	}
+}
+
+func TestCrowdsWorkers(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Capacity = 1_000_000, 1000
+	ps := []Policy{s.Policy(FullJitter), s.Policy(Exponential)}
+	ss := []Settings{s, s}
+	per := workerScratch(newPlan(ps[0], s.Draws), s)
+	if got, want := CrowdsWorkers(ps, ss, 64), int(SeedsMemory/(1+per)); got != want || got < 1 {
+		t.Errorf("CrowdsWorkers: got %d, want %d (one engine's scratch %d bytes)", got, want, per)
+	}
+	if got := CrowdsWorkers(ps, ss, 1); got != 1 {
+		t.Errorf("CrowdsWorkers of want 1: got %d", got)
+	}
+}

@@ -1,0 +1,330 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
+	"github.com/retryplanner/retry-planner/backoff/plan"
+)
+
+// adviceDoc is what the test reads of advise's JSON.
+type adviceDoc struct {
+	CandidatesTried int `json:"candidates_tried"`
+	Seeds           struct {
+		First, Last, Count int
+		Draws              string
+	}
+	Goals []struct {
+		Goal, Figure string
+	}
+	Meets   []adviceCandidate
+	Closest []adviceCandidate
+}
+
+type adviceCandidate struct {
+	Rank    int
+	Policy  string
+	Meets   bool
+	Clients int
+	Seeds   int
+	Command string
+	Figures map[string]struct{ Median, P95 *int }
+	Goals   []struct {
+		Goal, Figure string
+		P95          *int
+		Most         int
+		Met          bool
+	}
+}
+
+// crowdSeedsDoc is what the test reads of crowd --seeds's JSON: each
+// figure's spread, by name, and the settings it ran.
+type crowdSeedsDoc struct {
+	Settings struct {
+		Capacity int
+	}
+	SlotMs   int `json:"slot_ms"`
+	Seeds    struct{ First, Last, Count int }
+	Policies []map[string]json.RawMessage
+}
+
+// spreadOf is figure name's median and p95 in a crowd --seeds policy.
+func spreadOf(t *testing.T, p map[string]json.RawMessage, name string) (median, p95 *int) {
+	t.Helper()
+	var sp struct{ Median, P95 *int }
+	if err := json.Unmarshal(p[name], &sp); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return sp.Median, sp.P95
+}
+
+func eq(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func show(v *int) string {
+	if v == nil {
+		return "null"
+	}
+	return strconv.Itoa(*v)
+}
+
+// adviceOf runs advise, which must succeed, and returns what it printed;
+// on standard error it may say that it is a large run, nothing else.
+func adviceOf(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := runArgs(t, "", args...)
+	if code != 0 || errs != "" && !(strings.HasPrefix(errs, "retry-planner: advise is a large run: ") && strings.Count(errs, "\n") == 1) {
+		t.Fatalf("%q: exit %d, stderr %q; want 0 and at most the large run's line", args, code, errs)
+	}
+	return out
+}
+
+// Advice is honest to the last digit: each candidate's command, run with
+// crowd --seeds through the command line, gives every figure advise
+// printed, median and p95, and every goal's verdict, worked out here from
+// the crowd's figures by each goal's rule.
+func TestAdviceIsHonest(t *testing.T) {
+	metastable := []string{"--clients", "2000", "--outage", "30s", "--capacity", "100", "--load", "95", "--load-until", "5m",
+		"--queue", "1000", "--timeout", "1s"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string // "meets" or "closest"
+	}{
+		{"the metastable scenario", append([]string{"advise", "--goal", "not-through<=20%", "--goal", "recovered<=120s"}, metastable...), "meets"},
+		{"no candidate can", append([]string{"advise", "--goal", "not-through<=0%", "--goal", "recovered<=0ms", "--goal", "p99<=1ms",
+			"--also-service", "--seeds", "6", "--clients", "500", "--load", "50", "--load-until", "40s"}, metastable[2:]...), "closest"},
+		{"your own policy, other seeds and slots", []string{"advise", "--clients", "400", "--outage", "8s", "--capacity", "150", "--load", "80",
+			"--load-until", "40s", "--jitter", "full", "--multiplier", "1.5", "--slot", "50ms", "--seed", "3", "--seeds", "7",
+			"--goal", "peak<=5000/s", "--goal", "attempts<=1.5x", "--goal", "p99<=20s", "--goal", "not-through<=5%"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := adviceOf(t, append(tt.args, "--format", "json")...)
+			var doc adviceDoc
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			shown := append(append([]adviceCandidate{}, doc.Meets...), doc.Closest...)
+			switch {
+			case len(shown) == 0:
+				t.Fatalf("nothing shown:\n%s", out)
+			case tt.want == "meets" && len(doc.Meets) == 0, tt.want == "closest" && (len(doc.Meets) > 0 || len(doc.Closest) == 0):
+				t.Fatalf("%d meet, %d closest; want %s", len(doc.Meets), len(doc.Closest), tt.want)
+			}
+			text := adviceOf(t, tt.args...)
+			for _, c := range shown {
+				if !strings.Contains(text, "\n   "+c.Command+"\n") {
+					t.Errorf("the text does not show %s", c.Command)
+				}
+				args := strings.Fields(c.Command)
+				if args[0] != "retry-planner" || args[1] != "crowd" {
+					t.Fatalf("command %q: want retry-planner crowd", c.Command)
+				}
+				var crowd crowdSeedsDoc
+				if err := json.Unmarshal([]byte(reportOf(t, append(args[1:], "--format", "json")...)), &crowd); err != nil {
+					t.Fatal(err)
+				}
+				if len(crowd.Policies) != 1 || crowd.Seeds.Count != doc.Seeds.Count || crowd.Seeds.First != doc.Seeds.First || c.Seeds != doc.Seeds.Count {
+					t.Fatalf("%s: %d policies over %+v; want one over %+v", c.Command, len(crowd.Policies), crowd.Seeds, doc.Seeds)
+				}
+				p := crowd.Policies[0]
+				for name, f := range c.Figures {
+					median, p95 := spreadOf(t, p, name)
+					if !eq(median, f.Median) || !eq(p95, f.P95) {
+						t.Errorf("%s: %s median %s p95 %s, advise printed %s and %s", c.Command, name, show(median), show(p95), show(f.Median), show(f.P95))
+					}
+				}
+				if len(c.Figures) != 5 {
+					t.Errorf("%s: %d figures, want 5", c.Command, len(c.Figures))
+				}
+				_, clients := spreadOf(t, p, "clients")
+				if *clients != c.Clients {
+					t.Errorf("%s: %d clients, advise said %d", c.Command, *clients, c.Clients)
+				}
+				met := true
+				for _, v := range c.Goals {
+					g, err := advice.ParseGoal(v.Goal)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, p95 := spreadOf(t, p, v.Figure)
+					want := p95 != nil && *p95 >= 0 && meetsByHand(g, int64(*p95), int64(*clients), crowd.SlotMs, crowd.Settings.Capacity)
+					if !eq(p95, v.P95) || v.Met != want {
+						t.Errorf("%s: %s: the crowd's p95 %s meets it: %v; advise said p95 %s, met %v", c.Command, v.Goal, show(p95), want, show(v.P95), v.Met)
+					}
+					met = met && want
+				}
+				if c.Meets != met {
+					t.Errorf("%s: meets every goal %v, advise said %v", c.Command, met, c.Meets)
+				}
+			}
+		})
+	}
+}
+
+// meetsByHand is a goal's rule written out again: the p95 of its figure,
+// in whole numbers.
+func meetsByHand(g advice.Goal, p95, clients int64, slot, capacity int) bool {
+	l := int64(g.Limit)
+	switch g.Kind {
+	case advice.NotThrough: // p95/clients <= l/100000 (l in thousandths of a percent)
+		return p95*100000 <= l*clients
+	case advice.Recovered, advice.P99:
+		return p95 <= l
+	case advice.PeakTimes: // against ceil(capacity*slot/1000)
+		return p95*1000 <= l*((int64(capacity)*int64(slot)+999)/1000)
+	case advice.PeakRate: // p95 * 1000/slot <= l
+		return p95*1000 <= l*int64(slot)
+	case advice.Attempts:
+		return p95*1000 <= l*clients
+	}
+	return false
+}
+
+// What advise refuses: one line on standard error, exit 2.
+func TestAdviseRefuses(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"advise", "--capacity", "100"}, "retry-planner: advise needs at least one --goal: not-through<=P% (of the clients), recovered<=T"},
+		{[]string{"advise", "--goal", "latency<=1s"}, `retry-planner: --goal "latency<=1s": no goal is named "latency": want not-through<=P%`},
+		{[]string{"advise", "--goal", "recovered<=soon"}, `retry-planner: --goal "recovered<=soon": recovered takes a time`},
+		{[]string{"crowd", "--goal", "not-through<=1"}, `retry-planner: --goal "not-through<=1": not-through takes a share of the clients from 0% to 100%`},
+		{[]string{"advise", "--goal", "peak<=2x"}, `retry-planner: --goal "peak<=2x": the peak against the capacity needs one: add --capacity N, or give the peak as a rate, such as --goal 'peak<=5000/s'`},
+		{[]string{"--plain", "--goal", "p99<=1s"}, "retry-planner: --plain keeps the reference's settings and takes no --goal"},
+		{[]string{"advise", "--goal", "p99<=1s", "--clients", "1000000", "--load", "10000", "--load-until", "1000s", "--capacity", "10000", "--seeds", "10000"},
+			"more than --max-work allows (2,000,000,000): lower --seeds, --clients or the load, or raise --max-work"},
+		{[]string{"advise", "--goal", "p99<=1s", "--max-work", "0"}, "retry-planner: --max-work 0: want a whole number of clients from 1 to 1000000000000"},
+		{[]string{"advise", "--goal", "p99<=1s", "--seeds", "0"}, "retry-planner: --seeds 0: want a whole number from 1 to 10000"},
+		{[]string{"crowd", "--also-service"}, `retry-planner: flag "--also-service" is for advise, not crowd`},
+		{[]string{"advise", "--goal"}, "retry-planner: --goal needs a value: not-through<=P%"},
+		{[]string{"advise", "--goal", "p99<=1s", "--format", "svg"}, `retry-planner: --format svg: advise writes text, csv or json, in any case; pictures are for crowd and timeline`},
+	} {
+		out, errs, code := runArgs(t, "", tt.args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errs, tt.want) && !strings.Contains(errs, tt.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and one line with %q", tt.args, code, out, errs, tt.want)
+		}
+	}
+}
+
+// A small search that no candidate can satisfy says so plainly, shows the
+// closest and exits 0; --save-plan writes the best shown, whose crowd is
+// its command's; CSV has a row per candidate shown.
+func TestAdviseClosestAndPlan(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "best.toml")
+	args := []string{"advise", "--clients", "300", "--outage", "5s", "--capacity", "100", "--load", "60", "--load-until", "30s",
+		"--seeds", "5", "--goal", "not-through<=0%", "--goal", "p99<=0ms"}
+	text := adviceOf(t, append(args, "--save-plan", file)...)
+	for _, want := range []string{"No candidate meets every goal. The closest, with what each misses and by how much:\n\n1. ",
+		"   MISSES ", ", goal 0 ms\n", "Every figure and every verdict above is over all 5 seeds, 7 to 11"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	var doc adviceDoc
+	if err := json.Unmarshal([]byte(adviceOf(t, append(args, "--format", "json")...)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Meets == nil || len(doc.Meets) != 0 || len(doc.Closest) == 0 || doc.CandidatesTried < 100 {
+		t.Fatalf("meets %v, %d closest, %d tried; want [], some and hundreds", doc.Meets, len(doc.Closest), doc.CandidatesTried)
+	}
+	saved, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(saved), "\n[goals]\n") {
+		t.Fatalf("the plan saved: %v\n%s", err, saved)
+	}
+	fromPlan := reportOf(t, "--plan", file, "crowd")
+	fromCommand := reportOf(t, strings.Fields(doc.Closest[0].Command)[1:]...)
+	if fromPlan != fromCommand {
+		t.Errorf("the plan's crowd differs from the first candidate's command:\n%s\n%s", fromPlan, fromCommand)
+	}
+	csv := adviceOf(t, append(args, "--format", "csv")...)
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(lines) != 1+len(doc.Closest) || !strings.HasPrefix(lines[0], "rank,result,candidate,policy,source,budget,") ||
+		!strings.Contains(lines[1], ",closest,") || !strings.HasSuffix(lines[0], ",candidates_tried,command") {
+		t.Errorf("CSV:\n%s", csv)
+	}
+}
+
+// --goal reaches the full-screen program, over a plan's [goals], and a
+// report's saved plan keeps the goals.
+func TestGoalsReachEveryMode(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "goals.toml")
+	reportOf(t, "crowd", "--goal", "recovered<=60s", "--goal", "peak<=5000/s", "--save-plan", file)
+	saved, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(saved), "\nrecovered_after_ms = 60000\n") || !strings.Contains(string(saved), "\npeak_per_second = 5000\n") {
+		t.Fatalf("the plan crowd saved: %v\n%s", err, saved)
+	}
+	opts, err := parseArgsIn(osFiles{}, []string{"--plan", file, "--goal", "recovered<=2m", "--goal", "p99<=30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := opts.tui.goals.String(), "recovered<=120s, peak<=5000/s, p99<=30s"; got != want {
+		t.Errorf("the full-screen program's goals: %q, want %q", got, want)
+	}
+}
+
+// The command line of every kind of candidate runs that candidate: one of
+// the five, a preset, a policy of one's own (exponential and linear, with
+// spread jitter and a limit), with budgets and the service's remedies,
+// other slots, seeds and the reference's draws; crowd --seeds of the
+// command gives RunSeeds's figures of the candidate's policy under its
+// settings, every one.
+func TestCandidateCommandsRunTheirCandidate(t *testing.T) {
+	s := plan.DefaultSettings()
+	s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout, s.Slot, s.Seed = 300, 5000, 100, 60, 30000, 200, 1000, 50, 3
+	own := func(p backoff.Policy) advice.Candidate {
+		c := advice.Candidate{Source: advice.FromGrid, Policy: p, Settings: s}
+		c.Settings.CustomFirstWait, c.Settings.CustomLongestWait, c.Settings.CustomAttempts, c.Settings.CustomMaxElapsed = p.FirstWait, p.LongestWait, p.Attempts, p.MaxElapsed
+		c.Settings.Multiplier, c.Settings.Growth, c.Settings.Jitter = p.Multiplier, p.Growth, p.Jitter
+		return c
+	}
+	grpc, _ := backoff.FindPreset("grpc")
+	withBudget := func(c advice.Candidate, b backoff.Budget) advice.Candidate {
+		c.Settings.Budget = b
+		return c
+	}
+	remedied := func(c advice.Candidate) advice.Candidate {
+		c.Settings.Queue, c.Settings.DropExpired, c.Settings.QueueOrder = 50, true, backoff.LIFO
+		return c
+	}
+	cands := []advice.Candidate{
+		{Source: advice.FromFive, Policy: s.Policy(backoff.FullJitter), Settings: s},
+		withBudget(advice.Candidate{Source: advice.FromPreset, Policy: grpc.Policy, Settings: s}, backoff.Budget{Kind: backoff.BudgetAWS, A: 100, B: 5}),
+		own(backoff.Policy{Name: "custom", FirstWait: 250, LongestWait: 60000, Multiplier: 1500, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 500}, Attempts: 8, MaxElapsed: 40000}),
+		remedied(withBudget(own(backoff.Policy{Name: "custom", FirstWait: 3000, LongestWait: 10000, Multiplier: 2000, Growth: backoff.GrowthLinear,
+			Jitter: backoff.Jitter{Kind: backoff.JitterEqual}, Attempts: 5}), backoff.Budget{Kind: backoff.BudgetGRPC, A: 100, B: 500})),
+	}
+	for _, draws := range []backoff.Draws{backoff.Independent, backoff.Reference} {
+		for _, c := range cands {
+			line := plan.AdviceCommand(plan.OfCandidate(c, s.Draws, 4, draws, advice.Goals{}, ""))
+			var crowd crowdSeedsDoc
+			if err := json.Unmarshal([]byte(reportOf(t, append(strings.Fields(line)[1:], "--format", "json")...)), &crowd); err != nil {
+				t.Fatal(err)
+			}
+			run := c.Settings
+			run.Draws = draws
+			want, err := backoff.RunSeeds([]backoff.Policy{c.Policy}, run, 4, backoff.SeedOptions{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(crowd.Policies) != 1 {
+				t.Fatalf("%s: %d policies", line, len(crowd.Policies))
+			}
+			for _, ff := range backoff.FigureFields() {
+				median, p95 := spreadOf(t, crowd.Policies[0], ff.Name)
+				sp := want.Policies[0].Spread(ff.Name)
+				if median == nil && sp.Median >= 0 || median != nil && *median != sp.Median || p95 == nil && sp.P95 >= 0 || p95 != nil && *p95 != sp.P95 {
+					t.Errorf("%s: %s median %s p95 %s, the candidate's %d and %d", line, ff.Name, show(median), show(p95), sp.Median, sp.P95)
+				}
+			}
+		}
+	}
+}

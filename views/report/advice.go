@@ -1,0 +1,281 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
+	"github.com/retryplanner/retry-planner/views/words"
+)
+
+// The advice: the candidates that meet every goal, or the closest, each
+// with its figures over the seeds (median and p95) and the command that
+// runs its crowd over the same seeds, in text, CSV and JSON.
+
+// Advised is a search's answer as a report writes it: the advice, and the
+// command line that runs each candidate's crowd over the same seeds.
+type Advised struct {
+	Advice  advice.Advice
+	Command func(advice.Candidate) string
+}
+
+// adviceFigures are the figures each candidate shows, by their JSON names:
+// the load it adds, what its goals limit, and its latency.
+var adviceFigures = []string{"attempts", "not_through", "recovered_after_ms", "peak_after_back", "latency_p99_ms"}
+
+// SourceName is where a candidate's policy comes from, as the reports name
+// it: five, preset, yours (the scenario's own) or grid.
+func SourceName(src advice.Source) string {
+	return [...]string{"five", "preset", "yours", "grid"}[src]
+}
+
+// shown are the candidates the advice shows, with whether each meets every
+// goal: those that do, else the closest.
+func (a Advised) shown() ([]advice.Candidate, string) {
+	if len(a.Advice.Meets) > 0 {
+		return a.Advice.Meets, "meets"
+	}
+	return a.Advice.Closest, "closest"
+}
+
+// candidateName is a candidate's policy, then its budget and service where
+// they are not the scenario's.
+func candidateName(a advice.Advice, c advice.Candidate) string { return c.Name(a.Search.Settings) }
+
+// SearchLine says what the search tried and how: "Tried 583 candidates:
+// the five and the 7 presets, alone and with each of 12 budgets; 357
+// policies of your own from a grid and near its best (62), the best 8
+// also with the budgets. Every one ran on seed 7, the 30 most promising on
+// seeds 7 to 10, the 10 most promising on all 20: 821 crowds in all."
+func SearchLine(a advice.Advice) string {
+	named := fmt.Sprintf("the five and the %d presets", len(backoff.Presets()))
+	if a.BySource[advice.FromScenario] > 0 {
+		named = fmt.Sprintf("the five, the %d presets and your own policy", len(backoff.Presets()))
+	}
+	tried := fmt.Sprintf("%s, alone and with each of %d budgets; %d policies of your own from a grid and near its best (%d), the best %d also with the budgets",
+		named, a.Budgets, a.BySource[advice.FromGrid], a.Refined, advice.KeepBases)
+	switch {
+	case a.Remedies > 0:
+		tried += fmt.Sprintf("; the best %d so far with each of %d of the service's remedies", advice.KeepBases, a.Remedies)
+	case a.Search.AlsoService:
+		tried += "; the service has no queue, so it has no remedies to try"
+	}
+	first := a.Search.Settings.Seed
+	var rounds []string
+	for i, r := range a.Rounds {
+		switch {
+		case i == 0 && r.Seeds == 1 && a.Search.Seeds == 1:
+			rounds = append(rounds, fmt.Sprintf("Every one ran on seed %d, the only seed", first))
+		case i == 0:
+			rounds = append(rounds, fmt.Sprintf("Every one ran on seed %d", first))
+		case r.Seeds == a.Search.Seeds:
+			rounds = append(rounds, fmt.Sprintf("the %d most promising on all %d", r.Candidates, r.Seeds))
+		default:
+			rounds = append(rounds, fmt.Sprintf("the %d most promising on seeds %d to %d", r.Candidates, first, first+r.Seeds-1))
+		}
+	}
+	return fmt.Sprintf("Tried %s candidates: %s. %s: %s crowds in all.", words.Count(a.Tried), tried, strings.Join(rounds, ", "), words.Count(a.Crowds))
+}
+
+// GoalsLine states the goals and how they are held.
+func GoalsLine(a advice.Advice) string {
+	sr := a.Search
+	return fmt.Sprintf("Goals, each held at the 95th percentile over %s, %s draws (a value equal to a goal meets it): %s.",
+		seedsWords(sr.Settings.Seed, sr.Seeds), sr.Settings.Draws, strings.Join(words.GoalsOf(sr.Goals, sr.Settings), ", "))
+}
+
+func seedsWords(first, n int) string {
+	if n == 1 {
+		return fmt.Sprintf("seed %d alone", first)
+	}
+	return fmt.Sprintf("%d seeds, %d to %d", n, first, first+n-1)
+}
+
+// GuaranteeLine is what the search promises, and what it does not.
+func GuaranteeLine(a advice.Advice) string {
+	return fmt.Sprintf("Every figure and every verdict above is over all %s, exactly what the candidate's command gives with crowd --seeds. "+
+		"The search may miss candidates: one dropped after fewer seeds, or a policy between the grid's points, might also meet the goals.",
+		seedsWords(a.Search.Settings.Seed, a.Search.Seeds))
+}
+
+// AdviceText is the advice as text: the scenario and the goals, what the
+// search tried, then each candidate: its name, each goal met or missed and
+// by how much, its figures' median and p95, and its command.
+func AdviceText(a Advised) string {
+	adv := a.Advice
+	s := adv.Search.Settings
+	var b strings.Builder
+	fmt.Fprintf(&b, "The scenario: %s clients fail at 0 ms; the service is back at %d ms.\n", words.Count(s.Clients), s.Outage)
+	b.WriteString("The service: " + ServiceLine(s) + ".\n")
+	b.WriteString(GoalsLine(adv) + "\n")
+	b.WriteString(SearchLine(adv) + "\n")
+	cs, kind := a.shown()
+	switch {
+	case kind == "meets" && len(cs) == 1:
+		b.WriteString("1 candidate meets every goal:\n")
+	case kind == "meets":
+		fmt.Fprintf(&b, "%d candidates meet every goal, the fewest attempts a client first (the median), then the lowest p99 latency:\n", len(cs))
+	default:
+		b.WriteString("No candidate meets every goal. The closest, with what each misses and by how much:\n")
+	}
+	for i, c := range cs {
+		fmt.Fprintf(&b, "\n%d. %s\n", i+1, candidateName(adv, c))
+		for _, v := range c.Verdicts {
+			mark := "meets"
+			if !v.Met {
+				mark = "MISSES"
+			}
+			fmt.Fprintf(&b, "   %s %s: %s\n", mark, v.Goal, words.GoalLine(v))
+		}
+		fmt.Fprintf(&b, "   %-18s%12s%12s\n", "figure", "median", "p95")
+		for _, name := range adviceFigures {
+			ff, _ := backoff.FindField(name)
+			sp := c.Spread.Spread(name)
+			note := ""
+			if name == "attempts" {
+				note = "   (" + words.Each(sp.Median, c.Spread.Spread("clients").Median) + " a client)"
+			}
+			fmt.Fprintf(&b, "   %-18s%12s%12s%s\n", ff.Label, spreadCell(ff, sp.Median), spreadCell(ff, sp.P95), note)
+		}
+		b.WriteString("   " + a.Command(c) + "\n")
+	}
+	if len(cs) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(GuaranteeLine(adv) + "\n")
+	return b.String()
+}
+
+// adviceColumns are one candidate's row.
+func adviceColumns(a Advised, rank int, kind string, c advice.Candidate) []column {
+	adv := a.Advice
+	cols := []column{{"rank", itoa(rank)}, {"result", kind}, {"candidate", candidateName(adv, c)}, {"policy", c.Policy.Name},
+		{"source", SourceName(c.Source)}, {"budget", c.Settings.Budget.String()}, {"processes", itoa(c.Settings.Processes)},
+		{"queue", itoa(c.Settings.Queue)}, {"timeout_ms", itoa(c.Settings.Timeout)}, {"drop_expired", fmt.Sprint(c.Settings.DropExpired)},
+		{"queue_order", c.Settings.QueueOrder.String()}}
+	cols = append(cols, policyColumns(c.Policy)...)
+	cols = append(cols, column{"meets", fmt.Sprint(c.Meets())}, column{"goals_missed", itoa(c.Missed())})
+	for i, v := range c.Verdicts {
+		n := itoa(i + 1)
+		value := ""
+		if !v.Absent {
+			value = itoa(v.Value)
+		}
+		cols = append(cols, column{"goal_" + n, v.Goal.String()}, column{"goal_" + n + "_figure", v.Goal.Kind.Figure()},
+			column{"goal_" + n + "_p95", value}, column{"goal_" + n + "_most", itoa(v.Most)}, column{"goal_" + n + "_met", fmt.Sprint(v.Met)})
+	}
+	for _, name := range adviceFigures {
+		ff, _ := backoff.FindField(name)
+		sp := c.Spread.Spread(name)
+		all := spreadColumns(ff, sp)
+		cols = append(cols, all[0], all[1])
+	}
+	return append(cols, column{"clients", itoa(c.Spread.Spread("clients").Median)}, column{"seeds", itoa(c.Seeds)},
+		column{"first_seed", itoa(adv.Search.Settings.Seed)}, column{"candidates_tried", itoa(adv.Tried)}, column{"command", a.Command(c)})
+}
+
+// AdviceCSV is the advice, a row per candidate shown: its rank, whether it
+// meets every goal or is among the closest, its policy, budget, service and
+// policy settings, each goal (goal_1, its figure, its p95, the most that
+// meets it, met), the figures' median and p95, the clients, the seeds, the
+// candidates tried and its command. A header alone when none is shown.
+func AdviceCSV(a Advised) string {
+	cs, kind := a.shown()
+	var header []string
+	var records [][]string
+	for i, c := range cs {
+		var row []string
+		for _, col := range adviceColumns(a, i+1, kind, c) {
+			if i == 0 {
+				header = append(header, col.name)
+			}
+			row = append(row, col.cell)
+		}
+		records = append(records, row)
+	}
+	if len(cs) == 0 {
+		header = []string{"rank", "result", "candidate", "command"}
+	}
+	return csvDoc(header, records)
+}
+
+// goalJSON is a goal as the document states it.
+func goalJSON(g advice.Goal, s backoff.Settings) object {
+	return object{{"goal", g.String()}, {"figure", g.Kind.Figure()}, {"limit", goalLimitJSON(g)}}
+}
+
+// goalLimitJSON is the goal's limit in its own unit: a percent, ms, a
+// ratio, a rate a second.
+func goalLimitJSON(g advice.Goal) any {
+	switch g.Kind {
+	case advice.NotThrough, advice.PeakTimes, advice.Attempts:
+		return thousandths(g.Limit)
+	}
+	return g.Limit
+}
+
+// candidateJSON is one candidate: its policy and where it comes from, the
+// settings its command runs, its budget and service, whether it meets
+// every goal and each goal's verdict, its figures' median and p95 and its
+// command.
+func candidateJSON(a Advised, rank int, c advice.Candidate) object {
+	var met []string
+	var goals []object
+	for _, v := range c.Verdicts {
+		if v.Met {
+			met = append(met, v.Goal.String())
+		}
+		var p95 any = v.Value
+		if v.Absent {
+			p95 = nil
+		}
+		goals = append(goals, object{{"goal", v.Goal.String()}, {"figure", v.Goal.Kind.Figure()}, {"p95", p95}, {"most", v.Most},
+			{"met", v.Met}, {"words", words.GoalLine(v)}})
+	}
+	if met == nil {
+		met = []string{}
+	}
+	figures := object{}
+	for _, name := range adviceFigures {
+		ff, _ := backoff.FindField(name)
+		sp := spreadJSON(ff, c.Spread.Spread(name))
+		figures = append(figures, member{name, sp[:2]})
+	}
+	s := c.Settings
+	return object{{"rank", rank}, {"candidate", candidateName(a.Advice, c)}, {"policy", c.Policy.Name}, {"source", SourceName(c.Source)},
+		{"policy_settings", policySettings(c.Policy)}, {"budget", s.Budget.String()},
+		{"service", object{{"queue", s.Queue}, {"timeout_ms", s.Timeout}, {"drop_expired", s.DropExpired}, {"queue_order", s.QueueOrder.String()}}},
+		{"settings", settingsJSON(s)}, {"meets", c.Meets()}, {"goals_met", met}, {"goals", goals}, {"figures", figures},
+		{"clients", c.Spread.Spread("clients").Median}, {"seeds", c.Seeds}, {"command", a.Command(c)}}
+}
+
+// AdviceDoc is the advice as a JSON document: the scenario's settings, the
+// seeds, the goals, how many candidates were tried and how, then meets
+// (every goal met over all the seeds, ranked) and closest (when none
+// meets), each candidate as candidateJSON.
+func AdviceDoc(a Advised) string {
+	adv := a.Advice
+	sr := adv.Search
+	goals := []object{}
+	for _, g := range sr.Goals.List() {
+		goals = append(goals, goalJSON(g, sr.Settings))
+	}
+	list := func(cs []advice.Candidate) []object {
+		out := []object{}
+		for i, c := range cs {
+			out = append(out, candidateJSON(a, i+1, c))
+		}
+		return out
+	}
+	rounds := []object{}
+	for _, r := range adv.Rounds {
+		rounds = append(rounds, object{{"candidates", r.Candidates}, {"seeds", r.Seeds}})
+	}
+	search := object{{"five", adv.BySource[advice.FromFive]}, {"presets", adv.BySource[advice.FromPreset]}, {"yours", adv.BySource[advice.FromScenario]},
+		{"grid", adv.BySource[advice.FromGrid]}, {"refined", adv.Refined}, {"budgets", adv.Budgets}, {"remedies", adv.Remedies},
+		{"rounds", rounds}, {"crowds", adv.Crowds}}
+	seeds := object{{"first", sr.Settings.Seed}, {"last", sr.Settings.Seed + sr.Seeds - 1}, {"count", sr.Seeds}, {"draws", sr.Settings.Draws.String()}}
+	return jsonDoc(object{{"settings", settingsJSON(sr.Settings)}, {"slot_ms", sr.Settings.Slot}, {"seeds", seeds}, {"goals", goals},
+		{"candidates_tried", adv.Tried}, {"search", search}, {"meets", list(adv.Meets)}, {"closest", list(adv.Closest)}})
+}

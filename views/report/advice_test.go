@@ -1,0 +1,103 @@
+package report
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
+)
+
+// handAdvice is an answer written by hand: two seeds of the metastable
+// scenario, one candidate that meets both goals and, for closest, one that
+// misses the recovery.
+func handAdvice(meets bool) Advised {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout, s.Draws = 2000, 30000, 100, 95, 300000, 1000, 1000, backoff.Independent
+	goals := advice.Goals{}.With(advice.Goal{Kind: advice.NotThrough, Limit: 20000}).With(advice.Goal{Kind: advice.Recovered, Limit: 120000})
+	sr := advice.Search{Settings: s, Seeds: 2, Goals: goals}
+	fig := func(notThrough, recovered int) backoff.Figures {
+		return backoff.Figures{Clients: 30500, Attempts: 30504, NotThrough: notThrough, RecoveredAfter: recovered, PeakAfterBack: 10, LatencyP99: 9,
+			SlotCapacity: 10, AllThroughBy: 299999, BusiestSlotFrom: 0, PeakAfterBackFrom: 30000, LatencyP50: 0, LatencyMax: 20, CrowdAllThroughBy: -1}
+	}
+	cs := s
+	cs.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+	c := advice.Candidate{Source: advice.FromFive, Policy: s.Policy(backoff.FullJitter), Settings: cs, Seeds: 2}
+	if meets {
+		c.Spread = backoff.SpreadOf(c.Policy, []backoff.Figures{fig(4850, 0), fig(4850, 0)})
+	} else {
+		c.Spread = backoff.SpreadOf(c.Policy, []backoff.Figures{fig(4850, 150000), fig(4850, 150000)})
+	}
+	c.Verdicts = goals.Judge(cs, c.Spread)
+	adv := advice.Advice{Search: sr, Tried: 509, BySource: [4]int{65, 91, 0, 353}, Refined: 5, Budgets: 12,
+		Rounds: []advice.Round{{Candidates: 509, Seeds: 1}, {Candidates: 30, Seeds: 2}}, Crowds: 560}
+	if meets {
+		adv.Meets = []advice.Candidate{c}
+	} else {
+		adv.Closest = []advice.Candidate{c}
+	}
+	return Advised{Advice: adv, Command: func(advice.Candidate) string { return "retry-planner crowd --policies full-jitter --seeds 2" }}
+}
+
+func TestAdviceText(t *testing.T) {
+	text := AdviceText(handAdvice(true))
+	for _, want := range []string{
+		"The scenario: 2,000 clients fail at 0 ms; the service is back at 30000 ms.\n",
+		"Goals, each held at the 95th percentile over 2 seeds, 7 to 8, independent draws (a value equal to a goal meets it): not-through<=20% (at most 6,100 of 30,500 clients), recovered<=120s.\n",
+		"Tried 509 candidates: the five and the 7 presets, alone and with each of 12 budgets; 353 policies of your own from a grid and near its best (5), the best 8 also with the budgets. Every one ran on seed 7, the 30 most promising on all 2: 560 crowds in all.\n",
+		"1 candidate meets every goal:\n\n1. full jitter, budget grpc:10:0.1\n",
+		"   meets not-through<=20%: not through 15.9% (4,850 of 30,500), goal 20% (at most 6,100)\n",
+		"   meets recovered<=120s: recovered 0 ms, goal 2 min\n",
+		"   figure                  median         p95\n   attempts                 30504       30504   (1 a client)\n",
+		"   recovered after           0 ms        0 ms\n",
+		"   retry-planner crowd --policies full-jitter --seeds 2\n",
+		"Every figure and every verdict above is over all 2 seeds, 7 to 8, exactly what the candidate's command gives with crowd --seeds.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	closest := AdviceText(handAdvice(false))
+	for _, want := range []string{"No candidate meets every goal. The closest, with what each misses and by how much:\n",
+		"   MISSES recovered<=120s: recovered 2 min 30 s, goal 2 min\n"} {
+		if !strings.Contains(closest, want) {
+			t.Errorf("no %q in\n%s", want, closest)
+		}
+	}
+}
+
+func TestAdviceDocAndCSV(t *testing.T) {
+	var doc struct {
+		CandidatesTried int `json:"candidates_tried"`
+		Seeds           struct{ First, Last, Count int }
+		Goals           []struct {
+			Goal, Figure string
+			Limit        json.Number
+		}
+		Meets, Closest []struct {
+			Policy, Budget, Command string
+			Meets                   bool
+			GoalsMet                []string `json:"goals_met"`
+			Figures                 map[string]struct{ Median, P95 *int }
+			Settings                struct{ Budget string }
+		}
+	}
+	if err := json.Unmarshal([]byte(AdviceDoc(handAdvice(false))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.CandidatesTried != 509 || doc.Seeds.Count != 2 || doc.Seeds.Last != 8 || len(doc.Goals) != 2 || doc.Goals[0].Limit != "20" ||
+		doc.Meets == nil || len(doc.Meets) != 0 || len(doc.Closest) != 1 {
+		t.Fatalf("got %+v", doc)
+	}
+	c := doc.Closest[0]
+	if c.Policy != "full jitter" || c.Budget != "grpc:10:0.1" || c.Settings.Budget != "grpc:10:0.1" || c.Meets ||
+		len(c.GoalsMet) != 1 || c.GoalsMet[0] != "not-through<=20%" || *c.Figures["recovered_after_ms"].P95 != 150000 || c.Command == "" {
+		t.Errorf("got %+v", c)
+	}
+	csv := strings.Split(strings.TrimSpace(AdviceCSV(handAdvice(true))), "\n")
+	if len(csv) != 2 || !strings.Contains(csv[0], ",goal_1,goal_1_figure,goal_1_p95,goal_1_most,goal_1_met,") ||
+		!strings.HasPrefix(csv[1], "1,meets,\"full jitter, budget grpc:10:0.1\",full jitter,five,grpc:10:0.1,") {
+		t.Errorf("CSV:\n%s", strings.Join(csv, "\n"))
+	}
+}

@@ -1,0 +1,58 @@
+package words
+
+import (
+	"testing"
+
+	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/backoff/advice"
+)
+
+func TestGoalWords(t *testing.T) {
+	g := func(kind advice.Kind, limit int) advice.Goal { return advice.Goal{Kind: kind, Limit: limit} }
+	tests := []struct {
+		v           advice.Verdict
+		line, short string
+	}{
+		{advice.Verdict{Goal: g(advice.NotThrough, 1000), Value: 3651, Of: 365000, Most: 3650},
+			"not through 1% (3,651 of 365,000), goal 1% (at most 3,650)", "1%"},
+		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 94000, Most: 60000}, "recovered 1 min 34 s, goal 1 min", "1 min 34 s"},
+		// A value that would read as the goal is written in ms, both.
+		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 60001, Most: 60000}, "recovered 60001 ms, goal 60000 ms", "60001 ms"},
+		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: -1, Absent: true, Most: 60000}, "still overloaded when the load stops, goal 1 min", "overloaded"},
+		{advice.Verdict{Goal: g(advice.PeakTimes, 1500), Value: 301, Of: 200, Most: 300},
+			"peak 1.5x (301 in a slot that serves 200), goal 1.5x (at most 300)", "1.5x"},
+		{advice.Verdict{Goal: g(advice.PeakRate, 5000), Value: 513, Of: 100, Most: 500},
+			"peak 5,130/s (513 in a 100 ms slot), goal 5,000/s (at most 500)", "5,130/s"},
+		{advice.Verdict{Goal: g(advice.P99, 30000), Value: -1, Absent: true, Most: 30000}, "p99: none got through, goal 30 s", "none"},
+		{advice.Verdict{Goal: g(advice.Attempts, 3000), Value: 1095001, Of: 365000, Most: 1095000},
+			"attempts 3 a client (1,095,001), goal 3x (at most 1,095,000)", "3"},
+	}
+	for _, tt := range tests {
+		if got := GoalLine(tt.v); got != tt.line {
+			t.Errorf("GoalLine(%v): got %q, want %q", tt.v.Goal, got, tt.line)
+		}
+		if got := GoalShort(tt.v); got != tt.short {
+			t.Errorf("GoalShort(%v): got %q, want %q", tt.v.Goal, got, tt.short)
+		}
+	}
+	s := backoff.Defaults()
+	s.Clients, s.Capacity, s.Load, s.LoadUntil = 50000, 2000, 1500, 210000
+	gs := advice.Goals{}.With(g(advice.NotThrough, 1000)).With(g(advice.PeakTimes, 1500)).With(g(advice.PeakRate, 5000)).With(g(advice.Attempts, 3000))
+	want := []string{"not-through<=1% (at most 3,650 of 365,000 clients)", "peak<=1.5x (at most 300 attempts in a 100 ms slot that serves 200)",
+		"peak<=5000/s (at most 500 attempts in a 100 ms slot)", "attempts<=3x (at most 1,095,000 attempts)"}
+	got := GoalsOf(gs, s)
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Errorf("GoalsOf: got %q, want %q", got, want)
+			break
+		}
+	}
+}
+
+func TestCount64(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 2_000_000_000: "2,000,000,000", 1_000_000_000_000: "1,000,000,000,000", -1234: "-1,234", 1_001_001: "1,001,001"} {
+		if got := Count64(n); got != want {
+			t.Errorf("Count64(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
