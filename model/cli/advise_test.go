@@ -117,6 +117,10 @@ func TestAdviceIsHonest(t *testing.T) {
 				t.Fatalf("%d meet, %d closest; want %s", len(doc.Meets), len(doc.Closest), tt.want)
 			}
 			text := adviceOf(t, tt.args...)
+			if tt.want == "meets" {
+				// The README's worked example of advice.
+				checkGolden(t, filepath.Join(repoTestdata, "reports", "readme", "advise.txt"), text)
+			}
 			for _, c := range shown {
 				if !strings.Contains(text, "\n   "+c.Command+"\n") {
 					t.Errorf("the text does not show %s", c.Command)

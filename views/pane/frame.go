@@ -2,6 +2,7 @@ package pane
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -35,7 +36,8 @@ func PaneName(i int) string {
 
 // headerTabs is the header's first line for the focused pane active at
 // width w, and where each tab starts and ends, in cells. It drops the
-// program's name, then shortens the tabs, as the width shrinks.
+// program's name, then shortens the tabs, then names only the focused one,
+// as the width shrinks: a tab is never cut.
 func headerTabs(active, w int, st *Styles) (string, [numPanes][2]int) {
 	tabs := func(names [numPanes]string, at int) (string, int, [numPanes][2]int) {
 		var b strings.Builder
@@ -43,6 +45,9 @@ func headerTabs(active, w int, st *Styles) (string, [numPanes][2]int) {
 		n := 0
 		for i, name := range names {
 			label := fmt.Sprintf("%d %s", i+1, name)
+			if name == "" {
+				label = strconv.Itoa(i + 1)
+			}
 			if i == active {
 				label = "[" + label + "]"
 				b.WriteString(st.ActiveTab.Render(label))
@@ -69,8 +74,17 @@ func headerTabs(active, w int, st *Styles) (string, [numPanes][2]int) {
 	case nameW+m <= w:
 		return name + short, shortCells
 	}
-	short, _, cells := tabs(shortPaneNames(), 0)
-	return Fit(short, w, 1), cells
+	if short, m, cells := tabs(shortPaneNames(), 0); m <= w {
+		return short, cells
+	}
+	// The narrowest: the focused pane's short name, the others their
+	// numbers, so that no tab is cut.
+	var only [numPanes]string
+	if active >= 0 && active < numPanes {
+		only[active] = shortPaneNames()[active]
+	}
+	least, _, cells := tabs(only, 0)
+	return Fit(least, w, 1), cells
 }
 
 // Header is the first two lines of every frame: the program's name and the

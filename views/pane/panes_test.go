@@ -2,6 +2,7 @@ package pane
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -416,12 +417,19 @@ func TestChange(t *testing.T) {
 
 func TestTabAt(t *testing.T) {
 	st := DefaultStyles()
-	for _, w := range []int{50, 80, 120, 200} {
+	for _, w := range []int{50, 55, 80, 120, 200} {
 		line := strings.Split(Header(1, w, "", "", st), "\n")[0]
+		if strings.Contains(line, "…") {
+			t.Errorf("width %d: a tab is cut: %q", w, line)
+		}
 		for i, name := range shortPaneNames() {
 			at := strings.Index(ansi.Strip(line), name)
-			if at < 0 && name == "advice" && w < 60 {
-				continue // the last tab is cut off in a window this narrow
+			if at < 0 && w < 60 && i != 1 {
+				// A window this narrow names the focused tab alone, the
+				// others by their numbers.
+				name = " " + strconv.Itoa(i+1) + " "
+				at = strings.Index(ansi.Strip(line), name) + 1
+				name = strings.TrimSpace(name)
 			}
 			if at < 0 {
 				t.Fatalf("width %d: no tab %s in %q", w, name, line)
