@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -592,26 +591,7 @@ func (m *AdvicePane) closeForm(note string) {
 // tagAdviceForm runs cmd and tags what it returns as the form's, a batch
 // command by command; bubbletea's own messages are left for the runtime.
 func tagAdviceForm(form int, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		msg := cmd()
-		switch msg := msg.(type) {
-		case nil:
-			return nil
-		case tea.BatchMsg:
-			out := make(tea.BatchMsg, len(msg))
-			for i, c := range msg {
-				out[i] = tagAdviceForm(form, c)
-			}
-			return out
-		}
-		if reflect.TypeOf(msg).PkgPath() == reflect.TypeFor[tea.KeyMsg]().PkgPath() {
-			return msg
-		}
-		return adviceFormWrap{adviceFormMsg{form}, msg}
-	}
+	return tagCmd(cmd, func(msg tea.Msg) tea.Msg { return adviceFormWrap{adviceFormMsg{form}, msg} })
 }
 
 // data is what the pane shows.

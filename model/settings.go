@@ -38,6 +38,14 @@ type formMsg struct {
 // command. Messages of bubbletea's own (such as tea.QuitMsg) are left for
 // the runtime.
 func tagged(form int, cmd tea.Cmd) tea.Cmd {
+	return tagCmd(cmd, func(msg tea.Msg) tea.Msg { return formMsg{form: form, msg: msg} })
+}
+
+// tagCmd runs cmd and gives what it returns to wrap, a batch command by
+// command: a form's messages are told apart from another's by the tag.
+// Messages of bubbletea's own (such as tea.QuitMsg) are left for the
+// runtime.
+func tagCmd(cmd tea.Cmd, wrap func(tea.Msg) tea.Msg) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
@@ -49,14 +57,14 @@ func tagged(form int, cmd tea.Cmd) tea.Cmd {
 		case tea.BatchMsg:
 			out := make(tea.BatchMsg, len(msg))
 			for i, c := range msg {
-				out[i] = tagged(form, c)
+				out[i] = tagCmd(c, wrap)
 			}
 			return out
 		}
 		if reflect.TypeOf(msg).PkgPath() == reflect.TypeFor[tea.KeyMsg]().PkgPath() {
 			return msg
 		}
-		return formMsg{form: form, msg: msg}
+		return wrap(msg)
 	}
 }
 
