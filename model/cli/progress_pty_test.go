@@ -4,12 +4,9 @@ package cli
 
 import (
 	"bytes"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/creack/pty"
 )
 
 // Issue 19, item 9: crowd --seeds says on standard error, when it is a
@@ -17,26 +14,13 @@ import (
 // itself and cleared at the end; the report is the same byte for byte,
 // and off a terminal nothing is said (every report test's empty stderr).
 func TestSeedsProgressOnATerminal(t *testing.T) {
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer master.Close()
-	defer tty.Close()
-	var seen bytes.Buffer
-	done := make(chan struct{})
-	go func() {
-		io.Copy(&seen, master)
-		close(done)
-	}()
+	tty, shown := aTerminal(t)
 	args := []string{"crowd", "--seeds", "60", "--clients", "200000", "--format", "json"}
 	var out bytes.Buffer
 	if code := Run(args, strings.NewReader(""), &out, tty); code != 0 {
 		t.Fatalf("%q: exit %d", args, code)
 	}
-	tty.Close()
-	<-done
-	said := seen.String()
+	said := shown()
 	lines := regexp.MustCompile(`retry-planner: the spread: (\d+) of 60 seeds done`).FindAllStringSubmatch(said, -1)
 	if len(lines) == 0 || !strings.HasSuffix(said, "\r\x1b[K") {
 		t.Fatalf("the terminal showed %q, want the seeds done, the line cleared at the end", said)
