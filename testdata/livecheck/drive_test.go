@@ -16,7 +16,7 @@ import (
 // planner's figures exactly.
 func driveSlots(sc Scenario, seed int) []Entry {
 	p := sc.Policy()
-	s, _ := sc.Settings(seed)
+	s := sc.Settings(seed)
 	svc := newSlots(sc.Outage, sc.Slot, sc.Capacity)
 	var h attemptHeap
 	for c := 1; c <= sc.AllClients(); c++ {
@@ -79,7 +79,7 @@ func (h *attemptHeap) Pop() any {
 // peak.
 func driveQueue(sc Scenario, seed int) ([]Entry, int) {
 	p := sc.Policy()
-	s, _ := sc.Settings(seed)
+	s := sc.Settings(seed)
 	s.Seed = seed
 	svc := newQueue(sc.Queue, sc.Outage, sc.Capacity)
 	var h attemptHeap

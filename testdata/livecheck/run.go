@@ -43,7 +43,7 @@ func LiveRun(ctx context.Context, sc Scenario, seed int) (*Run, error) {
 		return nil, err
 	}
 	defer srv.Close()
-	s, _ := sc.Settings(seed) // the full-jitter loop's draws; a queue does not change them
+	s := sc.Settings(seed) // the full-jitter loop's draws; a queue does not change them
 	p := sc.Policy()
 
 	n := sc.AllClients()

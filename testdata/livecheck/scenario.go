@@ -149,11 +149,10 @@ func (sc Scenario) Policy() backoff.Policy {
 // Settings are the planner's settings for the scenario with seed, and
 // independent draws: the draws the live full-jitter loop waits, and the
 // ones that behave like the libraries' random sources (the reference's
-// lattice does not). ok is false for a scenario the planner cannot run
-// (a queue, before the planner has one; see queue_planner.go).
-func (sc Scenario) Settings(seed int) (s backoff.Settings, ok bool) {
+// lattice does not).
+func (sc Scenario) Settings(seed int) backoff.Settings {
 	p := sc.Policy()
-	s = backoff.Defaults()
+	s := backoff.Defaults()
 	s.FirstWait, s.LongestWait, s.Attempts = p.FirstWait, p.LongestWait, p.Attempts
 	s.Multiplier, s.Jitter, s.MaxElapsed = p.Multiplier, p.Jitter, p.MaxElapsed
 	s.Clients, s.Outage, s.Slot, s.Seed = sc.Clients, sc.Outage, sc.Slot, seed
@@ -163,9 +162,13 @@ func (sc Scenario) Settings(seed int) (s backoff.Settings, ok bool) {
 		s.LoadUntil = backoff.DefaultLoadUntil
 	}
 	if sc.Queue.On() {
-		return s, plannerQueue(&s, sc.Queue)
+		s.Queue, s.Timeout, s.DropExpired = sc.Queue.Size, sc.Queue.Timeout, sc.Queue.DropExpired
+		s.QueueOrder = backoff.FIFO
+		if sc.Queue.Order == LIFO {
+			s.QueueOrder = backoff.LIFO
+		}
 	}
-	return s, true
+	return s
 }
 
 // Fresh is how many fresh requests arrive: request j at

@@ -75,7 +75,7 @@ func ShortTable() []Scenario {
 // work keeps the queue full long after the crowd is gone, a metastable
 // failure, stuck until the load ends. Dropping expired requests, or taking
 // the newest first, the service is back within about 3 s of the outage's
-// end. The simulator runs them with the planner's queue (PlannerHasQueue).
+// end. The simulator runs them with the planner's queue.
 func QueueTable() []Scenario {
 	q := func(name string, order QueueOrder, drop bool) Scenario {
 		return Scenario{Name: name, Kind: PlannerFullJitter, Clients: 300, Outage: outage, Slot: slot, Capacity: 200,

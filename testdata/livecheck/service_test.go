@@ -108,7 +108,7 @@ func TestDrivenServerIsTheModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, seed := range []int{1, 2, 3} {
-			s, _ := sc.Settings(seed)
+			s := sc.Settings(seed)
 			r, err := backoff.Run(sc.Policy(), s, backoff.Options{Series: true})
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", sc.Name, seed, err)

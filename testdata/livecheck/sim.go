@@ -17,10 +17,6 @@ const (
 	LiveSeed = 1001
 )
 
-// ErrNoPlannerQueue says that the planner cannot run a scenario because
-// the scenario queues and backoff.Settings has no queue yet.
-var ErrNoPlannerQueue = errors.New("the planner has no queue yet (backoff.Settings.Queue); see queue_planner.go")
-
 // Simulate runs the scenario on the planner, backoff.Run with independent
 // draws, for each seed first, first+1, ..., first+count-1, and returns each
 // seed's figures in order.
@@ -30,10 +26,7 @@ func Simulate(sc Scenario, first, count int) ([]Figures, error) {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
 	for i := range count {
-		s, ok := sc.Settings(first + i)
-		if !ok {
-			return nil, fmt.Errorf("%s: %w", sc.Name, ErrNoPlannerQueue)
-		}
+		s := sc.Settings(first + i)
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
@@ -60,7 +53,6 @@ func simFigures(sc Scenario, r backoff.Result) Figures {
 			}
 		}
 	}
-	addQueueFigures(&f, r.Figures)
 	return f
 }
 

@@ -44,7 +44,7 @@ func TestLiveSmoke(t *testing.T) {
 			if f.Served+f.Rejected+f.FailedWhileDown+f.TimedOut != f.Attempts || f.Attempts != len(r.Log) {
 				t.Errorf("attempts: got %+v, want the outcomes to add up to %d", f, len(r.Log))
 			}
-			s, _ := sc.Settings(LiveSeed)
+			s := sc.Settings(LiveSeed)
 			perSlot := map[int64]int{}
 			perMs := map[int64]int64{}
 			seen := map[int32]bool{}

@@ -51,7 +51,7 @@ func main() {
 			continue
 		}
 		sims, err := livecheck.Simulate(sc, 1, livecheck.SimSeeds)
-		if err != nil && !sc.Queue.On() {
+		if err != nil {
 			fail(err)
 		}
 		live, err := livecheck.LiveRuns(context.Background(), sc, *runs, *tries, livecheck.LiveSeed, *quiet, func(r *livecheck.Run) {
@@ -62,9 +62,6 @@ func main() {
 			fmt.Fprintf(os.Stderr, "%s, %v: %s\n  %s\n  %s\n", sc.Name, r.Took.Round(time.Millisecond), state, r.Health, asIfKept(sc, r, sims))
 		})
 		rep := livecheck.Compare(sc, live, sims)
-		if sc.Queue.On() && sims == nil {
-			rep.Note = "live only: " + livecheck.ErrNoPlannerQueue.Error()
-		}
 		if err != nil {
 			// A fault of the run itself, not the machine's timing: say
 			// so in the table and go on with the next scenario.
