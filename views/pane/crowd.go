@@ -597,14 +597,15 @@ const VerdictTitle = "Will the service survive the retries?"
 // for, then each policy's verdict, its name first, then the run's ranking.
 func verdicts(d RunData, w int, st *Styles) string {
 	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
+	ranking, choice := words.RankingAndChoice(d.Settings, d.Crowds)
 	if len(d.Crowds) > 1 {
-		lines = append(lines, st.Answer.Render(prose(words.ChoiceLine(d.Settings, d.Crowds), w)))
+		lines = append(lines, st.Answer.Render(prose(choice, w)))
 	}
 	for _, r := range d.Crowds {
 		lines = append(lines, st.Text.Render(prose(r.Policy.Name+": "+words.Verdict(d.Settings, r.Figures), w)))
 	}
 	if len(d.Crowds) > 1 {
-		lines = append(lines, st.Note.Render(prose(words.Ranking(d.Crowds), w)))
+		lines = append(lines, st.Note.Render(prose(ranking, w)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -265,26 +265,20 @@ func Rank(rs []backoff.Result) []Ranked {
 // one line: "Ranking for this run (...): 1 equal jitter; 2 exponential,
 // custom (tied); ... Choose equal jitter: ...".
 func RankingLine(s backoff.Settings, rs []backoff.Result) string {
-	if len(rs) == 0 {
+	ranking, choice := RankingAndChoice(s, rs)
+	if ranking == "" {
 		return ""
 	}
-	return Ranking(rs) + " " + ChoiceLine(s, rs)
+	return ranking + " " + choice
 }
 
-// ChoiceLine is the policy to choose for this run and why, a sentence:
-// "Choose equal jitter: ...".
-func ChoiceLine(s backoff.Settings, rs []backoff.Result) string {
+// RankingAndChoice are the run's ranking, a sentence ("Ranking for this
+// run (...): 1 equal jitter; 2 exponential, custom (tied); ..."), and the
+// policy to choose and why, another ("Choose equal jitter: ..."), from one
+// ranking of the run; both "" for no results.
+func RankingAndChoice(s backoff.Settings, rs []backoff.Result) (ranking, choice string) {
 	if len(rs) == 0 {
-		return ""
-	}
-	return Choice(s, rs, Rank(rs)) + "."
-}
-
-// Ranking is the run's ranking, a sentence: "Ranking for this run (...):
-// 1 equal jitter; 2 exponential, custom (tied); ...".
-func Ranking(rs []backoff.Result) string {
-	if len(rs) == 0 {
-		return ""
+		return "", ""
 	}
 	order := Rank(rs)
 	var groups []string
@@ -301,7 +295,7 @@ func Ranking(rs []backoff.Result) string {
 		groups = append(groups, g)
 		i = j
 	}
-	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + "."
+	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ".", Choice(s, rs, order) + "."
 }
 
 // Choice says which policy to choose and why, or that none does better
