@@ -589,12 +589,7 @@ func (r report) render(w io.Writer, workers int) error {
 			sp := s
 			sp.Draws = r.seedDraws
 			opts := backoff.SeedOptions{Workers: workers, Done: r.done, Stop: r.stop}
-			stop := func() {}
-			if r.done == nil { // no run's progress line: the spread's own
-				stop = seedsProgress(r.progress, "the spread", r.seeds, &opts)
-			}
-			sc, err := backoff.RunSeeds(r.policies, sp, r.seeds, opts)
-			stop()
+			sc, err := r.runSeeds("the spread", r.policies, sp, r.seeds, opts)
 			if err != nil {
 				return &runError{err}
 			}
@@ -691,12 +686,7 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 		if file != "" {
 			side = "A's spread"
 		}
-		stop := func() {}
-		if r.done == nil { // no run's progress line: the spread's own
-			stop = seedsProgress(r.progress, side, seeds, &opts)
-		}
-		sc, err := backoff.RunSeeds(policies, cs.Settings, seeds, opts)
-		stop()
+		sc, err := r.runSeeds(side, policies, cs.Settings, seeds, opts)
 		cs.Spread = &sc
 		return cs, err
 	}
@@ -709,6 +699,15 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 		return vreport.Comparison{}, &runError{err}
 	}
 	return vreport.Comparison{A: sa, B: sb}, nil
+}
+
+// runSeeds is backoff.RunSeeds, saying on a terminal how many seeds are
+// done (as label) unless the run's own progress line already counts them.
+func (r report) runSeeds(label string, ps []backoff.Policy, s backoff.Settings, seeds int, opts backoff.SeedOptions) (backoff.SeedsCrowd, error) {
+	if r.done == nil {
+		defer seedsProgress(r.progress, label, seeds, &opts)()
+	}
+	return backoff.RunSeeds(ps, s, seeds, opts)
 }
 
 // plan is the plan the report ran: its settings, the policies it ran, the
