@@ -106,6 +106,9 @@ type engine struct {
 	lastServed int64
 	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
 	crowdLastServed int64
+	// lastFailure is the last moment an attempt's failure became known;
+	// -1 before any.
+	lastFailure int64
 	// lastBusy is the slot of the last rejection, or with a queue of the
 	// last rejection, timeout, wasted or dropped request; -1 if none.
 	lastBusy int64
@@ -156,7 +159,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
+		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
@@ -214,6 +217,16 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 
 // arrival is when fresh request j arrives: floor(j*1000/L).
 func (e *engine) arrival(j int) int64 { return int64(j) * 1000 / e.load }
+
+// touchedFresh is how many fresh requests arrive no later than the run's
+// last failure: j with floor(j*1000/L) <= last, that is j*1000 < (last+1)*L,
+// up to ceil((last+1)*L/1000) of them.
+func (e *engine) touchedFresh() int {
+	if e.fresh == 0 || e.lastFailure < 0 {
+		return 0
+	}
+	return min(e.fresh, int(((e.lastFailure+1)*e.load+999)/1000))
+}
 
 // start is when a client started: 0 for the crowd, its arrival for a fresh
 // request.
@@ -482,6 +495,7 @@ func (e *engine) finish() (Figures, *Series, error) {
 	}
 	f.AllThroughBy = int(e.lastServed)
 	f.CrowdAllThroughBy = int(e.crowdLastServed)
+	f.ClientsTouched = e.s.Clients + e.touchedFresh()
 	f.derive(e.s.Outage)
 	f.latencies(e.lat)
 	return *f, e.series, nil

@@ -165,7 +165,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series, stop func() b
 	if series != nil {
 		series.trim(times, s.Clients)
 	}
-	f.Clients = s.Clients
+	f.Clients, f.ClientsTouched = s.Clients, s.Clients // no fresh load: the crowd alone
 	f.Retries = retries * times
 	f.Attempts = s.Clients + f.Retries
 	f.Served, f.Through = through*times, through*times
@@ -759,7 +759,7 @@ func walkCrowd[C uint16 | uint32](ta *tally, pl *plan, s Settings, counts []C, s
 	}
 	f := noFigures()
 	through := len(lat)
-	f.Clients, f.Retries = s.Clients, retries
+	f.Clients, f.ClientsTouched, f.Retries = s.Clients, s.Clients, retries // no fresh load: the crowd alone
 	f.Attempts = s.Clients + retries
 	f.Served, f.Through = through, through
 	f.FailedWhileDown = f.Attempts - f.Served

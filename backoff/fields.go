@@ -50,6 +50,7 @@ func FigureFields() []FigureField {
 		{Name: "crowd_all_through_by_ms", Label: "crowd all through by", Time: true, Optional: true, Get: func(f Figures) int { return f.CrowdAllThroughBy }},
 		// Absent while still overloaded: the worst, as a service that never recovered is.
 		{Name: "recovered_after_ms", Label: "recovered after", Time: true, Optional: true, Get: func(f Figures) int { return f.RecoveredAfter }},
+		{Name: "clients_touched", Label: "clients touched", Better: Neither, Get: func(f Figures) int { return f.ClientsTouched }},
 		{Name: "timed_out", Label: "timed out", Get: func(f Figures) int { return f.TimedOut }},
 		{Name: "wasted", Label: "wasted", Get: func(f Figures) int { return f.Wasted }},
 		{Name: "dropped", Label: "dropped", Get: func(f Figures) int { return f.Dropped }},

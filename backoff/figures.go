@@ -44,6 +44,11 @@ type Figures struct {
 	NotThrough        int // not_through: clients that never got through, GaveUp + Throttled + OutOfTime
 	CrowdAllThroughBy int // crowd_all_through_by_ms: the latest served attempt of a crowd client (1..N); -1 if none
 	RecoveredAfter    int // recovered_after_ms: StableFrom - outage; -1 while StillOverloaded
+	// clients_touched: the clients that start no later than the run's last
+	// failure, the crowd always. Every client not through is among them,
+	// and a later one meets nothing but success: a share of clients not
+	// through is a share of these, which a longer load cannot dilute.
+	ClientsTouched int
 
 	// A service that queues (MODEL.md section 6); all 0 without a queue.
 	// There Served counts the requests completed in time, and Served +

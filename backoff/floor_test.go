@@ -242,9 +242,10 @@ func (fc *floorCrowd) run() (out [NumShapes]Figures) {
 		clear(counts)
 	}
 	// MODEL.md section 5's figures that follow from the others: without a
-	// service every client is the crowd's and nothing is rejected.
+	// service every client is the crowd's (and touched) and nothing is
+	// rejected.
 	for i := range out {
-		out[i].CrowdAllThroughBy = out[i].AllThroughBy
+		out[i].CrowdAllThroughBy, out[i].ClientsTouched = out[i].AllThroughBy, out[i].Clients
 		out[i].derive(fc.s.Outage)
 	}
 	return out

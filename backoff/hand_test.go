@@ -37,7 +37,7 @@ func TestHandWorkedServices(t *testing.T) {
 			want: Figures{Clients: 5, Attempts: 36, Retries: 31, Served: 3, Rejected: 28, FailedWhileDown: 5,
 				Through: 3, GaveUp: 2, MostInASlot: 13, BusiestSlotFrom: 0, PeakAfterBack: 18, PeakAfterBackFrom: 0,
 				SlotCapacity: 2, AllThroughBy: 800, StableFrom: 1200, LatencyP50: 400, LatencyP99: 800, LatencyMax: 800,
-				NotThrough: 2, CrowdAllThroughBy: 800, RecoveredAfter: 1200},
+				NotThrough: 2, CrowdAllThroughBy: 800, RecoveredAfter: 1200, ClientsTouched: 5},
 		},
 		{
 			// Full jitter over a base of 1 ms draws u(0, 1). Seed 0's clients
@@ -59,7 +59,7 @@ func TestHandWorkedServices(t *testing.T) {
 			want: Figures{Clients: 3, Attempts: 7, Retries: 4, Served: 3, Rejected: 1, FailedWhileDown: 3, Through: 3,
 				MostInASlot: 2, BusiestSlotFrom: 1, PeakAfterBack: 4, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 2, StableFrom: 2, LatencyP50: 1, LatencyP99: 2, LatencyMax: 2,
-				CrowdAllThroughBy: 2, RecoveredAfter: 2},
+				CrowdAllThroughBy: 2, RecoveredAfter: 2, ClientsTouched: 3},
 		},
 		{
 			// gRPC's budget, MAX 3, RATIO 0.5: tokens start at 3 (3000
@@ -72,7 +72,7 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage, s.Budget = 3, 5000, Budget{Kind: BudgetGRPC, A: 3, B: 500} },
 			want: Figures{Clients: 3, Attempts: 4, Retries: 1, FailedWhileDown: 4, Throttled: 3, MostInASlot: 1,
 				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 3},
 		},
 		{
 			// The same in two processes: clients 1 and 3 in process 0, client
@@ -86,7 +86,7 @@ func TestHandWorkedServices(t *testing.T) {
 			},
 			want: Figures{Clients: 3, Attempts: 5, Retries: 2, FailedWhileDown: 5, Throttled: 3, MostInASlot: 2,
 				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 3},
 		},
 		{
 			// The AWS quota, 10 tokens, 5 a retry. (0, 1) fails, takes 5
@@ -99,7 +99,7 @@ func TestHandWorkedServices(t *testing.T) {
 			want: Figures{Clients: 3, Attempts: 5, Retries: 2, Served: 2, FailedWhileDown: 3, Through: 2, Throttled: 1,
 				MostInASlot: 2, BusiestSlotFrom: 100, PeakAfterBack: 2, PeakAfterBackFrom: 100, SlotCapacity: -1,
 				AllThroughBy: 100, StableFrom: 100, LatencyP50: 100, LatencyP99: 100, LatencyMax: 100,
-				NotThrough: 1, CrowdAllThroughBy: 100, RecoveredAfter: 0},
+				NotThrough: 1, CrowdAllThroughBy: 100, RecoveredAfter: 0, ClientsTouched: 3},
 		},
 		{
 			// A fresh load of 2 a second until 3000 ms: requests j = 0..5
@@ -125,7 +125,7 @@ func TestHandWorkedServices(t *testing.T) {
 			want: Figures{Clients: 7, Attempts: 13, Retries: 6, Served: 4, Rejected: 8, FailedWhileDown: 1,
 				Through: 4, GaveUp: 3, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 4, PeakAfterBackFrom: 1000,
 				SlotCapacity: 1, AllThroughBy: 3000, StableFrom: 4000, StillOverloaded: true,
-				LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000, NotThrough: 3, CrowdAllThroughBy: 1000, RecoveredAfter: -1},
+				LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000, NotThrough: 3, CrowdAllThroughBy: 1000, RecoveredAfter: -1, ClientsTouched: 7},
 		},
 		{
 			// A limit of 2500 ms on total time: each client fails at 0, 1000
@@ -137,7 +137,7 @@ func TestHandWorkedServices(t *testing.T) {
 			s: func(s *Settings) { s.Clients, s.Outage = 2, 10000 },
 			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 6, OutOfTime: 2, MostInASlot: 2,
 				BusiestSlotFrom: 1000, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 10000,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, RecoveredAfter: 0},
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 2},
 		},
 	}
 	for _, tt := range tests {
@@ -182,7 +182,7 @@ func TestHandWorkedRecovery(t *testing.T) {
 	atU := Figures{Clients: 3, Attempts: 5, Retries: 2, Served: 2, Rejected: 1, FailedWhileDown: 2, Through: 2,
 		GaveUp: 1, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1,
 		AllThroughBy: 1000, StableFrom: 2000, LatencyP50: 0, LatencyP99: 1000, LatencyMax: 1000,
-		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: 2000}
+		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: 2000, ClientsTouched: 3}
 	// With U past 1000, request 1 (client 4) arrives at 1000 as well and
 	// is rejected after client 2; it retries at 2000 and is served, slot
 	// 2's one place. 7 attempts, 3 retries, 2 rejected; attempts at or
@@ -193,7 +193,7 @@ func TestHandWorkedRecovery(t *testing.T) {
 	inLastSecond := Figures{Clients: 4, Attempts: 7, Retries: 3, Served: 3, Rejected: 2, FailedWhileDown: 2, Through: 3,
 		GaveUp: 1, MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1,
 		AllThroughBy: 2000, StableFrom: 2000, StillOverloaded: true, LatencyP50: 1000, LatencyP99: 1000, LatencyMax: 1000,
-		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: -1}
+		NotThrough: 1, CrowdAllThroughBy: 1000, RecoveredAfter: -1, ClientsTouched: 4}
 	tests := []struct {
 		name   string
 		policy Policy
@@ -240,13 +240,15 @@ func TestHandWorkedRecovery(t *testing.T) {
 			// or after 5000: 2 in slot 5, 1 in slot 6. Nothing rejected:
 			// stable from the outage, recovered at once (0). The crowd never
 			// got through (-1) though all through by is 6000. Latencies 1000,
-			// 0, 0.
+			// 0, 0. The last failure is client 6's at 4000: the clients
+			// touched are the crowd and clients 2 to 6, who started by then;
+			// 7 and 8 met nothing but success. 5 not through of 6, not of 8.
 			name: "only the fresh load gets through", policy: every1000,
 			s: func(s *Settings) { s.Clients, s.Outage, s.Slot, s.Load, s.LoadUntil = 1, 5000, 1000, 1, 7000 },
 			want: Figures{Clients: 8, Attempts: 14, Retries: 6, Served: 3, FailedWhileDown: 11, Through: 3, GaveUp: 5,
 				MostInASlot: 2, BusiestSlotFrom: 1000, PeakAfterBack: 2, PeakAfterBackFrom: 5000, SlotCapacity: -1,
 				AllThroughBy: 6000, StableFrom: 5000, LatencyP50: 0, LatencyP99: 1000, LatencyMax: 1000,
-				NotThrough: 5, CrowdAllThroughBy: -1, RecoveredAfter: 0},
+				NotThrough: 5, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 6},
 		},
 		{
 			// Without a service (the fast path): the defaults' crowd of
@@ -260,7 +262,7 @@ func TestHandWorkedRecovery(t *testing.T) {
 			want: Figures{Clients: 200, Attempts: 1000, Retries: 800, Served: 200, FailedWhileDown: 800, Through: 200,
 				MostInASlot: 200, BusiestSlotFrom: 1000, PeakAfterBack: 200, PeakAfterBackFrom: 15000, SlotCapacity: -1,
 				AllThroughBy: 15000, StableFrom: 10000, LatencyP50: 15000, LatencyP99: 15000, LatencyMax: 15000,
-				NotThrough: 0, CrowdAllThroughBy: 15000, RecoveredAfter: 0},
+				NotThrough: 0, CrowdAllThroughBy: 15000, RecoveredAfter: 0, ClientsTouched: 200},
 		},
 	}
 	for _, tt := range tests {

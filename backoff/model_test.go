@@ -122,10 +122,11 @@ type model struct {
 	f        Figures
 	lat      []int
 	lastBusy int // the last rejection (with a queue: or timeout, wasted or dropped request); -1 if none
+	lastFail int // the last moment an attempt's failure became known; -1 if none
 }
 
 func newModel(p Policy, s Settings) *model {
-	m := &model{p: p, s: s, n: s.Clients, U: s.LoadEnd(), q: &modelQueue{}, slots: map[int]*modelSlot{}, lastBusy: -1}
+	m := &model{p: p, s: s, n: s.Clients, U: s.LoadEnd(), q: &modelQueue{}, slots: map[int]*modelSlot{}, lastBusy: -1, lastFail: -1}
 	fresh := 0
 	if s.Load > 0 {
 		for j := 0; j*1000/s.Load < m.U; j++ {
@@ -229,6 +230,7 @@ func (m *model) serve(c, t int) {
 // fail is client c's attempt failed at t: the budget, the attempts left,
 // the next wait and the limit on total time decide what it does next.
 func (m *model) fail(c, t int) {
+	m.lastFail = max(m.lastFail, t)
 	cl := &m.clients[c]
 	proc := (c - 1) % len(m.tokens)
 	if m.s.Budget.Kind == BudgetGRPC {
@@ -395,6 +397,11 @@ func (m *model) finish() (Figures, map[int]*modelSlot) {
 		f.StableFrom = (m.lastBusy/s.Slot + 1) * s.Slot
 	}
 	f.NotThrough = f.GaveUp + f.Throttled + f.OutOfTime
+	for c := 1; c < len(m.clients); c++ { // the clients that start no later than the last failure
+		if c <= m.n || m.clients[c].start <= m.lastFail {
+			f.ClientsTouched++
+		}
+	}
 	f.RecoveredAfter = f.StableFrom - s.Outage
 	if f.StillOverloaded {
 		f.RecoveredAfter = -1

@@ -117,6 +117,7 @@ func (e *engine) attempt(p *pending, t uint32) {
 // wait drawn, or it stops, out of time. It reports whether the retry comes
 // at t itself, drawn with no wait, for the caller to take at once.
 func (e *engine) failed(p *pending, t uint32) (again bool) {
+	e.lastFailure = int64(t)
 	k := p.k()
 	proc := 0
 	if e.bud.kind != BudgetNone {
@@ -202,6 +203,7 @@ func (e *engine) cohort(p *pending, t uint32) {
 // left clients from p.client on: they give up together, or stop out of
 // time together, or retry together after the one wait they all draw.
 func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
+	e.lastFailure = int64(t)
 	k := p.k()
 	if k >= e.attempts {
 		e.f.GaveUp += int(left)

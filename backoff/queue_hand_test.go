@@ -22,6 +22,9 @@ func TestHandWorkedQueue(t *testing.T) {
 	// while down, 1 timed out. The queue holds 2 just after the arrivals of
 	// 1 (clients 1 and 3) and of each millisecond to U. Attempts at or
 	// after 0 ms: 2 in slots 0 and 1 (1 ms slots), the first busiest 0.
+	// The last failure is the timeout at 6: the clients touched are the
+	// crowd and the fresh requests that arrive by 6, j = 0..6 where they
+	// arrive before U, so 1 + min(U, 7); the later ones are all served.
 	lifoLoad := func(u, stable int, overloaded bool) Figures {
 		recovered := stable
 		if overloaded {
@@ -30,7 +33,7 @@ func TestHandWorkedQueue(t *testing.T) {
 		return Figures{Clients: 1 + u, Attempts: 2 + u, Retries: 1, Served: u, FailedWhileDown: 1, Through: u, GaveUp: 1,
 			MostInASlot: 1, BusiestSlotFrom: 1, PeakAfterBack: 2, PeakAfterBackFrom: 0, SlotCapacity: 1,
 			AllThroughBy: u - 1, StableFrom: stable, StillOverloaded: overloaded, LatencyP50: 0, LatencyP99: 0, LatencyMax: 0,
-			NotThrough: 1, CrowdAllThroughBy: -1, RecoveredAfter: recovered, TimedOut: 1, Wasted: 1, QueuePeak: 2}
+			NotThrough: 1, CrowdAllThroughBy: -1, RecoveredAfter: recovered, ClientsTouched: 1 + min(u, 7), TimedOut: 1, Wasted: 1, QueuePeak: 2}
 	}
 	lifoSettings := func(u int) func(s *Settings) {
 		return func(s *Settings) {
@@ -70,7 +73,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 1,
 				BusiestSlotFrom: 0, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1, AllThroughBy: -1,
 				StableFrom: 1000, LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1,
-				RecoveredAfter: 1000, TimedOut: 4, Dropped: 4, QueuePeak: 4},
+				RecoveredAfter: 1000, ClientsTouched: 2, TimedOut: 4, Dropped: 4, QueuePeak: 4},
 		},
 		{
 			// A queue of 2, no timeout, c(t) = 1 at 999, 1999. Three clients
@@ -90,7 +93,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 3, Attempts: 6, Retries: 3, Served: 2, Rejected: 1, FailedWhileDown: 3, Through: 2,
 				GaveUp: 1, MostInASlot: 3, BusiestSlotFrom: 100, PeakAfterBack: 3, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 1999, StableFrom: 200, LatencyP50: 999, LatencyP99: 1999, LatencyMax: 1999,
-				NotThrough: 1, CrowdAllThroughBy: 1999, RecoveredAfter: 200, QueuePeak: 2},
+				NotThrough: 1, CrowdAllThroughBy: 1999, RecoveredAfter: 200, ClientsTouched: 3, QueuePeak: 2},
 		},
 		{
 			// One request a millisecond (capacity 1000 a second), timeout 2,
@@ -111,7 +114,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 4, Attempts: 10, Retries: 6, Served: 3, FailedWhileDown: 4, Through: 3, GaveUp: 1,
 				MostInASlot: 4, BusiestSlotFrom: 1, PeakAfterBack: 4, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 5, StableFrom: 7, LatencyP50: 2, LatencyP99: 5, LatencyMax: 5, NotThrough: 1,
-				CrowdAllThroughBy: 5, RecoveredAfter: 7, TimedOut: 3, Wasted: 3, QueuePeak: 4},
+				CrowdAllThroughBy: 5, RecoveredAfter: 7, ClientsTouched: 4, TimedOut: 3, Wasted: 3, QueuePeak: 4},
 		},
 		{
 			// The same, dropping expired requests. 3: both expired requests
@@ -127,7 +130,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 4, Attempts: 10, Retries: 6, Served: 4, FailedWhileDown: 4, Through: 4,
 				MostInASlot: 4, BusiestSlotFrom: 1, PeakAfterBack: 4, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 5, StableFrom: 4, LatencyP50: 2, LatencyP99: 5, LatencyMax: 5,
-				CrowdAllThroughBy: 5, RecoveredAfter: 4, TimedOut: 2, Dropped: 2, QueuePeak: 4},
+				CrowdAllThroughBy: 5, RecoveredAfter: 4, ClientsTouched: 4, TimedOut: 2, Dropped: 2, QueuePeak: 4},
 		},
 		{
 			// LIFO, no timeout, c(t) = 1 at 999, 1999, ...; a crowd of 1 and
@@ -139,7 +142,8 @@ func TestHandWorkedQueue(t *testing.T) {
 			// 2999, and the oldest, client 2, left at the bottom, at 3999. 5
 			// attempts, 1 retry, 4 served. 1 s slots: the retry and all 5
 			// attempts in slot 0. Nothing rejected or timed out: stable from
-			// the outage's end.
+			// the outage's end. The one failure is the trigger at 0: the
+			// clients touched are client 1 and client 2, who arrived at 0.
 			name: "LIFO leaves the oldest at the bottom", policy: fixed(1, 2),
 			s: func(s *Settings) {
 				s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 1, 0, 1, 1000, 1000, 3
@@ -148,11 +152,11 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 4, Attempts: 5, Retries: 1, Served: 4, FailedWhileDown: 1, Through: 4,
 				MostInASlot: 1, BusiestSlotFrom: 0, PeakAfterBack: 5, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 3999, StableFrom: 0, LatencyP50: 1998, LatencyP99: 3999, LatencyMax: 3999,
-				CrowdAllThroughBy: 2999, RecoveredAfter: 0, QueuePeak: 4},
+				CrowdAllThroughBy: 2999, RecoveredAfter: 0, ClientsTouched: 2, QueuePeak: 4},
 		},
 		{
 			// The same, FIFO: 2 at 999 (latency 999), 1 at 1999, 3 at 2999
-			// (2998), 4 at 3999 (3997).
+			// (2998), 4 at 3999 (3997). Clients touched: 1 and 2, as above.
 			name: "FIFO takes the oldest", policy: fixed(1, 2),
 			s: func(s *Settings) {
 				s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 1, 0, 1, 1000, 1000, 3
@@ -161,7 +165,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 4, Attempts: 5, Retries: 1, Served: 4, FailedWhileDown: 1, Through: 4,
 				MostInASlot: 1, BusiestSlotFrom: 0, PeakAfterBack: 5, PeakAfterBackFrom: 0, SlotCapacity: 1,
 				AllThroughBy: 3999, StableFrom: 0, LatencyP50: 1999, LatencyP99: 3997, LatencyMax: 3997,
-				CrowdAllThroughBy: 1999, RecoveredAfter: 0, QueuePeak: 4},
+				CrowdAllThroughBy: 1999, RecoveredAfter: 0, ClientsTouched: 2, QueuePeak: 4},
 		},
 		{
 			// gRPC's budget, MAX 4, RATIO 0.5: tokens 4 (4000 thousandths),
@@ -177,7 +181,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 1, Attempts: 2, Retries: 1, FailedWhileDown: 1, Throttled: 1, MostInASlot: 1,
 				BusiestSlotFrom: 0, PeakAfterBack: 2, PeakAfterBackFrom: 0, SlotCapacity: 1, AllThroughBy: -1,
 				StableFrom: 1000, LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 1, CrowdAllThroughBy: -1,
-				RecoveredAfter: 1000, TimedOut: 1, Wasted: 1, QueuePeak: 1},
+				RecoveredAfter: 1000, ClientsTouched: 1, TimedOut: 1, Wasted: 1, QueuePeak: 1},
 		},
 		{
 			// The AWS quota, 5 tokens, 5 a retry: the trigger's retry takes
@@ -190,7 +194,7 @@ func TestHandWorkedQueue(t *testing.T) {
 			want: Figures{Clients: 1, Attempts: 2, Retries: 1, FailedWhileDown: 1, Throttled: 1, MostInASlot: 1,
 				BusiestSlotFrom: 0, PeakAfterBack: 2, PeakAfterBackFrom: 0, SlotCapacity: 1, AllThroughBy: -1,
 				StableFrom: 1000, LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 1, CrowdAllThroughBy: -1,
-				RecoveredAfter: 1000, TimedOut: 1, Wasted: 1, QueuePeak: 1},
+				RecoveredAfter: 1000, ClientsTouched: 1, TimedOut: 1, Wasted: 1, QueuePeak: 1},
 		},
 		{
 			// U = 6: requests at 0 to 5. The timeout at 6 is at U, outside

@@ -626,7 +626,7 @@ func checkJobsFormats(t *testing.T, text, csvDoc string, doc []kv) {
 var modelFields = []string{"clients", "attempts", "retries", "served", "rejected", "failed_while_down", "through", "gave_up",
 	"throttled", "out_of_time", "most_in_a_slot", "busiest_slot_from_ms", "peak_after_back", "peak_after_back_from_ms",
 	"slot_capacity", "all_through_by_ms", "stable_from_ms", "still_overloaded", "latency_p50_ms", "latency_p99_ms", "latency_max_ms",
-	"not_through", "crowd_all_through_by_ms", "recovered_after_ms"}
+	"not_through", "crowd_all_through_by_ms", "recovered_after_ms", "clients_touched"}
 
 // queueFields are MODEL.md's figures of a service that queues (section 6),
 // 0 without a queue.

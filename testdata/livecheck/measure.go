@@ -46,7 +46,8 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	retries := map[int64]int{} // per slot
 	after := map[int64]int{}   // attempts at or after the outage's end, per slot
 	inOutage := map[int64]int{}
-	lastBad := int64(-1) // the last rejection, timeout, wasted or dropped request at or after the outage's end
+	lastBad := int64(-1)  // the last rejection, timeout, wasted or dropped request at or after the outage's end
+	lastFail := int64(-1) // the last moment an attempt's failure became known: down, rejected, timed out
 	loadEnd := int64(sc.LoadUntil)
 	for _, e := range log {
 		c := int(e.Client)
@@ -71,9 +72,11 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 		switch e.Outcome {
 		case Down:
 			f.FailedWhileDown++
+			lastFail = max(lastFail, t)
 		case Rejected:
 			f.Rejected++
 			lastBad = max(lastBad, t)
+			lastFail = max(lastFail, t)
 			if sc.Load > 0 && t >= loadEnd-1000 && t < loadEnd {
 				f.StillOverloaded = true
 			}
@@ -92,6 +95,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 			}
 			// The client timed out at At+T: that is when the model counts a
 			// timeout; the service took the request at Done.
+			lastFail = max(lastFail, t+int64(sc.Queue.Timeout))
 			for _, bad := range []int64{t + int64(sc.Queue.Timeout), done} {
 				if bad >= outage {
 					lastBad = max(lastBad, bad)
@@ -111,6 +115,9 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 
 	var lat []int
 	for c := 1; c <= n; c++ {
+		if c <= sc.Clients || int64(sc.Start(c)) <= lastFail { // MODEL.md section 5's clients touched
+			f.ClientsTouched++
+		}
 		switch {
 		case servedAt[c] >= 0:
 			f.Through++
