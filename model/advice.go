@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
@@ -212,8 +213,8 @@ type AdvicePane struct {
 	form   *huh.Form // nil while closed; a fresh one each time it opens
 	opened int       // how many forms have opened: tags the form's messages
 	draft  *goalsDraft
-	keys   []string // the form's fields' keys, in order
-	ferr   string   // why the form's field did not let the cursor go, until the next key
+	keys   []string           // the form's fields' keys, in order
+	left   [numGoalTexts]bool // the text fields the cursor has left: each that does not read says why beside it
 
 	head, detail, frame string // drawn on change
 	width, height       int
@@ -484,7 +485,7 @@ func (m *AdvicePane) open() tea.Cmd {
 		}
 	}
 	d.text[goalSeeds] = fmt.Sprint(m.seeds)
-	m.draft, m.ferr = d, ""
+	m.draft, m.left = d, [numGoalTexts]bool{}
 	var fields []huh.Field
 	m.keys = nil
 	for i, f := range goalFields {
@@ -522,14 +523,14 @@ func (m *AdvicePane) setFormKeys(open bool) {
 }
 
 // updateForm gives msg to the open form: esc closes it changing nothing;
-// ctrl+s, or enter on its last field, applies it once every field reads;
-// enter, tab and ↓ go to the next field once this one reads, shift+tab and
-// ↑ back.
+// ctrl+s, or enter on its last field, applies it once every field reads,
+// else takes the cursor to the first that does not; enter, tab and ↓ go to
+// the next field, shift+tab and ↑ back, whatever the field holds: a field
+// left holding what it cannot take says why beside it (issue 24, item 8:
+// a field that kept the cursor, its reason gone at the next key, took the
+// next field's text).
 func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 	k, isKey := msg.(tea.KeyMsg)
-	if isKey {
-		m.ferr = ""
-	}
 	focused := m.form.GetFocusedField()
 	at := 0
 	for i, key := range m.keys {
@@ -545,7 +546,10 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 	case isKey && (key.Matches(k, m.KeyMap.Apply) || key.Matches(k, m.KeyMap.Next) && k.Type == tea.KeyEnter && at == len(m.keys)-1):
 		gs, seeds, err := m.draft.goals()
 		if err != nil {
-			m.ferr = err.Error()
+			for i := range m.left {
+				m.left[i] = true
+			}
+			cmd = m.toField(at, m.draft.firstBad())
 			break
 		}
 		m.goals, m.seeds, m.alsoService = gs, seeds, m.draft.alsoService
@@ -558,19 +562,9 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 		m.render()
 		return cmd
 	case isKey && key.Matches(k, m.KeyMap.Next):
-		if at < numGoalTexts {
-			if err := m.draft.check(at); err != nil {
-				m.ferr = goalFields[at].title + ": " + err.Error()
-				break
-			}
-		}
-		if at < len(m.keys)-1 {
-			cmd = m.form.NextField()
-		}
+		cmd = m.toField(at, min(at+1, len(m.keys)-1))
 	case isKey && key.Matches(k, m.KeyMap.Back):
-		if at > 0 {
-			cmd = m.form.PrevField()
-		}
+		cmd = m.toField(at, max(at-1, 0))
 	default:
 		model, c := m.form.Update(msg)
 		if f, ok := model.(*huh.Form); ok {
@@ -582,8 +576,60 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 	return tagAdviceForm(m.opened, cmd)
 }
 
+// toField moves the cursor from field at to field to, now: huh's
+// NextField and PrevField move the form where they are called, so that
+// the keys typed behind this one land in the field it moved to. The field
+// left is checked from then on.
+func (m *AdvicePane) toField(at, to int) tea.Cmd {
+	if at < numGoalTexts && to != at {
+		m.left[at] = true
+	}
+	var cmds []tea.Cmd
+	for ; at < to; at++ {
+		cmds = append(cmds, m.form.NextField())
+	}
+	for ; at > to; at-- {
+		cmds = append(cmds, m.form.PrevField())
+	}
+	return tea.Batch(cmds...)
+}
+
+// firstBad is the first text field that does not read, or -1.
+func (d *goalsDraft) firstBad() int {
+	for i := range numGoalTexts {
+		if d.check(i) != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldErrors is the form's view with why each field the cursor has left
+// cannot hold what it holds, beside the field or under it.
+func (m *AdvicePane) fieldErrors(view string) string {
+	lines := strings.Split(view, "\n")
+	for i := numGoalTexts - 1; i >= 0; i-- {
+		err := m.draft.check(i)
+		if !m.left[i] || err == nil {
+			continue
+		}
+		title := goalFields[i].title + " (" + goalFields[i].example + ")"
+		for j, l := range lines {
+			if plainLine := strings.TrimLeft(ansi.Strip(l), "┃ "); strings.HasPrefix(plainLine, title) {
+				under := "    "
+				if strings.HasPrefix(ansi.Strip(l), "┃") {
+					under = "┃   "
+				}
+				lines = besideLine(lines, j, under, pane.ErrorMark+" "+err.Error(), m.width, m.styles)
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 func (m *AdvicePane) closeForm(note string) {
-	m.form, m.draft, m.keys, m.ferr, m.note = nil, nil, nil, "", note
+	m.form, m.draft, m.keys, m.note, m.left = nil, nil, nil, note, [numGoalTexts]bool{}
 	m.setFormKeys(false)
 	m.render()
 }
@@ -632,11 +678,7 @@ func (m *AdvicePane) render() {
 		return
 	}
 	if m.form != nil {
-		view := m.form.View()
-		if m.ferr != "" {
-			view += "\n" + st.Error.Render(pane.Wrap(pane.ErrorMark+" "+m.ferr, m.width))
-		}
-		m.frame = pane.Fit(view, m.width, m.height)
+		m.frame = pane.Fit(m.fieldErrors(m.form.View()), m.width, m.height)
 		return
 	}
 	d := m.data()

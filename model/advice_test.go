@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
@@ -117,12 +118,19 @@ func TestAdviceEnterApplies(t *testing.T) {
 	}
 }
 
-// A goal the form cannot read keeps the cursor on its field, with why; a
+// A goal the form cannot read lets the cursor go on, and says why beside
+// its field; applying takes the cursor back to it and applies nothing; a
 // goal that means nothing for the plan says so, and nothing runs.
 func TestAdviceFormRefuses(t *testing.T) {
 	m := send(t, newAppWith(t, 120, 40, adviceInline()...), press("6", "e", "1", "enter")...)
-	if !m.AdvicePane().Editing() || !strings.Contains(m.View(), "not through at most: not-through takes a share of the clients from 0% to 100%") {
-		t.Errorf("the form let 1 go, or said nothing:\n%s", m.View())
+	why := "not-through takes a share of the clients from 0% to 100%"
+	if got := focusedGoal(m); got != goalRecovered || !strings.Contains(m.View(), why) {
+		t.Errorf("after 1 and enter: got field %d, want %d, with %q beside the first:\n%s", got, goalRecovered, why, m.View())
+	}
+	m = send(t, m, press("ctrl+s")...)
+	if got := focusedGoal(m); !m.AdvicePane().Editing() || got != goalNotThrough || m.AdvicePane().Goals().Len() != 0 {
+		t.Errorf("ctrl+s with 1: got editing %v on field %d with goals %v, want the form open on field %d and no goals",
+			m.AdvicePane().Editing(), got, m.AdvicePane().Goals(), goalNotThrough)
 	}
 	m = send(t, m, press("%", "enter", "enter", "2x", "ctrl+s")...) // peak<=2x without a capacity
 	if m.AdvicePane().Editing() || m.AdvicePane().Advice() != nil || !strings.Contains(m.View(), "peak<=2x measures the peak against the capacity") {
@@ -131,6 +139,71 @@ func TestAdviceFormRefuses(t *testing.T) {
 	m = send(t, m, press("e", "esc")...)
 	if m.AdvicePane().Editing() || !strings.Contains(m.View(), "Cancelled. The goals are as they were.") {
 		t.Errorf("esc:\n%s", m.View())
+	}
+}
+
+// focusedGoal is the goals' form's field the cursor is on, or -1.
+func focusedGoal(m App) int {
+	a := m.AdvicePane()
+	if a.form == nil || a.form.GetFocusedField() == nil {
+		return -1
+	}
+	for i, k := range a.keys {
+		if k == a.form.GetFocusedField().GetKey() {
+			return i
+		}
+	}
+	return -1
+}
+
+// Issue 24, item 8: enter, tab and ↓ go to the next field whatever the
+// field holds, as in the settings form: "1", the key, "1 minute" leaves 1
+// in the first field and 1 minute in the second (it gave "11 minute");
+// shift+tab and ↑ go back.
+func TestGoalsFormMovesOn(t *testing.T) {
+	for _, next := range []string{"tab", "down", "enter"} {
+		for _, back := range []string{"shift+tab", "up"} {
+			t.Run(next+"_"+back, func(t *testing.T) {
+				m := send(t, newAppWith(t, 80, 24, adviceInline()...), press("6", "e", "1", next, "1 minute")...)
+				d := m.AdvicePane().draft
+				if d.text[goalNotThrough] != "1" || d.text[goalRecovered] != "1 minute" {
+					t.Fatalf("got %q and %q, want %q and %q", d.text[goalNotThrough], d.text[goalRecovered], "1", "1 minute")
+				}
+				m = send(t, m, press(back, "%")...)
+				if d.text[goalNotThrough] != "1%" || focusedGoal(m) != goalNotThrough {
+					t.Errorf("after %s and %%: got %q on field %d, want %q on field %d", back, d.text[goalNotThrough], focusedGoal(m), "1%", goalNotThrough)
+				}
+			})
+		}
+	}
+}
+
+// The same with the whole program running, keys as a terminal sends them:
+// each field's reason is beside it, the frame fits.
+func TestProgramGoalsFormTab(t *testing.T) {
+	tm := teatest.NewTestModel(t, NewApp(backoff.Defaults(), pane.DefaultStyles(), adviceInline()...), teatest.WithInitialTermSize(80, 24))
+	sendKeys(tm, "6", "e")
+	waitFor(t, tm, "Your goals")
+	tm.Type("1")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Type("1 minute")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	waitFor(t, tm, "1m30s")
+	m := finalApp(t, tm)
+	d := m.AdvicePane().draft
+	if d == nil || d.text[goalNotThrough] != "1" || d.text[goalRecovered] != "1 minute" || focusedGoal(m) != goalPeak {
+		t.Fatalf("got %+v on field %d, want 1 and 1 minute, on field %d", d, focusedGoal(m), goalPeak)
+	}
+	view := m.View()
+	checkFits(t, view, 80, 24)
+	var trimmed []string
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		trimmed = append(trimmed, strings.TrimRight(l, " "))
+	}
+	for _, want := range []string{"(1%)> 1\n    ✗ not-through takes a share", "(60s)> 1 minute\n    ✗ recovered takes a time"} {
+		if !strings.Contains(strings.Join(trimmed, "\n"), want) {
+			t.Errorf("the frame does not show %q:\n%s", want, view)
+		}
 	}
 }
 
