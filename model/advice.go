@@ -25,7 +25,8 @@ import (
 
 // Pane 6, the advice: a short form of goals, a search for the settings
 // that meet them (advice.Run) off the update loop, and the candidates as a
-// table; enter on one makes it the plan's own policy and budget.
+// table that scrolls with the chosen one; enter on one makes it the plan's
+// own policy and budget, c copies its command.
 //
 // A search runs for the plan and goals of the moment it starts, in a
 // tea.Cmd, its progress polled every tenth of a second. A new one starts
@@ -44,6 +45,7 @@ type AdviceKeyMap struct {
 	Up     key.Binding // the candidate above
 	Down   key.Binding // the candidate below
 	Use    key.Binding // makes the chosen candidate the plan's own policy and budget
+	Copy   key.Binding // copies the chosen candidate's command
 	Next   key.Binding // in the form: the next field, or apply on the last
 	Back   key.Binding // in the form: the previous field
 	Apply  key.Binding // in the form: apply, from any field
@@ -58,6 +60,7 @@ func DefaultAdviceKeyMap() AdviceKeyMap {
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Use:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "use it")),
+		Copy:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy command")),
 		Next:   key.NewBinding(key.WithKeys("enter", "tab", "down"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
 		Back:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
 		Apply:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply"), key.WithDisabled()),
@@ -65,12 +68,21 @@ func DefaultAdviceKeyMap() AdviceKeyMap {
 	}
 }
 
+// ShortHelp is the keys that do something now, the most useful first (the
+// footer keeps the first two longest): the form's while it is open; enter,
+// c and ↑/↓ while there are candidates; else e and r.
 func (k AdviceKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Goals, k.Use, pair(k.Up, k.Down, "↑/↓", "choose"), k.Search, k.Next, k.Apply, k.Cancel}
+	switch {
+	case k.Next.Enabled():
+		return []key.Binding{k.Next, k.Apply, k.Cancel}
+	case k.Use.Enabled():
+		return []key.Binding{k.Use, k.Copy, pair(k.Up, k.Down, "↑/↓", "choose"), k.Goals, k.Search}
+	}
+	return []key.Binding{k.Goals, k.Search}
 }
 
 func (k AdviceKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Goals, k.Search, k.Use, k.Up, k.Down}, {k.Next, k.Back, k.Apply, k.Cancel}}
+	return [][]key.Binding{{k.Goals, k.Search, k.Use, k.Copy, k.Up, k.Down}, {k.Next, k.Back, k.Apply, k.Cancel}}
 }
 
 // DefaultAdviceSeeds is how many seeds the advice holds its goals over
@@ -209,7 +221,11 @@ type AdvicePane struct {
 	expect    *backoff.Settings // the settings the last enter applied: the plan that follows is no change to search for
 	used      bool              // the plan is the search's but for the candidate enter applied
 
-	table  table.Model
+	table  table.Model // the rows that show, from offset: the pane scrolls them, not the table
+	chosen int         // the candidate chosen, into data().Shown()
+	offset int         // the first candidate the table shows
+	copy   *string     // the command c asked to copy, until the root takes it
+
 	form   *huh.Form // nil while closed; a fresh one each time it opens
 	opened int       // how many forms have opened: tags the form's messages
 	draft  *goalsDraft
@@ -226,10 +242,6 @@ type AdvicePane struct {
 func NewAdvicePane(p Plan, o Options, st *pane.Styles) AdvicePane {
 	t := table.New(table.WithFocused(true))
 	t.SetStyles(pane.AdviceTableStyles(st))
-	km := t.KeyMap
-	off := key.NewBinding(key.WithDisabled())
-	km.PageUp, km.PageDown, km.HalfPageUp, km.HalfPageDown, km.GotoTop, km.GotoBottom = off, off, off, off, off, off
-	t.KeyMap = km
 	m := AdvicePane{KeyMap: DefaultAdviceKeyMap(), plan: p, seeds: DefaultAdviceSeeds, compute: o.Compute.Advise, inline: o.InlineAdvice,
 		maxMemory: o.MaxMemory, refusal: o.Refusal, table: t, styles: st}
 	m.render()
@@ -248,8 +260,8 @@ func (m AdvicePane) Searching() bool { return m.running() != nil }
 // Advice is the last search's answer shown, if any.
 func (m AdvicePane) Advice() *advice.Advice { return m.shown }
 
-// Chosen is the candidate the table's cursor is on.
-func (m AdvicePane) Chosen() int { return m.table.Cursor() }
+// Chosen is the candidate chosen, into those the table lists.
+func (m AdvicePane) Chosen() int { return m.chosen }
 
 // SetGoals sets the goals, seeds and remedies (a plan's, or the command
 // line's) and starts a search for them.
@@ -276,6 +288,16 @@ func (m *AdvicePane) SetPlan(p Plan) tea.Cmd {
 	cmd := m.start()
 	m.render()
 	return cmd
+}
+
+// TakeCopy returns the command c asked to copy, once.
+func (m *AdvicePane) TakeCopy() (string, bool) {
+	if m.copy == nil {
+		return "", false
+	}
+	text := *m.copy
+	m.copy = nil
+	return text, true
 }
 
 // TakeApplied returns the settings enter made, once.
@@ -392,7 +414,7 @@ func (m *AdvicePane) Message(msg tea.Msg) (tea.Cmd, bool) {
 			m.shown, m.shownOf, m.used = &adv, m.run.plan, false
 		}
 		m.landedGen = m.run.gen
-		m.table.SetCursor(0)
+		m.chosen, m.offset = 0, 0
 		m.render()
 		return nil, true
 	case adviceTickMsg:
@@ -431,8 +453,15 @@ func (m AdvicePane) Update(msg tea.Msg) (AdvicePane, tea.Cmd) {
 		cmd = m.start()
 	case key.Matches(k, m.KeyMap.Use):
 		m.use()
-	case key.Matches(k, m.KeyMap.Up, m.KeyMap.Down):
-		m.table, cmd = m.table.Update(msg)
+	case key.Matches(k, m.KeyMap.Copy):
+		if cs := m.data().Shown(); m.chosen < len(cs) && m.shown != nil {
+			text := m.data().Command(cs[m.chosen])
+			m.copy = &text
+		}
+	case key.Matches(k, m.KeyMap.Up):
+		m.chosen = max(m.chosen-1, 0)
+	case key.Matches(k, m.KeyMap.Down):
+		m.chosen = min(m.chosen+1, max(len(m.data().Shown())-1, 0))
 	}
 	m.render()
 	return m, cmd
@@ -443,7 +472,7 @@ func (m AdvicePane) Update(msg tea.Msg) (AdvicePane, tea.Cmd) {
 // (TakeApplied) and every pane shows them.
 func (m *AdvicePane) use() {
 	cs := m.data().Shown()
-	i := m.table.Cursor()
+	i := m.chosen
 	if i < 0 || i >= len(cs) {
 		return
 	}
@@ -507,15 +536,21 @@ func (m *AdvicePane) open() tea.Cmd {
 		WithTheme(m.styles.FormTheme()).WithKeyMap(keys).WithShowHelp(false).WithShowErrors(false).
 		WithWidth(m.width).WithHeight(max(m.height-2, 1))
 	m.opened++
-	m.setFormKeys(true)
 	cmd := m.form.Init()
 	m.render()
 	return cmd
 }
 
-func (m *AdvicePane) setFormKeys(open bool) {
-	for _, b := range []*key.Binding{&m.KeyMap.Goals, &m.KeyMap.Search, &m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.Use} {
+// setKeys turns on the keys that do something: the form's while it is
+// open; else e and r, and enter, c, ↑ and ↓ while there are candidates.
+func (m *AdvicePane) setKeys() {
+	open := m.form != nil
+	for _, b := range []*key.Binding{&m.KeyMap.Goals, &m.KeyMap.Search} {
 		b.SetEnabled(!open)
+	}
+	choose := !open && len(m.data().Shown()) > 0
+	for _, b := range []*key.Binding{&m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.Use, &m.KeyMap.Copy} {
+		b.SetEnabled(choose)
 	}
 	for _, b := range []*key.Binding{&m.KeyMap.Next, &m.KeyMap.Back, &m.KeyMap.Apply, &m.KeyMap.Cancel} {
 		b.SetEnabled(open)
@@ -630,7 +665,6 @@ func (m *AdvicePane) fieldErrors(view string) string {
 
 func (m *AdvicePane) closeForm(note string) {
 	m.form, m.draft, m.keys, m.note, m.left = nil, nil, nil, note, [numGoalTexts]bool{}
-	m.setFormKeys(false)
 	m.render()
 }
 
@@ -669,48 +703,103 @@ func (m *AdvicePane) SetSize(w, h int) {
 	m.render()
 }
 
-// render draws the pane again: the head, the table at the room left and
-// the chosen candidate under it; or the open form.
+// render draws the pane again: the head, the table at the room left, the
+// chosen candidate under it; or the open form.
+//
+// The table shows the rows from offset, the chosen one always among them:
+// the pane scrolls them itself (bubbles' table, given rows past its
+// height, lost the cursor from sight as the rows were set again on each
+// change). The chosen one's lines under it give way, from the figures to
+// its command on one line to its name alone, before the table shows fewer
+// than three rows; below that the table keeps the chosen row and what the
+// head leaves.
 func (m *AdvicePane) render() {
+	m.setKeys()
 	st := m.styles
 	if m.width == 0 || m.height == 0 {
 		m.frame = ""
 		return
 	}
 	if m.form != nil {
-		m.frame = pane.Fit(m.fieldErrors(m.form.View()), m.width, m.height)
+		m.frame = pane.Fit(m.formView(), m.width, m.height)
 		return
 	}
 	d := m.data()
+	cs := d.Shown()
+	m.chosen = min(max(m.chosen, 0), max(len(cs)-1, 0))
+	// The head leaves at least the table's head and one row.
 	m.head = pane.AdviceHead(d, m.width, st)
-	cursor := min(max(m.table.Cursor(), 0), max(len(d.Shown())-1, 0))
-	cols, rows := pane.AdviceTable(d, cursor, m.width)
-	// The table takes the room the head and the chosen one's lines leave,
-	// but at least four rows of it; the chosen one's figures give way
-	// first where the pane is short.
-	m.detail = pane.AdviceDetail(d, cursor, m.width, false, st)
-	least := min(len(rows)+1, 5)
-	if pane.Height(m.head)+1+least+1+pane.Height(m.detail) > m.height {
-		m.detail = pane.AdviceDetail(d, cursor, m.width, true, st)
+	if lines := strings.Split(m.head, "\n"); len(lines) > max(m.height-2, 1) {
+		m.head = strings.Join(lines[:max(m.height-2, 1)], "\n")
 	}
-	room := m.height - pane.Height(m.head) - 1
-	if m.detail != "" {
-		room -= pane.Height(m.detail) + 1
+	cols, rows := pane.AdviceTable(d, m.chosen, m.width)
+	if len(rows) == 0 {
+		m.frame = pane.Fit(m.head, m.width, m.height)
+		return
 	}
+	headH := pane.Height(m.head)
+	least := min(len(rows), 5)
+	room := 0 // the lines for the table's rows and its scroll line
+	m.detail = ""
+	for level := pane.DetailFull; level < pane.NumDetailLevels; level++ {
+		detail := pane.AdviceDetail(d, m.chosen, m.width, level, st)
+		if room = m.height - headH - 1 - 1 - (1 + pane.Height(detail)); room >= least {
+			m.detail = detail
+			break
+		}
+	}
+	blank := 1
+	if m.detail == "" {
+		room = m.height - headH - 1 - 1
+		if room < 1 {
+			blank, room = 0, room+1
+		}
+	}
+	room = max(room, 1)
+	shown := len(rows)
+	if shown > room {
+		shown = max(room-1, 1) // a line says which show
+	}
+	m.offset = min(max(m.offset, m.chosen-shown+1), m.chosen, len(rows)-shown)
+	m.offset = max(m.offset, 0)
 	m.table.SetRows(nil)
 	m.table.SetColumns(cols)
 	m.table.SetWidth(min(pane.TableWidth(cols), m.width))
-	m.table.SetHeight(max(min(len(rows)+1, room), least))
-	m.table.SetRows(rows)
-	m.table.SetCursor(cursor)
+	m.table.SetHeight(shown + 1)
+	m.table.SetRows(rows[m.offset : m.offset+shown])
+	m.table.SetCursor(m.chosen - m.offset)
 	parts := []string{m.head}
-	if len(rows) > 0 {
-		parts = append(parts, "", m.table.View())
-		if m.detail != "" {
-			parts = append(parts, "", m.detail)
-		}
+	if blank > 0 {
+		parts = append(parts, "")
+	}
+	parts = append(parts, m.table.View())
+	if shown < len(rows) && room > 1 {
+		parts = append(parts, pane.ListHint("candidates", m.offset+1, m.offset+shown, len(rows), m.width, "↑/↓", st))
+	}
+	if m.detail != "" {
+		parts = append(parts, "", m.detail)
 	}
 	m.frame = pane.Fit(strings.Join(parts, "\n"), m.width, m.height)
+}
+
+// formView is the open form, each field the cursor has left that does not
+// read with why beside it. Where the reasons make it taller than the pane,
+// it shows the lines that end with the focused field's.
+func (m *AdvicePane) formView() string {
+	lines := strings.Split(m.fieldErrors(m.form.View()), "\n")
+	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > m.height {
+		end := m.height
+		for i, l := range lines {
+			if strings.HasPrefix(ansi.Strip(l), "┃") {
+				end = max(end, i+1)
+			}
+		}
+		lines = lines[end-m.height : end]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // View draws the pane.
@@ -741,4 +830,23 @@ func (m *root) useAdvice(s backoff.Settings) tea.Cmd {
 		}
 	}
 	return cmd
+}
+
+// copyCommand copies a candidate's command: to the clipboard with OSC 52
+// where the terminal takes it, off the loop, and in the save box in any
+// case, laid out to be selected from the screen (each line but the last
+// ends in " \\"), until the next key. A terminal that takes OSC 52
+// silently ignores what it cannot do, so the box says what was sent.
+func (m *root) copyCommand(text string) tea.Cmd {
+	parts := pane.CommandParts(text)
+	if m.clipboard == nil {
+		m.save.ShowCommand(pane.CopyByHand, parts)
+		return nil
+	}
+	m.save.ShowCommand(pane.CopySent, parts)
+	copy := m.clipboard
+	return func() tea.Msg {
+		_ = copy(text) // a terminal's write that fails shows in the frame after
+		return nil
+	}
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,11 +37,18 @@ var memoAdvise = func() func(advice.Search, advice.Options) (advice.Advice, erro
 	}
 }()
 
-// adviceInline runs everything inside Update, the advice's search too.
+// adviceInline runs everything inside Update, the advice's search too; c
+// copies nowhere, as a terminal that takes OSC 52 would say it does.
 func adviceInline(more ...Option) []Option {
 	c := memo
 	c.Advise = memoAdvise
-	return inline(append([]Option{WithCompute(c), WithInlineAdvice()}, more...)...)
+	return inline(append([]Option{WithCompute(c), WithInlineAdvice(), WithClipboard(func(string) error { return nil })}, more...)...)
+}
+
+// manyMeets are the keys that give eight candidates meeting the goals on
+// the small metastable failure (withQueue): more than 80x24 lists at once.
+func manyMeets() []tea.Msg {
+	return cat([]tea.Msg{applied(withQueue)}, press("6", "e", "30%", "enter", "60s", "ctrl+s"))
 }
 
 // adviceStates are pane 6's goldens, on the small metastable failure
@@ -58,13 +67,18 @@ func adviceStates() []goldenState {
 		{"advice_form_refuses", cat([]tea.Msg{queue}, k("6", "e", "1", "enter"))},
 		{"advice_applied", cat(meets, k("down", "enter"))},
 		{"advice_applied_crowd", cat(meets, k("down", "enter", "2"))},
+		{"advice_many", manyMeets()},
+		{"advice_many_last", cat(manyMeets(), k("down", "down", "down", "down", "down", "down", "down"))},
+		{"advice_many_back", cat(manyMeets(), k("down", "down", "down", "down", "down", "down", "down", "up", "up", "up", "up", "up"))},
+		{"advice_copied", cat(meets, k("down", "c"))},
 	}
 }
 
-// TestAdviceGolden draws pane 6 at 80x24 and 120x40.
+// TestAdviceGolden draws pane 6 at 80x24, 120x40 and the least size the
+// program draws in.
 func TestAdviceGolden(t *testing.T) {
 	for _, st := range adviceStates() {
-		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {MinWidth, MinHeight}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", st.name, size[0], size[1]), func(t *testing.T) {
 				m := send(t, newAppWith(t, size[0], size[1], adviceInline()...), st.msgs...)
 				view := m.View()
@@ -306,5 +320,132 @@ func TestAdviceCutsNoNumber(t *testing.T) {
 			t.Fatalf("width %d: %q is cut:\n%s", w, cut, frame)
 		}
 		checkFits(t, frame, w, 60)
+	}
+}
+
+// chosenRow finds the chosen candidate's row, "> k", in a frame.
+func chosenRow(frame string, k int) bool {
+	return regexp.MustCompile(fmt.Sprintf(`(?m)^ > %d\s`, k)).MatchString(ansi.Strip(frame))
+}
+
+// Issue 24, item 9: the chosen candidate's row always shows, down to the
+// last of eight and back up, at 80x24, 120x40 and the least size (before,
+// the sixth went out of sight at 80x24). A line says which rows show.
+func TestAdviceChosenAlwaysShows(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {MinWidth, MinHeight}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := send(t, newAppWith(t, size[0], size[1], adviceInline()...), manyMeets()...)
+			n := len(m.AdvicePane().Advice().Meets)
+			if n < 6 {
+				t.Fatalf("got %d candidates, want 6 or more", n)
+			}
+			steps := cat(press(slices.Repeat([]string{"down"}, n)...), press(slices.Repeat([]string{"up"}, n)...))
+			for i, key := range steps {
+				m = send(t, m, key)
+				want := min(i+1, n-1) // down n times stops at the last, then up
+				if i >= n {
+					want = max(n-1-(i-n+1), 0)
+				}
+				frame := m.View()
+				checkFits(t, frame, size[0], size[1])
+				if got := m.AdvicePane().Chosen(); got != want {
+					t.Fatalf("step %d: chosen %d, want %d", i, got, want)
+				}
+				if !chosenRow(frame, want+1) {
+					t.Fatalf("step %d: the chosen row, > %d, is not in the frame:\n%s", i, want+1, frame)
+				}
+			}
+			if size[1] <= 24 && !strings.Contains(m.View(), fmt.Sprintf("of %d, ↓ more below (↑/↓)", n)) {
+				t.Errorf("no line says more candidates are below:\n%s", m.View())
+			}
+		})
+	}
+}
+
+// chosenText is the chosen candidate's row, "> k", without its rank.
+func chosenText(frame string, k int) string {
+	l := regexp.MustCompile(fmt.Sprintf(`(?m)^ > %d\s.*$`, k)).FindString(ansi.Strip(frame))
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), fmt.Sprintf("> %d", k)))
+}
+
+// Issue 24, item 9: no two rows read the same: each shows the settings that
+// tell its candidate from the others (before, four rows read "yours" and
+// the same marks at 80x24 with four goals). Each row is read as the chosen
+// one, which always shows.
+func TestAdviceRowsTellApart(t *testing.T) {
+	goals := map[string][]tea.Msg{
+		"two goals":  press("25%", "enter", "60s", "ctrl+s"),
+		"four goals": press("25%", "enter", "60s", "enter", "3x", "enter", "10s", "enter", "2x", "ctrl+s"),
+		"many":       press("30%", "enter", "60s", "ctrl+s"),
+		"none meets": press("0%", "enter", "0ms", "enter", "enter", "0ms", "ctrl+s"),
+	}
+	for name, keys := range goals {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {MinWidth, MinHeight}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				m := send(t, newAppWith(t, size[0], size[1], adviceInline()...), cat([]tea.Msg{applied(withQueue)}, press("6", "e"), keys)...)
+				a := m.AdvicePane()
+				n := len(a.data().Shown())
+				if n < 2 {
+					t.Fatalf("got %d candidates, want 2 or more", n)
+				}
+				seen := map[string]int{}
+				for k := 1; k <= n; k++ {
+					r := chosenText(m.View(), k)
+					if r == "" {
+						t.Fatalf("no row > %d:\n%s", k, m.View())
+					}
+					if j, ok := seen[r]; ok {
+						t.Errorf("rows %d and %d both read %q:\n%s", j, k, r, m.View())
+					}
+					seen[r] = k
+					m = send(t, m, press("down")...)
+				}
+			})
+		}
+	}
+}
+
+// Issue 24, item 9: c copies the chosen candidate's command: to the
+// clipboard where there is one, and in the box under the pane in any case,
+// laid out so that the lines selected run as one command (each but the
+// last ends in " \").
+func TestAdviceCopiesTheCommand(t *testing.T) {
+	for _, clip := range []bool{true, false} {
+		t.Run(fmt.Sprint("clipboard ", clip), func(t *testing.T) {
+			var copied []string
+			opt := WithClipboard(nil)
+			if clip {
+				opt = WithClipboard(func(text string) error { copied = append(copied, text); return nil })
+			}
+			m := send(t, newAppWith(t, 80, 24, adviceInline(opt)...), manyMeets()...)
+			m = deliver(t, m, press("down", "down", "c")...)
+			a := m.AdvicePane()
+			want := a.data().Command(a.Advice().Meets[2])
+			intro := pane.CopyByHand
+			if clip {
+				intro = pane.CopySent
+				if len(copied) != 1 || copied[0] != want {
+					t.Errorf("copied %q, want %q", copied, want)
+				}
+			}
+			box := m.SaveBox().View()
+			if !strings.HasPrefix(box, pane.WrapAtSpaces(intro, 80)) {
+				t.Errorf("the box does not start with %q:\n%s", intro, box)
+			}
+			lines := strings.Split(box, "\n")[pane.Height(pane.WrapAtSpaces(intro, 80)):]
+			for i, l := range lines {
+				if ends := strings.HasSuffix(l, " \\"); ends != (i < len(lines)-1) {
+					t.Errorf("line %d %q: ends in \\ %v, want %v", i, l, ends, i < len(lines)-1)
+				}
+			}
+			joined := strings.Join(strings.Fields(strings.ReplaceAll(strings.Join(lines, "\n"), "\\\n", " ")), " ")
+			if joined != want {
+				t.Errorf("the box's command reads\n%s\nwant\n%s", joined, want)
+			}
+			checkFits(t, m.View(), 80, 24)
+			if !chosenRow(m.View(), 3) {
+				t.Errorf("the box hides the chosen row:\n%s", m.View())
+			}
+		})
 	}
 }

@@ -50,6 +50,10 @@ type Options struct {
 	// InlineAdvice runs the advice's search inside Update: for tests that
 	// golden its table.
 	InlineAdvice bool
+	// Clipboard puts text on the terminal's clipboard (OSC 52), from a
+	// command; nil where the terminal takes no such thing, and then the
+	// advice's command is shown to select instead.
+	Clipboard func(text string) error
 }
 
 // DefaultInlineWork is the work below which the crowds run inside Update:
@@ -98,6 +102,11 @@ func WithGoals(gs advice.Goals, seeds int) Option {
 
 // WithInlineAdvice runs the advice's search inside Update.
 func WithInlineAdvice() Option { return func(o *Options) { o.InlineAdvice = true } }
+
+// WithClipboard copies the advice's commands with copy.
+func WithClipboard(copy func(text string) error) Option {
+	return func(o *Options) { o.Clipboard = copy }
+}
 
 // WithNotice shows text under the first frame until the first key.
 func WithNotice(text string) Option { return func(o *Options) { o.Notice = text } }

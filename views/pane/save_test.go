@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -115,5 +116,26 @@ func TestCommandLinesCopyWhole(t *testing.T) {
 	// A flag whose value does not fit beside it goes on the line before it.
 	if got, want := CommandLines([]string{"retry-planner crowd", "--policies fixed,exponential"}, 24), "retry-planner crowd \\\n  --policies \\\n  fixed,exponential"; got != want {
 		t.Errorf("a long value: got %q, want %q", got, want)
+	}
+}
+
+// CommandParts keeps the program with its command and each flag with its
+// value; a switch (a flag another follows) stands alone, as does a flag at
+// the end.
+func TestCommandParts(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"retry-planner crowd --policies custom --drop-expired --queue-order lifo --seed 7",
+			[]string{"retry-planner crowd", "--policies custom", "--drop-expired", "--queue-order lifo", "--seed 7"}},
+		{"retry-planner --plain", []string{"retry-planner", "--plain"}},
+		{"retry-planner crowd --drop-expired", []string{"retry-planner crowd", "--drop-expired"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := CommandParts(tt.cmd); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CommandParts(%q): got %q, want %q", tt.cmd, got, tt.want)
+		}
 	}
 }
