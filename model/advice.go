@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -29,13 +28,17 @@ import (
 // own policy and budget, c copies its command.
 //
 // A search runs for the plan and goals of the moment it starts, in a
-// tea.Cmd, its progress polled every tenth of a second. A new one starts
-// when the goals are applied, on r, and when the plan changes while there
-// are goals, except by enter here; it supersedes the one running, whose
-// stop flag it sets (the core polls it every few hundred microseconds) and
-// whose end it waits for before it starts, so that no two searches ever
-// run at once and a superseded one stops within a frame. A search's answer
-// is dropped unless it is the last started.
+// tea.Cmd, which first works out its cost (advice.Search.Cost): past the
+// memory ceiling it stops there, else the cost's time is its estimate. Its
+// progress (the crowds run, the round's seeds, the time against the
+// estimate) is drawn four times a second. The form says what a search of
+// its seeds would take before it runs, worked out off the loop too. A new
+// one starts when the goals are applied, on r, and when the plan changes
+// while there are goals, except by enter here; it supersedes the one
+// running, whose stop flag it sets (the core polls it every few hundred
+// microseconds) and whose end it waits for before it starts, so that no
+// two searches ever run at once and a superseded one stops within a frame.
+// A search's answer is dropped unless it is the last started.
 
 // AdviceKeyMap is pane 6's keys; the form's own are listed while it is
 // open.
@@ -175,10 +178,13 @@ func (d *goalsDraft) check(i int) error {
 // the goroutine that runs it.
 type adviceRun struct {
 	gen      int
-	plan     Plan // the plan it searches for
-	most     int  // the most crowds it runs
+	plan     Plan      // the plan it searches for
+	most     int       // the most crowds it runs
+	started  time.Time // when it was asked for
 	stopped  atomic.Bool
 	done     atomic.Int64
+	seeds    atomic.Int64  // the seeds of the round running (advice.Options.Seeds)
+	estimate atomic.Int64  // its estimate in ms on its cores, once worked out; 0 before
 	finished chan struct{} // closed when its goroutine is done
 }
 
@@ -189,7 +195,16 @@ type (
 		adv advice.Advice
 		err error
 	}
-	adviceTickMsg  struct{}           // time to draw the search's progress again
+	adviceTickMsg struct{} // time to draw the search's progress again
+	// adviceEstimateMsg is what a search of the form's seeds and
+	// remedies would take, worked out off the loop for form number form.
+	adviceEstimateMsg struct {
+		form  int
+		ask   estimateAsk
+		work  advice.Work
+		secs  float64
+		valid bool // the search could run
+	}
 	adviceFormMsg  struct{ form int } // a message of the goals' form, tagged with the form that sent it
 	adviceFormWrap struct {
 		adviceFormMsg
@@ -209,6 +224,8 @@ type AdvicePane struct {
 	inline      bool                    // the search runs inside Update (tests)
 	maxMemory   int64                   // see Options.MaxMemory: a search past it is not run
 	refusal     func(need int64) string // why, in Options.Refusal's words
+	now         func() time.Time        // the clock the progress reads
+	workers     int                     // the cores a search runs on
 
 	run       *adviceRun     // the last search started
 	landedGen int            // the last search whose answer landed
@@ -231,6 +248,8 @@ type AdvicePane struct {
 	draft  *goalsDraft
 	keys   []string           // the form's fields' keys, in order
 	left   [numGoalTexts]bool // the text fields the cursor has left: each that does not read says why beside it
+	asked  estimateAsk        // the last search the form asked an estimate of
+	est    *adviceEstimateMsg // its answer, once it lands
 
 	head, detail, frame string // drawn on change
 	width, height       int
@@ -243,7 +262,7 @@ func NewAdvicePane(p Plan, o Options, st *pane.Styles) AdvicePane {
 	t := table.New(table.WithFocused(true))
 	t.SetStyles(pane.AdviceTableStyles(st))
 	m := AdvicePane{KeyMap: DefaultAdviceKeyMap(), plan: p, seeds: DefaultAdviceSeeds, compute: o.Compute.Advise, inline: o.InlineAdvice,
-		maxMemory: o.MaxMemory, refusal: o.Refusal, table: t, styles: st}
+		maxMemory: o.MaxMemory, refusal: o.Refusal, now: time.Now, workers: max(o.AdviceWorkers, 1), table: t, styles: st}
 	m.render()
 	return m
 }
@@ -347,23 +366,19 @@ func (m *AdvicePane) start() tea.Cmd {
 			words.Count(w.Crowds), words.Count(w.Clients), words.Count64(MaxAdviceWork))
 		return nil
 	}
-	if need := sr.Cost(runtime.GOMAXPROCS(0)).Bytes; m.maxMemory > 0 && need > m.maxMemory {
-		m.run = nil
-		m.err = fmt.Sprintf("The search would hold about %s bytes of memory.", words.Count64(need))
-		if m.refusal != nil {
-			m.err = m.refusal(need)
-		}
-		return nil
-	}
 	gen := 1
 	if prev != nil {
 		gen = prev.gen + 1
 	}
-	r := &adviceRun{gen: gen, plan: m.plan, most: w.Crowds, finished: make(chan struct{})}
+	r := &adviceRun{gen: gen, plan: m.plan, most: w.Crowds, started: m.now(), finished: make(chan struct{})}
 	m.run = r
-	compute := m.compute
+	compute, workers, prepare := m.compute, m.workers, m.prepare(sr)
 	if m.inline {
-		adv, err := compute(sr, advice.Options{Workers: runtime.GOMAXPROCS(0), Done: &r.done})
+		err := prepare(r, workers)
+		adv := advice.Advice{}
+		if err == nil {
+			adv, err = compute(sr, advice.Options{Workers: workers, Done: &r.done, Seeds: &r.seeds})
+		}
 		close(r.finished)
 		m.Message(adviceLandedMsg{gen: r.gen, adv: adv, err: err})
 		return nil
@@ -376,11 +391,37 @@ func (m *AdvicePane) start() tea.Cmd {
 		if r.stopped.Load() {
 			return adviceLandedMsg{gen: r.gen, err: backoff.ErrStopped}
 		}
-		adv, err := compute(sr, advice.Options{Workers: runtime.GOMAXPROCS(0), Stop: r.stopped.Load, Done: &r.done})
+		if err := prepare(r, workers); err != nil {
+			return adviceLandedMsg{gen: r.gen, err: err}
+		}
+		adv, err := compute(sr, advice.Options{Workers: workers, Stop: r.stopped.Load, Done: &r.done, Seeds: &r.seeds})
 		return adviceLandedMsg{gen: r.gen, adv: adv, err: err}
 	}
 	return tea.Batch(run, m.poll())
 }
+
+// prepare is what a search does before it runs, off the loop: it works
+// out its cost (a few milliseconds), refuses to run past the memory
+// ceiling, in the ceiling's words, and keeps its estimate for the
+// progress.
+func (m *AdvicePane) prepare(sr advice.Search) func(r *adviceRun, workers int) error {
+	ceiling, refusal := m.maxMemory, m.refusal
+	return func(r *adviceRun, workers int) error {
+		c := sr.Cost(workers)
+		if ceiling > 0 && c.Bytes > ceiling {
+			if refusal != nil {
+				return errors.New(refusal(c.Bytes))
+			}
+			return fmt.Errorf("The search would hold about %s bytes of memory.", words.Count64(c.Bytes))
+		}
+		r.estimate.Store(max(int64(c.Seconds(workers)*1000), 1))
+		return nil
+	}
+}
+
+// adviceProgressEvery is how often the search's progress is drawn: a few
+// times a second, whatever its pace.
+const adviceProgressEvery = 250 * time.Millisecond
 
 // poll asks for the progress to be drawn again soon, unless it has been.
 func (m *AdvicePane) poll() tea.Cmd {
@@ -388,7 +429,7 @@ func (m *AdvicePane) poll() tea.Cmd {
 		return nil
 	}
 	m.polling = true
-	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return adviceTickMsg{} })
+	return tea.Tick(adviceProgressEvery, func(time.Time) tea.Msg { return adviceTickMsg{} })
 }
 
 // running is the search on its way, or nil.
@@ -416,6 +457,12 @@ func (m *AdvicePane) Message(msg tea.Msg) (tea.Cmd, bool) {
 		m.landedGen = m.run.gen
 		m.chosen, m.offset = 0, 0
 		m.render()
+		return nil, true
+	case adviceEstimateMsg:
+		if m.form != nil && msg.form == m.opened && msg.ask == m.asked {
+			m.est = &msg
+			m.render()
+		}
 		return nil, true
 	case adviceTickMsg:
 		m.polling = false
@@ -536,9 +583,51 @@ func (m *AdvicePane) open() tea.Cmd {
 		WithTheme(m.styles.FormTheme()).WithKeyMap(keys).WithShowHelp(false).WithShowErrors(false).
 		WithWidth(m.width).WithHeight(max(m.height-2, 1))
 	m.opened++
-	cmd := m.form.Init()
+	m.asked, m.est = estimateAsk{}, nil
+	cmd := tea.Batch(m.form.Init(), m.askEstimate())
 	m.render()
 	return cmd
+}
+
+// estimateAsk is what a search's estimate depends on beside the plan: its
+// seeds and whether it tries the service's remedies (its goals do not
+// change which candidates it runs).
+type estimateAsk struct {
+	seeds int
+	also  bool
+}
+
+// askEstimate works out, off the loop, what a search of the form's seeds
+// and remedies would take, unless it has been asked for them or the seeds
+// do not read.
+func (m *AdvicePane) askEstimate() tea.Cmd {
+	seeds := DefaultAdviceSeeds
+	if t := strings.TrimSpace(m.draft.text[goalSeeds]); t != "" {
+		if m.draft.check(goalSeeds) != nil {
+			return nil
+		}
+		seeds, _ = backoff.ParseCount(t)
+	}
+	ask := estimateAsk{seeds, m.draft.alsoService}
+	if ask == m.asked {
+		return nil
+	}
+	m.asked = ask
+	sr := m.search()
+	sr.Seeds, sr.AlsoService = ask.seeds, ask.also
+	form, workers := m.opened, m.workers
+	estimate := func() tea.Msg {
+		msg := adviceEstimateMsg{form: form, ask: ask, valid: sr.Settings.ValidateIn(backoff.WideLimits) == nil}
+		if msg.valid {
+			msg.work, msg.secs = sr.Estimate(), sr.Cost(workers).Seconds(workers)
+		}
+		return msg
+	}
+	if m.inline {
+		m.Message(estimate())
+		return nil
+	}
+	return estimate
 }
 
 // setKeys turns on the keys that do something: the form's while it is
@@ -607,8 +696,9 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 		}
 		cmd = c
 	}
+	ask := m.askEstimate()
 	m.render()
-	return tagAdviceForm(m.opened, cmd)
+	return tea.Batch(tagAdviceForm(m.opened, cmd), ask)
 }
 
 // toField moves the cursor from field at to field to, now: huh's
@@ -664,7 +754,7 @@ func (m *AdvicePane) fieldErrors(view string) string {
 }
 
 func (m *AdvicePane) closeForm(note string) {
-	m.form, m.draft, m.keys, m.note, m.left = nil, nil, nil, note, [numGoalTexts]bool{}
+	m.form, m.draft, m.keys, m.note, m.left, m.est = nil, nil, nil, note, [numGoalTexts]bool{}, nil
 	m.render()
 }
 
@@ -678,7 +768,9 @@ func tagAdviceForm(form int, cmd tea.Cmd) tea.Cmd {
 func (m *AdvicePane) data() pane.AdviceData {
 	d := pane.AdviceData{Goals: m.goals, Seeds: m.seeds, AlsoService: m.alsoService, Advice: m.shown, Err: m.err, Note: m.note}
 	if r := m.running(); r != nil {
-		d.Searching, d.Done, d.Most = true, int(r.done.Load()), r.most
+		d.Searching, d.Done, d.Most, d.RoundSeeds = true, int(r.done.Load()), r.most, int(r.seeds.Load())
+		d.Elapsed = m.now().Sub(r.started).Seconds()
+		d.Estimate, d.Cores = float64(r.estimate.Load())/1000, m.workers
 	}
 	d.Stale = m.shown != nil && m.shownOf != m.plan && !m.used
 	if m.shown != nil {
@@ -783,12 +875,22 @@ func (m *AdvicePane) render() {
 }
 
 // formView is the open form, each field the cursor has left that does not
-// read with why beside it. Where the reasons make it taller than the pane,
-// it shows the lines that end with the focused field's.
+// read with why beside it, and under it what a search of its seeds would
+// take, where there is room. Where the reasons make it taller than the
+// pane, it shows the lines that end with the focused field's.
 func (m *AdvicePane) formView() string {
 	lines := strings.Split(m.fieldErrors(m.form.View()), "\n")
 	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
 		lines = lines[:len(lines)-1]
+	}
+	if e := m.est; e != nil && e.valid {
+		est := strings.Split(m.styles.Muted.Render(pane.Wrap(pane.AdviceEstimate(e.ask.seeds, e.work, e.secs, m.workers), min(m.width, pane.ProseWidth))), "\n")
+		switch room := m.height - len(lines); {
+		case room > len(est):
+			lines = append(append(lines, ""), est...)
+		case room == len(est):
+			lines = append(lines, est...)
+		}
 	}
 	if len(lines) > m.height {
 		end := m.height

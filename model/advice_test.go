@@ -18,6 +18,7 @@ import (
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/views/pane"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // memoAdvise is advice.Run, remembering its answers: the goldens ask the
@@ -37,12 +38,13 @@ var memoAdvise = func() func(advice.Search, advice.Options) (advice.Advice, erro
 	}
 }()
 
-// adviceInline runs everything inside Update, the advice's search too; c
-// copies nowhere, as a terminal that takes OSC 52 would say it does.
+// adviceInline runs everything inside Update, the advice's search too, on
+// two cores whatever the machine's (the estimates say how many); c copies
+// nowhere, as a terminal that takes OSC 52 would say it does.
 func adviceInline(more ...Option) []Option {
 	c := memo
 	c.Advise = memoAdvise
-	return inline(append([]Option{WithCompute(c), WithInlineAdvice(), WithClipboard(func(string) error { return nil })}, more...)...)
+	return inline(append([]Option{WithCompute(c), WithInlineAdvice(), WithAdviceWorkers(2), WithClipboard(func(string) error { return nil })}, more...)...)
 }
 
 // manyMeets are the keys that give eight candidates meeting the goals on
@@ -260,7 +262,14 @@ func TestAdviceSearchOffTheLoop(t *testing.T) {
 	goals := advice.Goals{}.With(advice.Goal{Kind: advice.NotThrough, Limit: 25000}).With(advice.Goal{Kind: advice.Recovered, Limit: 60000})
 	s := backoff.Defaults()
 	withQueue(&s)
-	tm := teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), inline(WithCompute(c), WithGoals(goals, 3))...), teatest.WithInitialTermSize(100, 30))
+	// The two searches' answers are worked out first, untimed, so that the
+	// waits below measure the program, not a machine's load.
+	for _, clients := range []int{s.Clients, 250} {
+		w := s
+		w.Clients = clients
+		send(t, NewApp(w, pane.DefaultStyles(), adviceInline(WithGoals(goals, 3), WithSeeds(0))...), tea.WindowSizeMsg{Width: 100, Height: 30})
+	}
+	tm := teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), inline(WithCompute(c), WithGoals(goals, 3), WithSeeds(0))...), teatest.WithInitialTermSize(100, 30))
 	sendKeys(tm, "6")
 	waitFor(t, tm, "Searching", "of at most")
 	// Keys while it runs: to pane 1 and back, the full help and back.
@@ -447,5 +456,125 @@ func TestAdviceCopiesTheCommand(t *testing.T) {
 				t.Errorf("the box hides the chosen row:\n%s", m.View())
 			}
 		})
+	}
+}
+
+// searching is the program at w x h with pane 6 searching for the small
+// metastable failure's goals, off the loop: its search never runs (the
+// commands are dropped), so that the test sets what its progress reads.
+func searching(t *testing.T, w, h int) (App, *adviceRun) {
+	t.Helper()
+	s := backoff.Defaults()
+	withQueue(&s)
+	goals := advice.Goals{}.With(advice.Goal{Kind: advice.NotThrough, Limit: 25000}).With(advice.Goal{Kind: advice.Recovered, Limit: 60000})
+	m := NewApp(s, pane.DefaultStyles(), inline(WithGoals(goals, 20), WithAdviceWorkers(2))...)
+	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	m = send(t, m, press("6")...)
+	r := m.root.advice.running()
+	if r == nil {
+		t.Fatal("no search on its way")
+	}
+	return m, r
+}
+
+// Issue 24, item 15: while it searches, pane 6 shows the crowds run of the
+// most there will be, the round (its seeds), and the time so far against
+// the estimate, drawn again on each tick; an elapsed time equal to the
+// estimate is still "of about" it, one past it says so.
+func TestAdviceShowsProgress(t *testing.T) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		done, seeds int
+		elapsed     time.Duration
+		estimate    int64 // ms
+		want        string
+	}{
+		{0, 0, 0, 0, "Every candidate on its first seed; under a second so far."},
+		{100, 1, 3 * time.Second, 73200, "Every candidate on its first seed; 3 s so far of about 1 min 13 s (estimated on 2 cores)."},
+		{600, 4, 12 * time.Second, 73200, "The 30 most promising on 4 seeds; 12 s so far of about 1 min 13 s (estimated on 2 cores)."},
+		// 73 s against an estimate of 73,000 ms: equal, still "of about".
+		{800, 20, 73 * time.Second, 73000, "The 10 most promising on all 20 seeds; 1 min 13 s so far of about 1 min 13 s (estimated on 2 cores)."},
+		// 73.001 s: past it.
+		{800, 20, 73*time.Second + time.Millisecond, 73000, "The 10 most promising on all 20 seeds; 1 min 13 s so far, past the 1 min 13 s estimated on 2 cores."},
+	}
+	for _, tt := range tests {
+		m, r := searching(t, 120, 40)
+		r.started = start
+		m.root.advice.now = func() time.Time { return start.Add(tt.elapsed) }
+		r.done.Store(int64(tt.done))
+		r.seeds.Store(int64(tt.seeds))
+		r.estimate.Store(tt.estimate)
+		m = send(t, m, adviceTickMsg{})
+		frame := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+		bar := fmt.Sprintf("%s of at most %s crowds", words.Count(tt.done), words.Count(r.most))
+		if !strings.Contains(frame, tt.want) || !strings.Contains(frame, bar) {
+			t.Errorf("%+v: the frame does not say %q and %q:\n%s", tt, bar, tt.want, m.View())
+		}
+	}
+}
+
+// The progress at the three sizes, a third of the way: the bar, the round,
+// the time against the estimate.
+func TestAdviceProgressGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {MinWidth, MinHeight}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m, r := searching(t, size[0], size[1])
+			start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			r.started = start
+			m.root.advice.now = func() time.Time { return start.Add(12 * time.Second) }
+			r.done.Store(int64(r.most / 3))
+			r.seeds.Store(4)
+			r.estimate.Store(73200)
+			m = send(t, m, adviceTickMsg{})
+			view := m.View()
+			checkFits(t, view, size[0], size[1])
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// Issue 24, item 15: the form says what a search of its seeds would take
+// before it runs, and again when the seeds change: the most crowds
+// (advice.Search.Estimate) and the time its cost gives.
+func TestGoalsFormEstimates(t *testing.T) {
+	m := send(t, newAppWith(t, 80, 24, adviceInline()...), applied(withQueue))
+	m = send(t, m, press("6", "e")...)
+	for _, seeds := range []int{20, 5} {
+		if seeds != 20 {
+			m = send(t, m, press("down", "down", "down", "down", "down", "backspace", "backspace", fmt.Sprint(seeds))...)
+		}
+		a := m.AdvicePane()
+		sr := a.search()
+		sr.Seeds = seeds
+		want := pane.AdviceEstimate(seeds, sr.Estimate(), sr.Cost(2).Seconds(2), 2)
+		if frame := strings.Join(strings.Fields(ansi.Strip(m.View())), " "); !strings.Contains(frame, want) {
+			t.Errorf("seeds %d: the form does not say %q:\n%s", seeds, want, m.View())
+		}
+	}
+}
+
+// A search its cost says would hold more than the memory ceiling does not
+// run: the pane says why in the ceiling's words, whether the search runs
+// inside Update or off the loop (where its cost is worked out now).
+func TestAdviceRefusesPastTheCeiling(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		var calls atomic.Int32
+		c := memo
+		c.Advise = func(sr advice.Search, o advice.Options) (advice.Advice, error) {
+			calls.Add(1)
+			return memoAdvise(sr, o)
+		}
+		say := func(need int64) string { return fmt.Sprintf("Past the ceiling: %d bytes.", need) }
+		opts := inline(WithCompute(c), WithAdviceWorkers(2), WithMemoryCeiling(1, say))
+		if !off {
+			opts = append(opts, WithInlineAdvice())
+		}
+		m := send(t, newAppWith(t, 120, 40, opts...), applied(withQueue))
+		m = deliver(t, m, press("6", "e", "25%", "enter", "60s", "ctrl+s")...)
+		a := m.AdvicePane()
+		want := say(a.search().Cost(2).Bytes)
+		if calls.Load() != 0 || m.AdvicePane().Advice() != nil || !strings.Contains(m.View(), want) {
+			t.Errorf("off the loop %v: %d searches, want none, and %q:\n%s", off, calls.Load(), want, m.View())
+		}
 	}
 }

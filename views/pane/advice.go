@@ -23,6 +23,10 @@ type AdviceData struct {
 	AlsoService bool
 	Searching   bool
 	Done, Most  int            // while searching: the crowds run, and the most there will be
+	RoundSeeds  int            // while searching: the seeds the round running holds each candidate over; 0 before it says
+	Elapsed     float64        // while searching: the seconds since it started
+	Estimate    float64        // while searching: the seconds the search's cost says it takes on Cores cores; 0 before it is known
+	Cores       int            // the cores the search runs on
 	Advice      *advice.Advice // the last search's answer; nil before one lands
 	Stale       bool           // the plan has changed since that search
 	Err         string         // why no search runs
@@ -68,6 +72,7 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		para(ErrorMark+" "+d.Err, st.Error.Render)
 	case d.Searching:
 		lines = append(lines, searchBar(d.Done, d.Most, w, st))
+		para(searchLine(d), st.Muted.Render)
 	}
 	if d.Note != "" {
 		para(d.Note, st.Note.Render)
@@ -104,6 +109,52 @@ func searchBar(done, most, w int, st *Styles) string {
 		filled = min(barW, done*barW/most)
 	}
 	return ansi.Truncate("Searching "+st.Bar.Render(strings.Repeat("█", filled))+st.Muted.Render(strings.Repeat("░", barW-filled))+label, w, "")
+}
+
+// searchLine is the round the search is in and its time against the
+// estimate: "The 30 most promising on 4 seeds; 12 s so far of about 1 min
+// 13 s (estimated on 2 cores)."
+func searchLine(d AdviceData) string {
+	var round string
+	switch n := d.RoundSeeds; {
+	case n <= 1:
+		round = "Every candidate on its first seed"
+	case n == d.Seeds && n > min(advice.ScreenSeeds, d.Seeds):
+		round = fmt.Sprintf("The %d most promising on all %d seeds", advice.KeepLast, n)
+	case n == d.Seeds:
+		round = fmt.Sprintf("The %d most promising on all %d seeds", advice.KeepFirst, n)
+	default:
+		round = fmt.Sprintf("The %d most promising on %d seeds", advice.KeepFirst, n)
+	}
+	so := words.Seconds(d.Elapsed) + " so far"
+	switch {
+	case d.Estimate <= 0:
+	case d.Elapsed <= d.Estimate:
+		so += fmt.Sprintf(" of about %s (estimated on %s)", words.Seconds(d.Estimate), cores(d.Cores))
+	default:
+		so += fmt.Sprintf(", past the %s estimated on %s", words.Seconds(d.Estimate), cores(d.Cores))
+	}
+	return round + "; " + so + "."
+}
+
+// cores is "1 core" or "4 cores".
+func cores(n int) string {
+	if n == 1 {
+		return "1 core"
+	}
+	return fmt.Sprintf("%d cores", max(n, 1))
+}
+
+// AdviceEstimate is what a search will take, said before it runs: "A
+// search over 20 seeds runs at most 834 crowds of 7,600 clients: about 1
+// min 13 s on 2 cores."
+func AdviceEstimate(seeds int, w advice.Work, secs float64, n int) string {
+	s := "seeds"
+	if seeds == 1 {
+		s = "seed"
+	}
+	return fmt.Sprintf("A search over %d %s runs at most %s crowds of %s clients: about %s on %s.",
+		seeds, s, words.Count(w.Crowds), words.Count(w.Clients), words.Seconds(max(secs, 1)), cores(n))
 }
 
 // goalHeads are the goals' columns' heads, and narrowHeads the short ones
