@@ -170,52 +170,61 @@ var (
 // that differ among the candidates listed (issue 24, item 9: four rows that
 // all read "yours").
 type adviceSetting struct {
-	head string
-	cell func(scenario backoff.Settings, c advice.Candidate) string
+	head   string
+	cell   func(scenario backoff.Settings, c advice.Candidate) string
+	minor  bool // gives way before the goals' values: the growth, the limit in all
+	policy bool // the policy's own: the five's and a preset's name says it
 }
 
 // adviceSettings are the settings a row may show, the most telling first:
 // the last give way first where the pane is narrow.
 var adviceSettings = []adviceSetting{
-	{"first", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.FirstWait) }},
-	{"longest", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.LongestWait) }},
-	{"jitter", func(_ backoff.Settings, c advice.Candidate) string { return c.Policy.Jitter.String() }},
-	{"attempts", func(_ backoff.Settings, c advice.Candidate) string { return fmt.Sprint(c.Policy.Attempts) }},
-	{"budget", func(_ backoff.Settings, c advice.Candidate) string { return c.Settings.Budget.String() }},
+	{"first", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.FirstWait) }, false, true},
+	{"longest", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.LongestWait) }, false, true},
+	{"jitter", func(_ backoff.Settings, c advice.Candidate) string { return c.Policy.Jitter.String() }, false, true},
+	{"attempts", func(_ backoff.Settings, c advice.Candidate) string { return fmt.Sprint(c.Policy.Attempts) }, false, true},
+	{"budget", func(_ backoff.Settings, c advice.Candidate) string { return c.Settings.Budget.String() }, false, false},
 	{"service", func(s backoff.Settings, c advice.Candidate) string {
 		if ch := advice.ServiceChanges(s, c.Settings); len(ch) > 0 {
 			return strings.Join(ch, ", ")
 		}
 		return "as it is"
-	}},
+	}, false, false},
 	{"growth", func(_ backoff.Settings, c advice.Candidate) string {
 		if c.Policy.Growth == backoff.GrowthLinear {
 			return c.Policy.Growth.String()
 		}
 		return "x" + backoff.FormatThousandths(c.Policy.Multiplier)
-	}},
+	}, true, true},
 	{"in all", func(_ backoff.Settings, c advice.Candidate) string {
 		if c.Policy.MaxElapsed == 0 {
 			return "no limit"
 		}
 		return words.Human(c.Policy.MaxElapsed)
-	}},
+	}, true, true},
 }
 
-// differing are the settings that tell apart candidates their names do
-// not (two of your own, fixed with two budgets: not full jitter from
-// fixed), in adviceSettings' order; where none does, the budget.
+// differing are the settings that tell candidates apart, in
+// adviceSettings' order: those that differ between two of them, but for
+// the policy's own where two of the five or the presets differ in name
+// (full jitter's jitter tells nothing fixed's name does not); where none
+// does, the budget.
 func differing(scenario backoff.Settings, cs []advice.Candidate) []adviceSetting {
 	var out []adviceSetting
+	apart := func(set adviceSetting, a, b advice.Candidate) bool {
+		if set.policy && !a.Custom() && !b.Custom() && a.Policy.Name != b.Policy.Name {
+			return false
+		}
+		return set.cell(scenario, a) != set.cell(scenario, b)
+	}
 	for _, set := range adviceSettings {
-		first := map[string]string{} // by name, the first candidate's value
-		for _, c := range cs {
-			v := set.cell(scenario, c)
-			if was, ok := first[rowName(c)]; !ok {
-				first[rowName(c)] = v
-			} else if was != v {
-				out = append(out, set)
-				break
+	pairs:
+		for i, a := range cs {
+			for _, b := range cs[i+1:] {
+				if apart(set, a, b) {
+					out = append(out, set)
+					break pairs
+				}
 			}
 		}
 	}
@@ -241,8 +250,9 @@ func rowName(c advice.Candidate) string {
 // total time), each goal ticked (✓) or missed (✗) with its value at the
 // 95th percentile, the attempts a client and the p99 latency (medians).
 // Where the width is short it leaves out the p99, then the attempts a
-// client, shortens the heads, leaves out the goals' values, keeping their
-// marks, then puts the marks in one column, "goals", in the goals' order
+// client, shortens the heads, leaves out the growth and the limit in all,
+// then the goals' values, keeping their marks (and the settings), then puts
+// the marks in one column, "goals", in the goals' order
 // (or leaves them out, where every candidate meets every goal: ticks alone
 // tell nothing apart), and last leaves out the settings from the least
 // telling: no cell is ever cut.
@@ -337,7 +347,11 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 	}
 	n := len(settings)
 	layouts := []layout{{true, !attemptsGoal, true, true, columns, n}, {false, !attemptsGoal, true, true, columns, n}, {false, false, true, true, columns, n},
-		{false, false, true, false, columns, n}, {false, false, false, false, columns, n}, {marks: oneColumn, settings: n}}
+		{false, false, true, false, columns, n}}
+	for k := n - 1; k >= 0 && settings[k].minor; k-- {
+		layouts = append(layouts, layout{values: true, marks: columns, settings: k})
+	}
+	layouts = append(layouts, layout{marks: columns, settings: n}, layout{marks: oneColumn, settings: n})
 	marks := oneColumn
 	if len(d.Advice.Meets) > 0 { // all meet: all ticks
 		marks = noMarks
@@ -346,12 +360,38 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 	for k := n - 1; k >= 0; k-- {
 		layouts = append(layouts, layout{marks: marks, settings: k})
 	}
-	for _, l := range layouts {
-		if cols, rows := build(l); TableWidth(cols) <= w {
+	// The first layout that fits and tells every row apart; else the first
+	// that fits.
+	fit := -1
+	for i, l := range layouts {
+		cols, rows := build(l)
+		if TableWidth(cols) > w {
+			continue
+		}
+		if distinct(rows) {
 			return cols, rows
 		}
+		if fit < 0 {
+			fit = i
+		}
 	}
-	return build(layouts[len(layouts)-1])
+	if fit < 0 {
+		fit = len(layouts) - 1
+	}
+	return build(layouts[fit])
+}
+
+// distinct reports whether no two rows read the same but for their rank.
+func distinct(rows []table.Row) bool {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := strings.Join(r[1:], "\x00")
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // TableWidth is the cells a table of these columns takes: each column's
