@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
@@ -24,16 +24,21 @@ import (
 
 // Pane 6, the advice: a short form of goals, a search for the settings
 // that meet them (advice.Run) off the update loop, and the candidates as a
-// table; enter on one makes it the plan's own policy and budget.
+// table that scrolls with the chosen one; enter on one makes it the plan's
+// own policy and budget, c copies its command.
 //
 // A search runs for the plan and goals of the moment it starts, in a
-// tea.Cmd, its progress polled every tenth of a second. A new one starts
-// when the goals are applied, on r, and when the plan changes while there
-// are goals, except by enter here; it supersedes the one running, whose
-// stop flag it sets (the core polls it every few hundred microseconds) and
-// whose end it waits for before it starts, so that no two searches ever
-// run at once and a superseded one stops within a frame. A search's answer
-// is dropped unless it is the last started.
+// tea.Cmd, which first works out its cost (advice.Search.Cost): past the
+// memory ceiling it stops there, else the cost's time is its estimate. Its
+// progress (the crowds run, the round's seeds, the time against the
+// estimate) is drawn four times a second. The form says what a search of
+// its seeds would take before it runs, worked out off the loop too. A new
+// one starts when the goals are applied, on r, and when the plan changes
+// while there are goals, except by enter here; it supersedes the one
+// running, whose stop flag it sets (the core polls it every few hundred
+// microseconds) and whose end it waits for before it starts, so that no
+// two searches ever run at once and a superseded one stops within a frame.
+// A search's answer is dropped unless it is the last started.
 
 // AdviceKeyMap is pane 6's keys; the form's own are listed while it is
 // open.
@@ -43,6 +48,7 @@ type AdviceKeyMap struct {
 	Up     key.Binding // the candidate above
 	Down   key.Binding // the candidate below
 	Use    key.Binding // makes the chosen candidate the plan's own policy and budget
+	Copy   key.Binding // copies the chosen candidate's command
 	Next   key.Binding // in the form: the next field, or apply on the last
 	Back   key.Binding // in the form: the previous field
 	Apply  key.Binding // in the form: apply, from any field
@@ -57,6 +63,7 @@ func DefaultAdviceKeyMap() AdviceKeyMap {
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Use:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "use it")),
+		Copy:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy command")),
 		Next:   key.NewBinding(key.WithKeys("enter", "tab", "down"), key.WithHelp("enter", "next / apply"), key.WithDisabled()),
 		Back:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "back"), key.WithDisabled()),
 		Apply:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply"), key.WithDisabled()),
@@ -64,12 +71,21 @@ func DefaultAdviceKeyMap() AdviceKeyMap {
 	}
 }
 
+// ShortHelp is the keys that do something now, the most useful first (the
+// footer keeps the first two longest): the form's while it is open; enter,
+// c and ↑/↓ while there are candidates; else e and r.
 func (k AdviceKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Goals, k.Use, pair(k.Up, k.Down, "↑/↓", "choose"), k.Search, k.Next, k.Apply, k.Cancel}
+	switch {
+	case k.Next.Enabled():
+		return []key.Binding{k.Next, k.Apply, k.Cancel}
+	case k.Use.Enabled():
+		return []key.Binding{k.Use, k.Copy, pair(k.Up, k.Down, "↑/↓", "choose"), k.Goals, k.Search}
+	}
+	return []key.Binding{k.Goals, k.Search}
 }
 
 func (k AdviceKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Goals, k.Search, k.Use, k.Up, k.Down}, {k.Next, k.Back, k.Apply, k.Cancel}}
+	return [][]key.Binding{{k.Goals, k.Search, k.Use, k.Copy, k.Up, k.Down}, {k.Next, k.Back, k.Apply, k.Cancel}}
 }
 
 // DefaultAdviceSeeds is how many seeds the advice holds its goals over
@@ -162,10 +178,13 @@ func (d *goalsDraft) check(i int) error {
 // the goroutine that runs it.
 type adviceRun struct {
 	gen      int
-	plan     Plan // the plan it searches for
-	most     int  // the most crowds it runs
+	plan     Plan      // the plan it searches for
+	most     int       // the most crowds it runs
+	started  time.Time // when it was asked for
 	stopped  atomic.Bool
 	done     atomic.Int64
+	seeds    atomic.Int64  // the seeds of the round running (advice.Options.Seeds)
+	estimate atomic.Int64  // its estimate in ms on its cores, once worked out; 0 before
 	finished chan struct{} // closed when its goroutine is done
 }
 
@@ -176,7 +195,16 @@ type (
 		adv advice.Advice
 		err error
 	}
-	adviceTickMsg  struct{}           // time to draw the search's progress again
+	adviceTickMsg struct{} // time to draw the search's progress again
+	// adviceEstimateMsg is what a search of the form's seeds and
+	// remedies would take, worked out off the loop for form number form.
+	adviceEstimateMsg struct {
+		form  int
+		ask   estimateAsk
+		work  advice.Work
+		secs  float64
+		valid bool // the search could run
+	}
 	adviceFormMsg  struct{ form int } // a message of the goals' form, tagged with the form that sent it
 	adviceFormWrap struct {
 		adviceFormMsg
@@ -196,6 +224,8 @@ type AdvicePane struct {
 	inline      bool                    // the search runs inside Update (tests)
 	maxMemory   int64                   // see Options.MaxMemory: a search past it is not run
 	refusal     func(need int64) string // why, in Options.Refusal's words
+	now         func() time.Time        // the clock the progress reads
+	workers     int                     // the cores a search runs on
 
 	run       *adviceRun     // the last search started
 	landedGen int            // the last search whose answer landed
@@ -208,12 +238,18 @@ type AdvicePane struct {
 	expect    *backoff.Settings // the settings the last enter applied: the plan that follows is no change to search for
 	used      bool              // the plan is the search's but for the candidate enter applied
 
-	table  table.Model
+	table  table.Model // the rows that show, from offset: the pane scrolls them, not the table
+	chosen int         // the candidate chosen, into data().Shown()
+	offset int         // the first candidate the table shows
+	copy   *string     // the command c asked to copy, until the root takes it
+
 	form   *huh.Form // nil while closed; a fresh one each time it opens
 	opened int       // how many forms have opened: tags the form's messages
 	draft  *goalsDraft
-	keys   []string // the form's fields' keys, in order
-	ferr   string   // why the form's field did not let the cursor go, until the next key
+	keys   []string           // the form's fields' keys, in order
+	left   [numGoalTexts]bool // the text fields the cursor has left: each that does not read says why beside it
+	asked  estimateAsk        // the last search the form asked an estimate of
+	est    *adviceEstimateMsg // its answer, once it lands
 
 	head, detail, frame string // drawn on change
 	width, height       int
@@ -225,12 +261,8 @@ type AdvicePane struct {
 func NewAdvicePane(p Plan, o Options, st *pane.Styles) AdvicePane {
 	t := table.New(table.WithFocused(true))
 	t.SetStyles(pane.AdviceTableStyles(st))
-	km := t.KeyMap
-	off := key.NewBinding(key.WithDisabled())
-	km.PageUp, km.PageDown, km.HalfPageUp, km.HalfPageDown, km.GotoTop, km.GotoBottom = off, off, off, off, off, off
-	t.KeyMap = km
 	m := AdvicePane{KeyMap: DefaultAdviceKeyMap(), plan: p, seeds: DefaultAdviceSeeds, compute: o.Compute.Advise, inline: o.InlineAdvice,
-		maxMemory: o.MaxMemory, refusal: o.Refusal, table: t, styles: st}
+		maxMemory: o.MaxMemory, refusal: o.Refusal, now: time.Now, workers: max(o.AdviceWorkers, 1), table: t, styles: st}
 	m.render()
 	return m
 }
@@ -247,8 +279,8 @@ func (m AdvicePane) Searching() bool { return m.running() != nil }
 // Advice is the last search's answer shown, if any.
 func (m AdvicePane) Advice() *advice.Advice { return m.shown }
 
-// Chosen is the candidate the table's cursor is on.
-func (m AdvicePane) Chosen() int { return m.table.Cursor() }
+// Chosen is the candidate chosen, into those the table lists.
+func (m AdvicePane) Chosen() int { return m.chosen }
 
 // SetGoals sets the goals, seeds and remedies (a plan's, or the command
 // line's) and starts a search for them.
@@ -275,6 +307,16 @@ func (m *AdvicePane) SetPlan(p Plan) tea.Cmd {
 	cmd := m.start()
 	m.render()
 	return cmd
+}
+
+// TakeCopy returns the command c asked to copy, once.
+func (m *AdvicePane) TakeCopy() (string, bool) {
+	if m.copy == nil {
+		return "", false
+	}
+	text := *m.copy
+	m.copy = nil
+	return text, true
 }
 
 // TakeApplied returns the settings enter made, once.
@@ -324,23 +366,19 @@ func (m *AdvicePane) start() tea.Cmd {
 			words.Count(w.Crowds), words.Count(w.Clients), words.Count64(MaxAdviceWork))
 		return nil
 	}
-	if need := sr.Cost(runtime.GOMAXPROCS(0)).Bytes; m.maxMemory > 0 && need > m.maxMemory {
-		m.run = nil
-		m.err = fmt.Sprintf("The search would hold about %s bytes of memory.", words.Count64(need))
-		if m.refusal != nil {
-			m.err = m.refusal(need)
-		}
-		return nil
-	}
 	gen := 1
 	if prev != nil {
 		gen = prev.gen + 1
 	}
-	r := &adviceRun{gen: gen, plan: m.plan, most: w.Crowds, finished: make(chan struct{})}
+	r := &adviceRun{gen: gen, plan: m.plan, most: w.Crowds, started: m.now(), finished: make(chan struct{})}
 	m.run = r
-	compute := m.compute
+	compute, workers, prepare := m.compute, m.workers, m.prepare(sr)
 	if m.inline {
-		adv, err := compute(sr, advice.Options{Workers: runtime.GOMAXPROCS(0), Done: &r.done})
+		err := prepare(r, workers)
+		adv := advice.Advice{}
+		if err == nil {
+			adv, err = compute(sr, advice.Options{Workers: workers, Done: &r.done, Seeds: &r.seeds})
+		}
 		close(r.finished)
 		m.Message(adviceLandedMsg{gen: r.gen, adv: adv, err: err})
 		return nil
@@ -353,11 +391,37 @@ func (m *AdvicePane) start() tea.Cmd {
 		if r.stopped.Load() {
 			return adviceLandedMsg{gen: r.gen, err: backoff.ErrStopped}
 		}
-		adv, err := compute(sr, advice.Options{Workers: runtime.GOMAXPROCS(0), Stop: r.stopped.Load, Done: &r.done})
+		if err := prepare(r, workers); err != nil {
+			return adviceLandedMsg{gen: r.gen, err: err}
+		}
+		adv, err := compute(sr, advice.Options{Workers: workers, Stop: r.stopped.Load, Done: &r.done, Seeds: &r.seeds})
 		return adviceLandedMsg{gen: r.gen, adv: adv, err: err}
 	}
 	return tea.Batch(run, m.poll())
 }
+
+// prepare is what a search does before it runs, off the loop: it works
+// out its cost (a few milliseconds), refuses to run past the memory
+// ceiling, in the ceiling's words, and keeps its estimate for the
+// progress.
+func (m *AdvicePane) prepare(sr advice.Search) func(r *adviceRun, workers int) error {
+	ceiling, refusal := m.maxMemory, m.refusal
+	return func(r *adviceRun, workers int) error {
+		c := sr.Cost(workers)
+		if ceiling > 0 && c.Bytes > ceiling {
+			if refusal != nil {
+				return errors.New(refusal(c.Bytes))
+			}
+			return fmt.Errorf("The search would hold about %s bytes of memory.", words.Count64(c.Bytes))
+		}
+		r.estimate.Store(max(int64(c.Seconds(workers)*1000), 1))
+		return nil
+	}
+}
+
+// adviceProgressEvery is how often the search's progress is drawn: a few
+// times a second, whatever its pace.
+const adviceProgressEvery = 250 * time.Millisecond
 
 // poll asks for the progress to be drawn again soon, unless it has been.
 func (m *AdvicePane) poll() tea.Cmd {
@@ -365,7 +429,7 @@ func (m *AdvicePane) poll() tea.Cmd {
 		return nil
 	}
 	m.polling = true
-	return tea.Tick(progressEvery, func(time.Time) tea.Msg { return adviceTickMsg{} })
+	return tea.Tick(adviceProgressEvery, func(time.Time) tea.Msg { return adviceTickMsg{} })
 }
 
 // running is the search on its way, or nil.
@@ -391,8 +455,14 @@ func (m *AdvicePane) Message(msg tea.Msg) (tea.Cmd, bool) {
 			m.shown, m.shownOf, m.used = &adv, m.run.plan, false
 		}
 		m.landedGen = m.run.gen
-		m.table.SetCursor(0)
+		m.chosen, m.offset = 0, 0
 		m.render()
+		return nil, true
+	case adviceEstimateMsg:
+		if m.form != nil && msg.form == m.opened && msg.ask == m.asked {
+			m.est = &msg
+			m.render()
+		}
 		return nil, true
 	case adviceTickMsg:
 		m.polling = false
@@ -430,8 +500,15 @@ func (m AdvicePane) Update(msg tea.Msg) (AdvicePane, tea.Cmd) {
 		cmd = m.start()
 	case key.Matches(k, m.KeyMap.Use):
 		m.use()
-	case key.Matches(k, m.KeyMap.Up, m.KeyMap.Down):
-		m.table, cmd = m.table.Update(msg)
+	case key.Matches(k, m.KeyMap.Copy):
+		if cs := m.data().Shown(); m.chosen < len(cs) && m.shown != nil {
+			text := m.data().Command(cs[m.chosen])
+			m.copy = &text
+		}
+	case key.Matches(k, m.KeyMap.Up):
+		m.chosen = max(m.chosen-1, 0)
+	case key.Matches(k, m.KeyMap.Down):
+		m.chosen = min(m.chosen+1, max(len(m.data().Shown())-1, 0))
 	}
 	m.render()
 	return m, cmd
@@ -442,7 +519,7 @@ func (m AdvicePane) Update(msg tea.Msg) (AdvicePane, tea.Cmd) {
 // (TakeApplied) and every pane shows them.
 func (m *AdvicePane) use() {
 	cs := m.data().Shown()
-	i := m.table.Cursor()
+	i := m.chosen
 	if i < 0 || i >= len(cs) {
 		return
 	}
@@ -484,7 +561,7 @@ func (m *AdvicePane) open() tea.Cmd {
 		}
 	}
 	d.text[goalSeeds] = fmt.Sprint(m.seeds)
-	m.draft, m.ferr = d, ""
+	m.draft, m.left = d, [numGoalTexts]bool{}
 	var fields []huh.Field
 	m.keys = nil
 	for i, f := range goalFields {
@@ -506,15 +583,63 @@ func (m *AdvicePane) open() tea.Cmd {
 		WithTheme(m.styles.FormTheme()).WithKeyMap(keys).WithShowHelp(false).WithShowErrors(false).
 		WithWidth(m.width).WithHeight(max(m.height-2, 1))
 	m.opened++
-	m.setFormKeys(true)
-	cmd := m.form.Init()
+	m.asked, m.est = estimateAsk{}, nil
+	cmd := tea.Batch(m.form.Init(), m.askEstimate())
 	m.render()
 	return cmd
 }
 
-func (m *AdvicePane) setFormKeys(open bool) {
-	for _, b := range []*key.Binding{&m.KeyMap.Goals, &m.KeyMap.Search, &m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.Use} {
+// estimateAsk is what a search's estimate depends on beside the plan: its
+// seeds and whether it tries the service's remedies (its goals do not
+// change which candidates it runs).
+type estimateAsk struct {
+	seeds int
+	also  bool
+}
+
+// askEstimate works out, off the loop, what a search of the form's seeds
+// and remedies would take, unless it has been asked for them or the seeds
+// do not read.
+func (m *AdvicePane) askEstimate() tea.Cmd {
+	seeds := DefaultAdviceSeeds
+	if t := strings.TrimSpace(m.draft.text[goalSeeds]); t != "" {
+		if m.draft.check(goalSeeds) != nil {
+			return nil
+		}
+		seeds, _ = backoff.ParseCount(t)
+	}
+	ask := estimateAsk{seeds, m.draft.alsoService}
+	if ask == m.asked {
+		return nil
+	}
+	m.asked = ask
+	sr := m.search()
+	sr.Seeds, sr.AlsoService = ask.seeds, ask.also
+	form, workers := m.opened, m.workers
+	estimate := func() tea.Msg {
+		msg := adviceEstimateMsg{form: form, ask: ask, valid: sr.Settings.ValidateIn(backoff.WideLimits) == nil}
+		if msg.valid {
+			msg.work, msg.secs = sr.Estimate(), sr.Cost(workers).Seconds(workers)
+		}
+		return msg
+	}
+	if m.inline {
+		m.Message(estimate())
+		return nil
+	}
+	return estimate
+}
+
+// setKeys turns on the keys that do something: the form's while it is
+// open; else e and r, and enter, c, ↑ and ↓ while there are candidates.
+func (m *AdvicePane) setKeys() {
+	open := m.form != nil
+	for _, b := range []*key.Binding{&m.KeyMap.Goals, &m.KeyMap.Search} {
 		b.SetEnabled(!open)
+	}
+	choose := !open && len(m.data().Shown()) > 0
+	for _, b := range []*key.Binding{&m.KeyMap.Up, &m.KeyMap.Down, &m.KeyMap.Use, &m.KeyMap.Copy} {
+		b.SetEnabled(choose)
 	}
 	for _, b := range []*key.Binding{&m.KeyMap.Next, &m.KeyMap.Back, &m.KeyMap.Apply, &m.KeyMap.Cancel} {
 		b.SetEnabled(open)
@@ -522,14 +647,14 @@ func (m *AdvicePane) setFormKeys(open bool) {
 }
 
 // updateForm gives msg to the open form: esc closes it changing nothing;
-// ctrl+s, or enter on its last field, applies it once every field reads;
-// enter, tab and ↓ go to the next field once this one reads, shift+tab and
-// ↑ back.
+// ctrl+s, or enter on its last field, applies it once every field reads,
+// else takes the cursor to the first that does not; enter, tab and ↓ go to
+// the next field, shift+tab and ↑ back, whatever the field holds: a field
+// left holding what it cannot take says why beside it (issue 24, item 8:
+// a field that kept the cursor, its reason gone at the next key, took the
+// next field's text).
 func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 	k, isKey := msg.(tea.KeyMsg)
-	if isKey {
-		m.ferr = ""
-	}
 	focused := m.form.GetFocusedField()
 	at := 0
 	for i, key := range m.keys {
@@ -545,7 +670,10 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 	case isKey && (key.Matches(k, m.KeyMap.Apply) || key.Matches(k, m.KeyMap.Next) && k.Type == tea.KeyEnter && at == len(m.keys)-1):
 		gs, seeds, err := m.draft.goals()
 		if err != nil {
-			m.ferr = err.Error()
+			for i := range m.left {
+				m.left[i] = true
+			}
+			cmd = m.toField(at, m.draft.firstBad())
 			break
 		}
 		m.goals, m.seeds, m.alsoService = gs, seeds, m.draft.alsoService
@@ -558,19 +686,9 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 		m.render()
 		return cmd
 	case isKey && key.Matches(k, m.KeyMap.Next):
-		if at < numGoalTexts {
-			if err := m.draft.check(at); err != nil {
-				m.ferr = goalFields[at].title + ": " + err.Error()
-				break
-			}
-		}
-		if at < len(m.keys)-1 {
-			cmd = m.form.NextField()
-		}
+		cmd = m.toField(at, min(at+1, len(m.keys)-1))
 	case isKey && key.Matches(k, m.KeyMap.Back):
-		if at > 0 {
-			cmd = m.form.PrevField()
-		}
+		cmd = m.toField(at, max(at-1, 0))
 	default:
 		model, c := m.form.Update(msg)
 		if f, ok := model.(*huh.Form); ok {
@@ -578,13 +696,65 @@ func (m *AdvicePane) updateForm(msg tea.Msg) tea.Cmd {
 		}
 		cmd = c
 	}
+	ask := m.askEstimate()
 	m.render()
-	return tagAdviceForm(m.opened, cmd)
+	return tea.Batch(tagAdviceForm(m.opened, cmd), ask)
+}
+
+// toField moves the cursor from field at to field to, now: huh's
+// NextField and PrevField move the form where they are called, so that
+// the keys typed behind this one land in the field it moved to. The field
+// left is checked from then on.
+func (m *AdvicePane) toField(at, to int) tea.Cmd {
+	if at < numGoalTexts && to != at {
+		m.left[at] = true
+	}
+	var cmds []tea.Cmd
+	for ; at < to; at++ {
+		cmds = append(cmds, m.form.NextField())
+	}
+	for ; at > to; at-- {
+		cmds = append(cmds, m.form.PrevField())
+	}
+	return tea.Batch(cmds...)
+}
+
+// firstBad is the first text field that does not read, or -1.
+func (d *goalsDraft) firstBad() int {
+	for i := range numGoalTexts {
+		if d.check(i) != nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldErrors is the form's view with why each field the cursor has left
+// cannot hold what it holds, beside the field or under it.
+func (m *AdvicePane) fieldErrors(view string) string {
+	lines := strings.Split(view, "\n")
+	for i := numGoalTexts - 1; i >= 0; i-- {
+		err := m.draft.check(i)
+		if !m.left[i] || err == nil {
+			continue
+		}
+		title := goalFields[i].title + " (" + goalFields[i].example + ")"
+		for j, l := range lines {
+			if plainLine := strings.TrimLeft(ansi.Strip(l), "┃ "); strings.HasPrefix(plainLine, title) {
+				under := "    "
+				if strings.HasPrefix(ansi.Strip(l), "┃") {
+					under = "┃   "
+				}
+				lines = besideLine(lines, j, under, pane.ErrorMark+" "+err.Error(), m.width, m.styles)
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m *AdvicePane) closeForm(note string) {
-	m.form, m.draft, m.keys, m.ferr, m.note = nil, nil, nil, "", note
-	m.setFormKeys(false)
+	m.form, m.draft, m.keys, m.note, m.left, m.est = nil, nil, nil, note, [numGoalTexts]bool{}, nil
 	m.render()
 }
 
@@ -598,7 +768,9 @@ func tagAdviceForm(form int, cmd tea.Cmd) tea.Cmd {
 func (m *AdvicePane) data() pane.AdviceData {
 	d := pane.AdviceData{Goals: m.goals, Seeds: m.seeds, AlsoService: m.alsoService, Advice: m.shown, Err: m.err, Note: m.note}
 	if r := m.running(); r != nil {
-		d.Searching, d.Done, d.Most = true, int(r.done.Load()), r.most
+		d.Searching, d.Done, d.Most, d.RoundSeeds = true, int(r.done.Load()), r.most, int(r.seeds.Load())
+		d.Elapsed = m.now().Sub(r.started).Seconds()
+		d.Estimate, d.Cores = float64(r.estimate.Load())/1000, m.workers
 	}
 	d.Stale = m.shown != nil && m.shownOf != m.plan && !m.used
 	if m.shown != nil {
@@ -623,52 +795,113 @@ func (m *AdvicePane) SetSize(w, h int) {
 	m.render()
 }
 
-// render draws the pane again: the head, the table at the room left and
-// the chosen candidate under it; or the open form.
+// render draws the pane again: the head, the table at the room left, the
+// chosen candidate under it; or the open form.
+//
+// The table shows the rows from offset, the chosen one always among them:
+// the pane scrolls them itself (bubbles' table, given rows past its
+// height, lost the cursor from sight as the rows were set again on each
+// change). The chosen one's lines under it give way, from the figures to
+// its command on one line to its name alone, before the table shows fewer
+// than three rows; below that the table keeps the chosen row and what the
+// head leaves.
 func (m *AdvicePane) render() {
+	m.setKeys()
 	st := m.styles
 	if m.width == 0 || m.height == 0 {
 		m.frame = ""
 		return
 	}
 	if m.form != nil {
-		view := m.form.View()
-		if m.ferr != "" {
-			view += "\n" + st.Error.Render(pane.Wrap(pane.ErrorMark+" "+m.ferr, m.width))
-		}
-		m.frame = pane.Fit(view, m.width, m.height)
+		m.frame = pane.Fit(m.formView(), m.width, m.height)
 		return
 	}
 	d := m.data()
+	cs := d.Shown()
+	m.chosen = min(max(m.chosen, 0), max(len(cs)-1, 0))
+	// The head leaves at least the table's head and one row.
 	m.head = pane.AdviceHead(d, m.width, st)
-	cursor := min(max(m.table.Cursor(), 0), max(len(d.Shown())-1, 0))
-	cols, rows := pane.AdviceTable(d, cursor, m.width)
-	// The table takes the room the head and the chosen one's lines leave,
-	// but at least four rows of it; the chosen one's figures give way
-	// first where the pane is short.
-	m.detail = pane.AdviceDetail(d, cursor, m.width, false, st)
-	least := min(len(rows)+1, 5)
-	if pane.Height(m.head)+1+least+1+pane.Height(m.detail) > m.height {
-		m.detail = pane.AdviceDetail(d, cursor, m.width, true, st)
+	if lines := strings.Split(m.head, "\n"); len(lines) > max(m.height-2, 1) {
+		m.head = strings.Join(lines[:max(m.height-2, 1)], "\n")
 	}
-	room := m.height - pane.Height(m.head) - 1
-	if m.detail != "" {
-		room -= pane.Height(m.detail) + 1
+	cols, rows := pane.AdviceTable(d, m.chosen, m.width)
+	if len(rows) == 0 {
+		m.frame = pane.Fit(m.head, m.width, m.height)
+		return
 	}
+	headH := pane.Height(m.head)
+	least := min(len(rows), 5)
+	room := 0 // the lines for the table's rows and its scroll line
+	m.detail = ""
+	for level := pane.DetailFull; level < pane.NumDetailLevels; level++ {
+		detail := pane.AdviceDetail(d, m.chosen, m.width, level, st)
+		if room = m.height - headH - 1 - 1 - (1 + pane.Height(detail)); room >= least {
+			m.detail = detail
+			break
+		}
+	}
+	blank := 1
+	if m.detail == "" {
+		room = m.height - headH - 1 - 1
+		if room < 1 {
+			blank, room = 0, room+1
+		}
+	}
+	room = max(room, 1)
+	shown := len(rows)
+	if shown > room {
+		shown = max(room-1, 1) // a line says which show
+	}
+	m.offset = min(max(m.offset, m.chosen-shown+1), m.chosen, len(rows)-shown)
+	m.offset = max(m.offset, 0)
 	m.table.SetRows(nil)
 	m.table.SetColumns(cols)
 	m.table.SetWidth(min(pane.TableWidth(cols), m.width))
-	m.table.SetHeight(max(min(len(rows)+1, room), least))
-	m.table.SetRows(rows)
-	m.table.SetCursor(cursor)
+	m.table.SetHeight(shown + 1)
+	m.table.SetRows(rows[m.offset : m.offset+shown])
+	m.table.SetCursor(m.chosen - m.offset)
 	parts := []string{m.head}
-	if len(rows) > 0 {
-		parts = append(parts, "", m.table.View())
-		if m.detail != "" {
-			parts = append(parts, "", m.detail)
-		}
+	if blank > 0 {
+		parts = append(parts, "")
+	}
+	parts = append(parts, m.table.View())
+	if shown < len(rows) && room > 1 {
+		parts = append(parts, pane.ListHint("candidates", m.offset+1, m.offset+shown, len(rows), m.width, "↑/↓", st))
+	}
+	if m.detail != "" {
+		parts = append(parts, "", m.detail)
 	}
 	m.frame = pane.Fit(strings.Join(parts, "\n"), m.width, m.height)
+}
+
+// formView is the open form, each field the cursor has left that does not
+// read with why beside it, and under it what a search of its seeds would
+// take, where there is room. Where the reasons make it taller than the
+// pane, it shows the lines that end with the focused field's.
+func (m *AdvicePane) formView() string {
+	lines := strings.Split(m.fieldErrors(m.form.View()), "\n")
+	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if e := m.est; e != nil && e.valid {
+		est := strings.Split(m.styles.Muted.Render(pane.Wrap(pane.AdviceEstimate(e.ask.seeds, e.work, e.secs, m.workers), min(m.width, pane.ProseWidth))), "\n")
+		switch room := m.height - len(lines); {
+		case room > len(est):
+			lines = append(append(lines, ""), est...)
+		case room == len(est):
+			lines = append(lines, est...)
+		}
+	}
+	if len(lines) > m.height {
+		end := m.height
+		for i, l := range lines {
+			if strings.HasPrefix(ansi.Strip(l), "┃") {
+				end = max(end, i+1)
+			}
+		}
+		lines = lines[end-m.height : end]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // View draws the pane.
@@ -699,4 +932,23 @@ func (m *root) useAdvice(s backoff.Settings) tea.Cmd {
 		}
 	}
 	return cmd
+}
+
+// copyCommand copies a candidate's command: to the clipboard with OSC 52
+// where the terminal takes it, off the loop, and in the save box in any
+// case, laid out to be selected from the screen (each line but the last
+// ends in " \\"), until the next key. A terminal that takes OSC 52
+// silently ignores what it cannot do, so the box says what was sent.
+func (m *root) copyCommand(text string) tea.Cmd {
+	parts := pane.CommandParts(text)
+	if m.clipboard == nil {
+		m.save.ShowCommand(pane.CopyByHand, parts)
+		return nil
+	}
+	m.save.ShowCommand(pane.CopySent, parts)
+	copy := m.clipboard
+	return func() tea.Msg {
+		_ = copy(text) // a terminal's write that fails shows in the frame after
+		return nil
+	}
 }

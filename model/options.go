@@ -1,6 +1,8 @@
 package model
 
 import (
+	"runtime"
+
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
 )
@@ -50,6 +52,13 @@ type Options struct {
 	// InlineAdvice runs the advice's search inside Update: for tests that
 	// golden its table.
 	InlineAdvice bool
+	// AdviceWorkers is the cores the advice's searches run on, and their
+	// estimates are for: GOMAXPROCS unless told.
+	AdviceWorkers int
+	// Clipboard puts text on the terminal's clipboard (OSC 52), from a
+	// command; nil where the terminal takes no such thing, and then the
+	// advice's command is shown to select instead.
+	Clipboard func(text string) error
 }
 
 // DefaultInlineWork is the work below which the crowds run inside Update:
@@ -99,6 +108,14 @@ func WithGoals(gs advice.Goals, seeds int) Option {
 // WithInlineAdvice runs the advice's search inside Update.
 func WithInlineAdvice() Option { return func(o *Options) { o.InlineAdvice = true } }
 
+// WithAdviceWorkers runs the advice's searches on n cores.
+func WithAdviceWorkers(n int) Option { return func(o *Options) { o.AdviceWorkers = n } }
+
+// WithClipboard copies the advice's commands with copy.
+func WithClipboard(copy func(text string) error) Option {
+	return func(o *Options) { o.Clipboard = copy }
+}
+
 // WithNotice shows text under the first frame until the first key.
 func WithNotice(text string) Option { return func(o *Options) { o.Notice = text } }
 
@@ -109,7 +126,7 @@ func WithMemoryCeiling(max int64, say func(need int64) string) Option {
 }
 
 func newOptions(opts []Option) Options {
-	o := Options{Compute: CoreCompute(), InlineWork: DefaultInlineWork, Seeds: DefaultSeeds, SpreadDraws: backoff.Independent}
+	o := Options{Compute: CoreCompute(), InlineWork: DefaultInlineWork, Seeds: DefaultSeeds, SpreadDraws: backoff.Independent, AdviceWorkers: runtime.GOMAXPROCS(0)}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -71,6 +71,8 @@ type root struct {
 	save     SaveBox
 	note     string // kept in every plan saved
 
+	clipboard func(text string) error // see Options.Clipboard
+
 	width, height int       // the window
 	sized         bool      // a window size has come: before it, keys wait in early
 	early         []tea.Msg // keys typed before the first window size, taken once it comes
@@ -112,6 +114,8 @@ func NewApp(s backoff.Settings, st *pane.Styles, opts ...Option) App {
 		save:     NewSaveBox(o.Files, st),
 		note:     o.Note,
 		styles:   st,
+
+		clipboard: o.Clipboard,
 	}
 	p := DefaultPlan(s)
 	if policies, err := parsePolicies(s, strings.Join(o.Policies, ",")); err == nil {
@@ -449,6 +453,9 @@ func (m *root) updateFocused(msg tea.Msg) tea.Cmd {
 		m.advice, cmd = m.advice.Update(msg)
 		if s, ok := m.advice.TakeApplied(); ok {
 			cmd = tea.Batch(cmd, m.useAdvice(s))
+		}
+		if text, ok := m.advice.TakeCopy(); ok {
+			cmd = tea.Batch(cmd, m.copyCommand(text))
 		}
 	}
 	m.sharePolicy()

@@ -120,23 +120,24 @@ type planSavedMsg struct {
 type SaveBox struct {
 	KeyMap SaveKeyMap
 
-	files  Files
-	stage  saveStage
-	input  textinput.Model
-	plan   plan.Plan     // the plan being saved
-	plans  [2]*plan.Plan // the plan shown and the pinned one, A (nil when none is pinned, or it is the plan)
-	pinned bool          // A is the one being saved
-	names  [2]string     // the names offered for each: the last saved, or the defaults
-	saved  string        // once shown: what was saved ("the plan", "plan A"), "" for anything else
-	name   string        // the file it goes to
-	gen    int           // the write on its way
-	cancel *atomic.Bool  // set by esc while it is on its way
-	note   string        // beside the field: why a name was refused, or that a file was kept
-	failed bool          // the note, or the result, is an error
-	result string        // once shown: what was saved, or why not, or a notice
-	view   string        // rendered on change
-	width  int
-	styles *pane.Styles
+	files   Files
+	stage   saveStage
+	input   textinput.Model
+	plan    plan.Plan     // the plan being saved
+	plans   [2]*plan.Plan // the plan shown and the pinned one, A (nil when none is pinned, or it is the plan)
+	pinned  bool          // A is the one being saved
+	names   [2]string     // the names offered for each: the last saved, or the defaults
+	saved   string        // once shown: what was saved ("the plan", "plan A"), "" for anything else
+	name    string        // the file it goes to
+	gen     int           // the write on its way
+	cancel  *atomic.Bool  // set by esc while it is on its way
+	note    string        // beside the field: why a name was refused, or that a file was kept
+	failed  bool          // the note, or the result, is an error
+	result  string        // once shown: what was saved, or why not, or a notice
+	command []string      // once shown: a command under the result, laid out by pane.CommandLines
+	view    string        // rendered on change
+	width   int
+	styles  *pane.Styles
 }
 
 // NewSaveBox returns the box, closed, saving through files.
@@ -180,6 +181,7 @@ func (m SaveBox) Value() string { return m.input.Value() }
 // the pinned plan, tab offers it instead, and back.
 func (m *SaveBox) Open(p plan.Plan, a *plan.Plan) tea.Cmd {
 	m.plans = [2]*plan.Plan{&p, a}
+	m.command = nil
 	m.choose(false)
 	m.note, m.failed = "", false
 	m.stage = saveNaming
@@ -219,7 +221,17 @@ func (m *SaveBox) SetNotice(text string) {
 	if text == "" || m.Captured() || m.Writing() {
 		return
 	}
-	m.stage, m.result, m.failed, m.saved = saveShown, text, false, ""
+	m.stage, m.result, m.failed, m.saved, m.command = saveShown, text, false, "", nil
+	m.render()
+}
+
+// ShowCommand shows text and under it a command, its parts (see
+// pane.CommandParts) laid out at the box's width, until the next key.
+func (m *SaveBox) ShowCommand(text string, parts []string) {
+	if m.Captured() || m.Writing() {
+		return
+	}
+	m.stage, m.result, m.failed, m.saved, m.command = saveShown, text, false, "", parts
 	m.render()
 }
 
@@ -418,9 +430,15 @@ func (m *SaveBox) render() {
 		if m.failed {
 			style = st.Error
 		}
-		if m.saved != "" && !m.failed {
+		switch {
+		case m.saved != "" && !m.failed:
 			m.view = style.Render(pane.PlanSavedView(m.saved, m.name, m.plan, m.width))
-		} else {
+		case m.command != nil:
+			m.view = style.Render(pane.WrapAtSpaces(m.result, m.width))
+			for _, l := range strings.Split(pane.CommandLines(m.command, m.width), "\n") {
+				m.view += "\n" + style.Render(l) // line by line: no padding after a \\
+			}
+		default:
 			m.view = style.Render(pane.WrapAtSpaces(m.result, m.width))
 		}
 	default:

@@ -314,15 +314,21 @@ func besideFocused(view, msg string, w int, st *pane.Styles) string {
 	if last < 0 {
 		return view + "\n" + st.Error.Render(pane.Wrap(msg, w))
 	}
-	l := lines[last]
+	return strings.Join(besideLine(lines, last, "┃   ", msg, w, st), "\n")
+}
+
+// besideLine puts msg after line at of lines, or on lines of their own
+// under it, each starting with under, when it does not fit beside.
+func besideLine(lines []string, at int, under, msg string, w int, st *pane.Styles) []string {
+	l := lines[at]
 	used := ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " "))
 	if used+2+ansi.StringWidth(msg) <= w {
-		lines[last] = ansi.Truncate(l, used, "") + "  " + st.Error.Render(msg)
-		return strings.Join(lines, "\n")
+		lines[at] = ansi.Truncate(l, used, "") + "  " + st.Error.Render(msg)
+		return lines
 	}
-	under := st.Error.Render(pane.Wrap(msg, max(w-4, 1)))
-	under = "┃   " + strings.ReplaceAll(under, "\n", "\n┃   ")
-	return strings.Join(append(lines[:last+1], append([]string{under}, lines[last+1:]...)...), "\n")
+	text := st.Error.Render(pane.Wrap(msg, max(w-ansi.StringWidth(under), 1)))
+	text = under + strings.ReplaceAll(text, "\n", "\n"+under)
+	return append(lines[:at+1], append([]string{text}, lines[at+1:]...)...)
 }
 
 // SetSize sets the pane's size in cells. An open form is built again at

@@ -55,6 +55,17 @@ type Options struct {
 	Workers int           // goroutines at most (each holds its own scratch; SeedsMemory bounds them all)
 	Stop    func() bool   // polled as the core polls it; when it says true the search stops with backoff.ErrStopped
 	Done    *atomic.Int64 // if set, counts the crowds run, for a progress bar (Work.Crowds is the most there will be)
+	// Seeds, if set, is the seeds the round running holds each of its
+	// candidates over: 1 while every candidate runs on the first seed,
+	// then ScreenSeeds, then all the search's, for a progress bar.
+	Seeds *atomic.Int64
+}
+
+// round says that a round on n seeds has started.
+func (o Options) round(n int) {
+	if o.Seeds != nil {
+		o.Seeds.Store(int64(n))
+	}
 }
 
 // Round is how many candidates a round ran, and on how many seeds each.
@@ -201,6 +212,7 @@ func Run(sr Search, o Options) (Advice, error) {
 		return adv, err
 	}
 	ex := newExecutor(sr, o)
+	o.round(1)
 	all := sr.runnable(sr.policies())
 	seen := map[string]bool{}
 	for _, c := range all {
@@ -279,6 +291,7 @@ func Run(sr Search, o Options) (Advice, error) {
 	seeds := sr.seedsAt()
 	for r := 1; r < len(seeds); r++ {
 		going = sr.promising(ex.distinct(going), keepAt(r-1))
+		o.round(seeds[r])
 		if err := ex.runSeeds(going, seeds[r]); err != nil {
 			return adv, err
 		}

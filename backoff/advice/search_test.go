@@ -3,6 +3,7 @@ package advice
 import (
 	"errors"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -105,6 +106,35 @@ func TestAdviceWorkers(t *testing.T) {
 	}
 	if one.Tried != one.BySource[0]+one.BySource[1]+one.BySource[2]+one.BySource[3] || one.Rounds[0].Candidates != one.Tried {
 		t.Errorf("tried %d, by source %v, first round %+v", one.Tried, one.BySource, one.Rounds[0])
+	}
+}
+
+// Options.Seeds says each round's seeds as it starts: 1 for every
+// candidate, then ScreenSeeds, then all; one round alone on one seed; two
+// where the seeds are no more than ScreenSeeds.
+func TestAdviceSaysItsRounds(t *testing.T) {
+	for _, tt := range []struct {
+		seeds int
+		want  []int64
+	}{{1, []int64{1}}, {3, []int64{1, 3}}, {ScreenSeeds, []int64{1, ScreenSeeds}}, {ScreenSeeds + 1, []int64{1, ScreenSeeds, ScreenSeeds + 1}}} {
+		var seeds atomic.Int64
+		var mu sync.Mutex
+		var said []int64
+		look := func() bool { // polled as the crowds run
+			mu.Lock()
+			defer mu.Unlock()
+			if n := seeds.Load(); len(said) == 0 || said[len(said)-1] != n {
+				said = append(said, n)
+			}
+			return false
+		}
+		sr := Search{Settings: small(), Seeds: tt.seeds, Goals: mustGoals(t, "not-through<=10%")}
+		if _, err := Run(sr, Options{Workers: 2, Seeds: &seeds, Stop: look}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(said, tt.want) {
+			t.Errorf("%d seeds: the rounds said %v, want %v", tt.seeds, said, tt.want)
+		}
 	}
 }
 

@@ -56,13 +56,35 @@ func runTUI(opts options, stdin io.Reader, stdout, stderr io.Writer) (status int
 		debug.SetMemoryLimit(h)
 	}
 	files := newPlanFiles() // the last WithFiles counts
-	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption(), model.WithFiles(files))
+	appOpts := append(opts.tui.appOptions(), opts.limits.ceilingOption(), model.WithFiles(files), model.WithClipboard(clipboard(out, os.Getenv)))
 	// A save on its way when the program ends, by a key or a signal, is
 	// called off: nothing half written stays beside its file.
 	defer files.abortAll()
 	p := tea.NewProgram(model.NewApp(opts.settings, chooseStyles(out), appOpts...), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	return runProgram(p, stderr, func() { restoreTerminal(int(in.Fd()), saved, out) })
 }
+
+// clipboard copies text to the terminal's clipboard with OSC 52
+// (termenv's Copy, wrapped for screen), or is nil where the terminal is
+// known to take no such thing: none named, a dumb one, the Linux console,
+// a VT, macOS's Terminal. The program then shows the text to select.
+func clipboard(out io.Writer, getenv func(string) string) func(string) error {
+	switch term := getenv("TERM"); {
+	case term == "", term == "dumb", term == "linux", strings.HasPrefix(term, "vt"), getenv("TERM_PROGRAM") == "Apple_Terminal":
+		return nil
+	}
+	o := termenv.NewOutput(out, termenv.WithEnvironment(environ(getenv)))
+	return func(text string) error {
+		o.Copy(text)
+		return nil
+	}
+}
+
+// environ is getenv as termenv reads its environment.
+type environ func(string) string
+
+func (e environ) Getenv(key string) string { return e(key) }
+func (e environ) Environ() []string        { return nil }
 
 // tuiStart is what the full-screen program starts with beside the
 // settings: the policies its panes compare (--policies, else the last

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"reflect"
 	"strings"
@@ -141,5 +142,42 @@ func TestChooseStylesNoColor(t *testing.T) {
 	}
 	if got := render(st); !strings.Contains(got, "\x1b[") {
 		t.Errorf("without NO_COLOR: bar and tab render as %q, want colour codes", got)
+	}
+}
+
+// The advice's c key copies with OSC 52 where the terminal may take it
+// (wrapped for screen), and not at all where it is known not to: the
+// program then shows the command to select.
+func TestClipboard(t *testing.T) {
+	text := "retry-planner crowd --seed 7"
+	sent := base64.StdEncoding.EncodeToString([]byte(text))
+	tests := []struct {
+		term, program string
+		want          string // "" for no clipboard
+	}{
+		{"xterm-256color", "", "\x1b]52;c;" + sent + "\x07"},
+		{"tmux-256color", "", "\x1b]52;c;" + sent + "\x07"},
+		{"xterm-kitty", "", "\x1b]52;c;" + sent + "\x07"},
+		{"screen-256color", "", "\x1bP\x1b]52;c;" + sent + "\x07\x1b\\"},
+		{"xterm-256color", "Apple_Terminal", ""},
+		{"linux", "", ""},
+		{"dumb", "", ""},
+		{"vt100", "", ""},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		env := map[string]string{"TERM": tt.term, "TERM_PROGRAM": tt.program}
+		copyTo := clipboard(&out, func(k string) string { return env[k] })
+		if (copyTo != nil) != (tt.want != "") {
+			t.Errorf("TERM=%q TERM_PROGRAM=%q: a clipboard %v, want %v", tt.term, tt.program, copyTo != nil, tt.want != "")
+			continue
+		}
+		if copyTo == nil {
+			continue
+		}
+		if err := copyTo(text); err != nil || out.String() != tt.want {
+			t.Errorf("TERM=%q: wrote %q (%v), want %q", tt.term, out.String(), err, tt.want)
+		}
 	}
 }

@@ -23,6 +23,10 @@ type AdviceData struct {
 	AlsoService bool
 	Searching   bool
 	Done, Most  int            // while searching: the crowds run, and the most there will be
+	RoundSeeds  int            // while searching: the seeds the round running holds each candidate over; 0 before it says
+	Elapsed     float64        // while searching: the seconds since it started
+	Estimate    float64        // while searching: the seconds the search's cost says it takes on Cores cores; 0 before it is known
+	Cores       int            // the cores the search runs on
 	Advice      *advice.Advice // the last search's answer; nil before one lands
 	Stale       bool           // the plan has changed since that search
 	Err         string         // why no search runs
@@ -68,6 +72,7 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		para(ErrorMark+" "+d.Err, st.Error.Render)
 	case d.Searching:
 		lines = append(lines, searchBar(d.Done, d.Most, w, st))
+		para(searchLine(d), st.Muted.Render)
 	}
 	if d.Note != "" {
 		para(d.Note, st.Note.Render)
@@ -106,65 +111,190 @@ func searchBar(done, most, w int, st *Styles) string {
 	return ansi.Truncate("Searching "+st.Bar.Render(strings.Repeat("█", filled))+st.Muted.Render(strings.Repeat("░", barW-filled))+label, w, "")
 }
 
+// searchLine is the round the search is in and its time against the
+// estimate: "The 30 most promising on 4 seeds; 12 s so far of about 1 min
+// 13 s (estimated on 2 cores)."
+func searchLine(d AdviceData) string {
+	var round string
+	switch n := d.RoundSeeds; {
+	case n <= 1:
+		round = "Every candidate on its first seed"
+	case n == d.Seeds && n > min(advice.ScreenSeeds, d.Seeds):
+		round = fmt.Sprintf("The %d most promising on all %d seeds", advice.KeepLast, n)
+	case n == d.Seeds:
+		round = fmt.Sprintf("The %d most promising on all %d seeds", advice.KeepFirst, n)
+	default:
+		round = fmt.Sprintf("The %d most promising on %d seeds", advice.KeepFirst, n)
+	}
+	so := words.Seconds(d.Elapsed) + " so far"
+	switch {
+	case d.Estimate <= 0:
+	case d.Elapsed <= d.Estimate:
+		so += fmt.Sprintf(" of about %s (estimated on %s)", words.Seconds(d.Estimate), cores(d.Cores))
+	default:
+		so += fmt.Sprintf(", past the %s estimated on %s", words.Seconds(d.Estimate), cores(d.Cores))
+	}
+	return round + "; " + so + "."
+}
+
+// cores is "1 core" or "4 cores".
+func cores(n int) string {
+	if n == 1 {
+		return "1 core"
+	}
+	return fmt.Sprintf("%d cores", max(n, 1))
+}
+
+// AdviceEstimate is what a search will take, said before it runs: "A
+// search over 20 seeds runs at most 834 crowds of 7,600 clients: about 1
+// min 13 s on 2 cores."
+func AdviceEstimate(seeds int, w advice.Work, secs float64, n int) string {
+	s := "seeds"
+	if seeds == 1 {
+		s = "seed"
+	}
+	return fmt.Sprintf("A search over %d %s runs at most %s crowds of %s clients: about %s on %s.",
+		seeds, s, words.Count(w.Crowds), words.Count(w.Clients), words.Seconds(max(secs, 1)), cores(n))
+}
+
 // goalHeads are the goals' columns' heads, and narrowHeads the short ones
-// of a narrow pane.
+// of a narrow pane. The attempts a client, as a goal and as a figure, are
+// "per client": "attempts" is the policy's setting, the most it tries.
 var (
-	goalHeads   = [advice.NumKinds]string{"not through", "recovered", "peak", "peak/s", "p99", "attempts"}
-	narrowHeads = [advice.NumKinds]string{"through", "recov", "peak", "peak/s", "p99", "tries"}
+	goalHeads   = [advice.NumKinds]string{"not through", "recovered", "peak", "peak/s", "p99", "per client"}
+	narrowHeads = [advice.NumKinds]string{"not through", "recov", "peak", "peak/s", "p99", "each"}
 )
 
-// candidateLabel is a candidate's policy in a few words: the five's or a
-// preset's name, or a policy of one's own as its waits, "yours: 1 s-1 min
-// full x1.5, 5 tries" (the multiplier where it is not 2 and the jitter
-// reads it).
-func candidateLabel(c advice.Candidate, short bool) string {
-	if !c.Custom() {
-		return c.Policy.Name
+// adviceSetting is a setting a candidate's row may show: its column's
+// head and its value for a candidate, in words. A row shows the settings
+// that differ among the candidates listed (issue 24, item 9: four rows that
+// all read "yours").
+type adviceSetting struct {
+	head   string
+	cell   func(scenario backoff.Settings, c advice.Candidate) string
+	minor  bool // gives way before the goals' values: the growth, the limit in all
+	policy bool // the policy's own: the five's and a preset's name says it
+}
+
+// adviceSettings are the settings a row may show, the most telling first:
+// the last give way first where the pane is narrow.
+var adviceSettings = []adviceSetting{
+	{"first", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.FirstWait) }, false, true},
+	{"longest", func(_ backoff.Settings, c advice.Candidate) string { return words.Human(c.Policy.LongestWait) }, false, true},
+	{"jitter", func(_ backoff.Settings, c advice.Candidate) string { return c.Policy.Jitter.String() }, false, true},
+	{"attempts", func(_ backoff.Settings, c advice.Candidate) string { return fmt.Sprint(c.Policy.Attempts) }, false, true},
+	{"budget", func(_ backoff.Settings, c advice.Candidate) string { return c.Settings.Budget.String() }, false, false},
+	{"service", func(s backoff.Settings, c advice.Candidate) string {
+		if ch := advice.ServiceChanges(s, c.Settings); len(ch) > 0 {
+			return strings.Join(ch, ", ")
+		}
+		return "as it is"
+	}, false, false},
+	{"growth", func(_ backoff.Settings, c advice.Candidate) string {
+		if c.Policy.Growth == backoff.GrowthLinear {
+			return c.Policy.Growth.String()
+		}
+		return "x" + backoff.FormatThousandths(c.Policy.Multiplier)
+	}, true, true},
+	{"in all", func(_ backoff.Settings, c advice.Candidate) string {
+		if c.Policy.MaxElapsed == 0 {
+			return "no limit"
+		}
+		return words.Human(c.Policy.MaxElapsed)
+	}, true, true},
+}
+
+// differing are the settings that tell candidates apart, in
+// adviceSettings' order: those that differ between two of them, but for
+// the policy's own where two of the five or the presets differ in name
+// (full jitter's jitter tells nothing fixed's name does not); where none
+// does, the budget.
+func differing(scenario backoff.Settings, cs []advice.Candidate) []adviceSetting {
+	var out []adviceSetting
+	apart := func(set adviceSetting, a, b advice.Candidate) bool {
+		if set.policy && !a.Custom() && !b.Custom() && a.Policy.Name != b.Policy.Name {
+			return false
+		}
+		return set.cell(scenario, a) != set.cell(scenario, b)
 	}
-	if short {
+	for _, set := range adviceSettings {
+	pairs:
+		for i, a := range cs {
+			for _, b := range cs[i+1:] {
+				if apart(set, a, b) {
+					out = append(out, set)
+					break pairs
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, adviceSettings[4])
+	}
+	return out
+}
+
+// rowName is a candidate's policy as its row names it: the five's or a
+// preset's name, "yours" for one of one's own.
+func rowName(c advice.Candidate) string {
+	if c.Custom() {
 		return "yours"
 	}
-	p := c.Policy
-	m := ""
-	if p.Multiplier != 2000 && p.Jitter.Kind != backoff.JitterDecorrelated {
-		m = " x" + backoff.FormatThousandths(p.Multiplier)
-	}
-	return fmt.Sprintf("yours: %s-%s %s%s, %d tries", words.Human(p.FirstWait), words.Human(p.LongestWait), p.Jitter, m, p.Attempts)
+	return c.Policy.Name
 }
 
 // AdviceTable is the table's columns and rows for a width: a row per
-// candidate shown, its rank, policy, budget, the service's settings where
-// any candidate changes them, each goal ticked (✓) or missed (✗) with its
-// value at the 95th percentile, the attempts a client and the p99 latency
-// (medians). Where the width is short it leaves out the p99, then the
-// attempts, names a policy of one's own "yours", leaves out the service,
-// shortens the heads, and last leaves out the goals' values, keeping their
-// marks: no cell is ever cut.
+// candidate shown, its rank, its policy's name ("yours" for one of one's
+// own), the settings that differ among the candidates (first wait, longest
+// wait, jitter, attempts, budget, the service's remedies, growth, limit on
+// total time), each goal ticked (✓) or missed (✗) with its value at the
+// 95th percentile, the attempts a client and the p99 latency (medians).
+// Where the width is short it leaves out the p99, then the attempts a
+// client, shortens the heads, leaves out the growth and the limit in all,
+// then the goals' values, keeping their marks (and the settings), then puts
+// the marks in one column, "goals", in the goals' order
+// (or leaves them out, where every candidate meets every goal: ticks alone
+// tell nothing apart), and last leaves out the settings from the least
+// telling: no cell is ever cut.
 func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 	cs := d.Shown()
 	if len(cs) == 0 {
 		return nil, nil
 	}
 	scenario := d.Advice.Search.Settings
-	service := false
-	for _, c := range cs {
-		service = service || len(advice.ServiceChanges(scenario, c.Settings)) > 0
+	settings := differing(scenario, cs)
+	_, attemptsGoal := d.Goals.Get(advice.Attempts)
+	// The goals' marks: a column each, one column of them all, or none.
+	const (
+		noMarks = iota
+		oneColumn
+		columns
+	)
+	type layout struct {
+		p99, each, values, heads bool
+		marks                    int
+		settings                 int // how many of settings
 	}
-	type layout struct{ p99, tries, svc, values, names, heads bool }
 	build := func(l layout) ([]table.Column, []table.Row) {
-		heads := []string{"#", "policy", "budget"}
-		if l.svc {
-			heads = append(heads, "service")
+		heads := []string{"#", "policy"}
+		for _, set := range settings[:l.settings] {
+			heads = append(heads, set.head)
+		}
+		if l.marks == oneColumn {
+			heads = append(heads, "goals")
 		}
 		for _, g := range d.Goals.List() {
+			if l.marks != columns {
+				break
+			}
 			if l.heads {
 				heads = append(heads, goalHeads[g.Kind])
 			} else {
 				heads = append(heads, narrowHeads[g.Kind])
 			}
 		}
-		if l.tries {
-			heads = append(heads, "tries")
+		if l.each {
+			heads = append(heads, "per client")
 		}
 		if l.p99 {
 			heads = append(heads, "p99 med")
@@ -177,21 +307,28 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 			if i == chosen {
 				rank = fmt.Sprintf("> %d", i+1)
 			}
-			row := table.Row{rank, candidateLabel(c, !l.names), c.Settings.Budget.String()}
-			if l.svc {
-				row = append(row, strings.Join(advice.ServiceChanges(scenario, c.Settings), ", "))
+			row := table.Row{rank, rowName(c)}
+			for _, set := range settings[:l.settings] {
+				row = append(row, set.cell(scenario, c))
 			}
+			all := ""
 			for _, v := range c.Verdicts {
 				mark := "✓"
 				if !v.Met {
 					mark = ErrorMark
 				}
+				all += mark
 				if l.values {
 					mark += " " + words.GoalShort(v)
 				}
-				row = append(row, mark)
+				if l.marks == columns {
+					row = append(row, mark)
+				}
 			}
-			if l.tries {
+			if l.marks == oneColumn {
+				row = append(row, all)
+			}
+			if l.each {
 				row = append(row, words.Each(c.Spread.Spread("attempts").Median, c.Spread.Spread("clients").Median))
 			}
 			if l.p99 {
@@ -208,15 +345,53 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 		}
 		return cols, rows
 	}
-	layouts := []layout{{true, true, service, true, true, true}, {false, true, service, true, true, true}, {false, false, service, true, true, true},
-		{false, false, service, true, false, true}, {false, false, false, true, false, true}, {false, false, false, true, false, false},
-		{false, false, false, false, false, false}}
-	for _, l := range layouts {
-		if cols, rows := build(l); TableWidth(cols) <= w {
+	n := len(settings)
+	layouts := []layout{{true, !attemptsGoal, true, true, columns, n}, {false, !attemptsGoal, true, true, columns, n}, {false, false, true, true, columns, n},
+		{false, false, true, false, columns, n}}
+	for k := n - 1; k >= 0 && settings[k].minor; k-- {
+		layouts = append(layouts, layout{values: true, marks: columns, settings: k})
+	}
+	layouts = append(layouts, layout{marks: columns, settings: n}, layout{marks: oneColumn, settings: n})
+	marks := oneColumn
+	if len(d.Advice.Meets) > 0 { // all meet: all ticks
+		marks = noMarks
+		layouts = append(layouts, layout{settings: n})
+	}
+	for k := n - 1; k >= 0; k-- {
+		layouts = append(layouts, layout{marks: marks, settings: k})
+	}
+	// The first layout that fits and tells every row apart; else the first
+	// that fits.
+	fit := -1
+	for i, l := range layouts {
+		cols, rows := build(l)
+		if TableWidth(cols) > w {
+			continue
+		}
+		if distinct(rows) {
 			return cols, rows
 		}
+		if fit < 0 {
+			fit = i
+		}
 	}
-	return build(layouts[len(layouts)-1])
+	if fit < 0 {
+		fit = len(layouts) - 1
+	}
+	return build(layouts[fit])
+}
+
+// distinct reports whether no two rows read the same but for their rank.
+func distinct(rows []table.Row) bool {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := strings.Join(r[1:], "\x00")
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // TableWidth is the cells a table of these columns takes: each column's
@@ -239,31 +414,26 @@ func AdviceTableStyles(st *Styles) table.Styles {
 	}
 }
 
-// wrapWords wraps text at its spaces alone, never inside a word: a
-// command's flags stay whole ("--first-wait"), however narrow the pane; a
-// word longer than a line has a line of its own.
-func wrapWords(text string, w int) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case ansi.StringWidth(line)+1+ansi.StringWidth(word) > w:
-			lines = append(lines, line)
-			line = word
-		default:
-			line += " " + word
-		}
-	}
-	return strings.Join(append(lines, line), "\n")
-}
+// DetailLevel is how much of the chosen candidate AdviceDetail shows, from
+// the most: a short pane takes a lower level rather than cut the lines.
+type DetailLevel int
+
+const (
+	DetailFull     DetailLevel = iota // its name, each goal, its figures, its command whole
+	DetailCommand                     // its name, each goal, its command whole
+	DetailOneLine                     // its name, each goal, its command on one line, cut
+	DetailNameLine                    // its name and its command on one line, cut
+	DetailName                        // its name
+	NumDetailLevels
+)
 
 // AdviceDetail is the chosen candidate, under the table: its name, each
 // goal met or missed and by how much, its figures' medians and 95th
-// percentiles, and the crowd command that gives them, wrapped. Short
-// leaves out the figures, for a short pane.
-func AdviceDetail(d AdviceData, chosen, w int, short bool, st *Styles) string {
+// percentiles, and the crowd command that gives them (the c key copies
+// it), as much as level says. A command whole is laid out by CommandLines,
+// each line but the last ending in " \\", so that the lines copied from
+// the screen run as one command; cut, it says so.
+func AdviceDetail(d AdviceData, chosen, w int, level DetailLevel, st *Styles) string {
 	cs := d.Shown()
 	if chosen < 0 || chosen >= len(cs) || w <= 0 {
 		return ""
@@ -271,12 +441,14 @@ func AdviceDetail(d AdviceData, chosen, w int, short bool, st *Styles) string {
 	c := cs[chosen]
 	var lines []string
 	lines = append(lines, st.Title.Render(prose(fmt.Sprintf("#%d %s", chosen+1, c.Name(d.Advice.Search.Settings)), w)))
-	for _, v := range c.Verdicts {
-		mark, style := "✓ meets", st.Good
-		if !v.Met {
-			mark, style = ErrorMark+" misses", st.Bad
+	if level <= DetailOneLine {
+		for _, v := range c.Verdicts {
+			mark, style := "✓ meets", st.Good
+			if !v.Met {
+				mark, style = ErrorMark+" misses", st.Bad
+			}
+			lines = append(lines, style.Render(prose(mark+" "+v.Goal.String()+": "+words.GoalLine(v), w)))
 		}
-		lines = append(lines, style.Render(prose(mark+" "+v.Goal.String()+": "+words.GoalLine(v), w)))
 	}
 	med := func(name string) string {
 		sp := c.Spread.Spread(name)
@@ -285,12 +457,47 @@ func AdviceDetail(d AdviceData, chosen, w int, short bool, st *Styles) string {
 		}
 		return words.Count(sp.Median) + "/" + words.Count(sp.P95)
 	}
-	if !short {
+	if level == DetailFull {
 		lines = append(lines, st.Muted.Render(prose(fmt.Sprintf("Median/p95: attempts %s, not through %s, recovered after %s, peak after back %s, p99 %s.",
 			med("attempts"), med("not_through"), med("recovered_after_ms"), med("peak_after_back"), med("latency_p99_ms")), w)))
 	}
-	if d.Command != nil {
-		lines = append(lines, st.Muted.Render(wrapWords("enter makes it your own policy and budget; its crowd: "+d.Command(c), min(w, ProseWidth))))
+	if d.Command == nil || level == DetailName {
+		return strings.Join(lines, "\n")
+	}
+	cmd := d.Command(c)
+	if level <= DetailCommand {
+		lines = append(lines, st.Muted.Render(prose("Its crowd over the same seeds (c copies it):", w)))
+		for _, l := range strings.Split(CommandLines(CommandParts(cmd), min(w, ProseWidth)), "\n") {
+			lines = append(lines, st.Muted.Render(l)) // line by line: no padding after a \\
+		}
+		return strings.Join(lines, "\n")
+	}
+	lead := "Its crowd (c copies it whole): "
+	if ansi.StringWidth(lead)+ansi.StringWidth(cmd) > w {
+		lines = append(lines, st.Muted.Render(ansi.Truncate(lead+cmd, w, "…")))
+	} else {
+		lines = append(lines, st.Muted.Render(lead+cmd))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// CommandParts are a command line's parts as CommandLines lays them out:
+// the program and its command ("retry-planner crowd"), then each flag with
+// its value, or alone where a flag follows it (a switch: --drop-expired).
+func CommandParts(cmd string) []string {
+	fields := strings.Fields(cmd)
+	var parts []string
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case i == 0 && len(fields) > 1 && !strings.HasPrefix(fields[1], "-"):
+			f += " " + fields[1]
+			i++
+		case strings.HasPrefix(f, "-") && i+1 < len(fields) && !strings.HasPrefix(fields[i+1], "-"):
+			f += " " + fields[i+1]
+			i++
+		}
+		parts = append(parts, f)
+	}
+	return parts
 }

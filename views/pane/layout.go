@@ -94,6 +94,12 @@ func padRight(s string, n int) string {
 // ScrollHint is the line under a scrolled view: which of its lines show and,
 // when keys is not empty, the keys that show the rest, such as "pgup/pgdn".
 func ScrollHint(first, last, total, w int, keys string, st *Styles) string {
+	return ListHint("lines", first, last, total, w, keys, st)
+}
+
+// ListHint is ScrollHint of a list of what: "candidates 3-7 of 10, ↕ more
+// above and below (↑/↓)".
+func ListHint(what string, first, last, total, w int, keys string, st *Styles) string {
 	var where string
 	switch {
 	case first <= 1:
@@ -106,5 +112,5 @@ func ScrollHint(first, last, total, w int, keys string, st *Styles) string {
 	if keys != "" {
 		where += " (" + keys + ")"
 	}
-	return Fit(st.Muted.Render(fmt.Sprintf("lines %d-%d of %d, %s", first, last, total, where)), w, 1)
+	return Fit(st.Muted.Render(fmt.Sprintf("%s %d-%d of %d, %s", what, first, last, total, where)), w, 1)
 }

@@ -53,6 +53,14 @@ func SaveCancelled(file string) string {
 	return "Cancelled: nothing was written to " + words.ShownFile(file) + "."
 }
 
+// What the save box says over a candidate's command that c copied in pane
+// 6: sent to the clipboard with OSC 52, or, where the terminal takes no
+// such thing, to be selected.
+const (
+	CopySent   = "Copied with OSC 52 (a terminal that does not take it copies nothing; these lines, selected, paste as one command):"
+	CopyByHand = "This terminal takes no copy from a program: select these lines, which paste as one command:"
+)
+
 // savedLine is a line of what PlanSaved says: a sentence, or a command
 // as its words, each flag with its value.
 type savedLine struct {

@@ -1,8 +1,10 @@
 package pane
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -116,4 +118,67 @@ func TestCommandLinesCopyWhole(t *testing.T) {
 	if got, want := CommandLines([]string{"retry-planner crowd", "--policies fixed,exponential"}, 24), "retry-planner crowd \\\n  --policies \\\n  fixed,exponential"; got != want {
 		t.Errorf("a long value: got %q, want %q", got, want)
 	}
+}
+
+// CommandParts keeps the program with its command and each flag with its
+// value; a switch (a flag another follows) stands alone, as does a flag at
+// the end.
+func TestCommandParts(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"retry-planner crowd --policies custom --drop-expired --queue-order lifo --seed 7",
+			[]string{"retry-planner crowd", "--policies custom", "--drop-expired", "--queue-order lifo", "--seed 7"}},
+		{"retry-planner --plain", []string{"retry-planner", "--plain"}},
+		{"retry-planner crowd --drop-expired", []string{"retry-planner crowd", "--drop-expired"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := CommandParts(tt.cmd); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CommandParts(%q): got %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+// CommandParts loses and adds no word of the command; CommandLines lays
+// the parts out in lines of at most w cells, each but the last ending in
+// " \", that read back as the command where no part is wider than a line.
+func FuzzCommandParts(f *testing.F) {
+	f.Add("retry-planner crowd --policies custom --drop-expired --queue-order lifo --seed 7", 40)
+	f.Add("retry-planner --plain", 10)
+	f.Add("  a  -b c --d   ", 3)
+	f.Fuzz(func(t *testing.T, cmd string, w int) {
+		if !utf8.ValidString(cmd) || strings.Contains(cmd, "\\") { // the program's commands: UTF-8, no backslash of their own
+			return
+		}
+		parts := CommandParts(cmd)
+		if got, want := strings.Fields(strings.Join(parts, " ")), strings.Fields(cmd); !reflect.DeepEqual(got, want) && len(want) > 0 {
+			t.Fatalf("CommandParts(%q) = %q: its words are %q, want %q", cmd, parts, got, want)
+		}
+		w = w%200 + 1
+		if w < 1 {
+			w += 200
+		}
+		widest := 0
+		for _, p := range parts {
+			widest = max(widest, ansi.StringWidth(p))
+		}
+		if len(parts) == 0 || widest+4 > w {
+			return
+		}
+		lines := strings.Split(CommandLines(parts, w), "\n")
+		for i, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("width %d: line %q is wider", w, l)
+			}
+			if ends := strings.HasSuffix(l, " \\"); ends != (i < len(lines)-1) {
+				t.Fatalf("width %d: line %d %q ends in \\ %v", w, i, l, ends)
+			}
+		}
+		back := strings.ReplaceAll(strings.Join(lines, "\n"), " \\\n", " ")
+		if got, want := strings.Fields(back), strings.Fields(cmd); !reflect.DeepEqual(got, want) {
+			t.Fatalf("width %d: the lines read back %q, want %q", w, got, want)
+		}
+	})
 }

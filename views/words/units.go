@@ -2,6 +2,7 @@ package words
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -39,6 +40,15 @@ func Human(ms int) string {
 	}
 	mins := (int64(ms) + 30000) / 60000
 	return twoUnits(mins/60, "h", mins%60, "min")
+}
+
+// Seconds is a time in seconds, such as an estimate, as people read it,
+// to the whole second, halves up: "under a second", "12 s", "1 min 13 s".
+func Seconds(s float64) string {
+	if !(s >= 1) { // NaN too
+		return "under a second"
+	}
+	return Human(int(min(math.Round(s), 1e6)) * 1000) // at most 11 days: the ms fit any int
 }
 
 // twoUnits is "a ua b ub", or "a ua" when b is 0.

@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestHuman(t *testing.T) {
 	tests := []struct {
@@ -15,6 +18,24 @@ func TestHuman(t *testing.T) {
 	for _, tt := range tests {
 		if got := Human(tt.ms); got != tt.want {
 			t.Errorf("Human(%d): got %q, want %q", tt.ms, got, tt.want)
+		}
+	}
+}
+
+// Seconds rounds to the whole second, halves up, before Human writes it;
+// below a second (0.999, NaN) it says so.
+func TestSeconds(t *testing.T) {
+	tests := []struct {
+		s    float64
+		want string
+	}{
+		{math.NaN(), "under a second"}, {-1, "under a second"}, {0.999, "under a second"}, {1, "1 s"},
+		{12.49, "12 s"}, {12.5, "13 s"}, {59.4, "59 s"}, {59.5, "1 min"}, {73.2, "1 min 13 s"}, {3600, "1 h"},
+		{1e12, "277 h 47 min"}, // held at 1,000,000 s
+	}
+	for _, tt := range tests {
+		if got := Seconds(tt.s); got != tt.want {
+			t.Errorf("Seconds(%v): got %q, want %q", tt.s, got, tt.want)
 		}
 	}
 }
