@@ -343,7 +343,7 @@ func TestDecodePlanCustomOwnWaits(t *testing.T) {
 	if c := list[1]; c.Name != "grpc" || !c.Same(grpc.Policy) {
 		t.Errorf("custom in the grpc plan: got %s %s, want grpc's", c.Name, c.Describe())
 	}
-	if got := CommandLine(p); got != "retry-planner crowd --custom-first-wait 1000 --custom-longest 120000 --custom-attempts 5 "+
+	if got := CommandLine(p); got != "retry-planner crowd --custom-first-wait 1s --custom-longest 2m --custom-attempts 5 "+
 		"--multiplier 1.6 --jitter spread:0.2 --custom-max-elapsed 0 --policies exponential,custom" {
 		t.Errorf("the grpc plan's command line: got %s", got)
 	}
@@ -577,9 +577,13 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			if !ok {
 				t.Fatalf("--%s: not a flag", name)
 			}
-			n, ok := backoff.ParseTime(value)
+			// As the command line reads them: a time with its unit.
+			n, ok := backoff.ParseCount(value)
+			if f.IsTime() {
+				n, ok = backoff.ParseTimeUnit(value)
+			}
 			if !ok {
-				err = errors.New("not a number")
+				err = errors.New("not a number, or a time without its unit")
 			}
 			p.Settings.Set(f, n)
 		}
@@ -594,10 +598,11 @@ func TestPlanFlags(t *testing.T) {
 	if got := Flags(Default()); len(got) != 0 {
 		t.Errorf("the defaults: got %q, want no flags", got)
 	}
-	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
-		"--custom-first-wait 250 --custom-longest 120000 --custom-attempts 5 " +
-		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
-		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
+	// Times carry their unit (issue 24, item 5), in the shortest form.
+	want := "retry-planner crowd --first-wait 250ms --longest 2m --attempts 8 --clients 20000 --outage 30s --seed 42 --slot 1s " +
+		"--custom-first-wait 250ms --custom-longest 2m --custom-attempts 5 " +
+		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 5m --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 2m " +
+		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2.5s --drop-expired --queue-order lifo " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

@@ -49,7 +49,7 @@ func addCompletion(root *cobra.Command) {
 		}
 		shellList := orList(shells)
 		c.Short = "the shell's completion script: " + shellList
-		c.Long = "The completion script for a shell, which completes the commands, the flags and\ntheir values (policies, presets, formats, jitters, plans' .toml files)."
+		c.Long = "The completion script for a shell, which completes the commands, the flags and\ntheir values (policies, presets, formats, jitters, plans' .toml files, times'\nunits)."
 		// A word that is no shell, or none, is refused: help on standard
 		// output would install as a completion script.
 		c.Use, c.Args, c.DisableFlagsInUseLine = "completion SHELL", cobra.ArbitraryArgs, true
@@ -72,6 +72,21 @@ func addCompletion(root *cobra.Command) {
 			}
 		}
 	}
+}
+
+// completeTime completes a time's number with its units: 45 offers 45ms,
+// 45s, 45m and 45h, those that are times; anything else, nothing, and no
+// file.
+func completeTime(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	if len(backoff.TimeReadings(typed)) > 0 {
+		for _, unit := range []string{"ms", "s", "m", "h"} {
+			if _, ok := backoff.ParseTimeUnit(typed + unit); ok {
+				out = append(out, typed+unit)
+			}
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 // fixed completes one of values.

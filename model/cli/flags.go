@@ -65,7 +65,7 @@ type valueKind int
 
 const (
 	countValue       valueKind = iota // a whole number (backoff.ParseCount)
-	timeValue                         // a time (backoff.ParseTime)
+	timeValue                         // a time with its unit (backoff.ParseTimeUnit)
 	decimalValue                      // a decimal of at most three places (backoff.ParseThousandths)
 	jitterValue                       // backoff.ParseJitter
 	growthValue                       // backoff.ParseGrowth
@@ -208,7 +208,10 @@ func (d *settingsDraft) take(u flagUse) error {
 		case countValue:
 			v, ok = backoff.ParseCount(u.value)
 		case timeValue:
-			v, ok = backoff.ParseTime(u.value)
+			v, ok = backoff.ParseTimeUnit(u.value)
+			if !ok && len(backoff.TimeReadings(u.value)) > 0 {
+				return bareTime(u)
+			}
 		default:
 			v, ok = backoff.ParseThousandths(u.value)
 		}
@@ -286,17 +289,33 @@ func (d *settingsDraft) take(u flagUse) error {
 		*s = s.WithPreset(pr)
 		for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.Multiplier, backoff.CustomAttempts, backoff.CustomMaxElapsed} {
 			v := s.Get(f)
-			if f == backoff.Multiplier {
-				d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatThousandths(v), pr.Name)
-			} else {
-				d.shown[f] = fmt.Sprintf("%d (from --preset %s)", v, pr.Name)
-			}
+			d.shown[f] = fmt.Sprintf("%s (from --preset %s)", flagValue(f, v), pr.Name)
 		}
 	}
 	if !slices.Contains(d.given, sf.name) {
 		d.given = append(d.given, sf.name)
 	}
 	return nil
+}
+
+// bareTime is the message for a time flag given a number without a unit,
+// which could be ms or s: "--outage 45: a time needs a unit: 45ms or 45s?".
+func bareTime(u flagUse) error {
+	return usagef("--%s %s: a time needs a unit: %s?", u.name, quoteOdd(u.value), orList(backoff.TimeReadings(u.value)))
+}
+
+// readTime reads the value of a time flag that is no setting (--every,
+// --max-time): its ms, or a usage error: for a number without a unit, what
+// it could be; for any other value that is no time, "want" what is.
+func readTime(u flagUse) (int, error) {
+	ms, ok := backoff.ParseTimeUnit(u.value)
+	switch {
+	case ok:
+		return ms, nil
+	case len(backoff.TimeReadings(u.value)) > 0:
+		return 0, bareTime(u)
+	}
+	return 0, usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
 }
 
 // takePlan sets every setting from the plan in file: what came before
@@ -311,14 +330,24 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 	for _, f := range backoff.Fields() {
 		v := d.settings.Get(f)
 		switch {
-		case f == backoff.Multiplier:
-			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatThousandths(v), shownFile(file))
 		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil, v == backoff.Follow && isCustomOwn(f):
 			delete(d.shown, f)
 		default:
-			d.shown[f] = fmt.Sprintf("%d (from --plan %s)", v, shownFile(file))
+			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", flagValue(f, v), shownFile(file))
 		}
 	}
+}
+
+// flagValue is field f's value v as its flag takes it: a time with its
+// unit (1.5s), the multiplier as a decimal (1.6), a number.
+func flagValue(f backoff.Field, v int) string {
+	switch {
+	case f == backoff.Multiplier:
+		return backoff.FormatThousandths(v)
+	case f.IsTime():
+		return backoff.FormatTime(v)
+	}
+	return strconv.Itoa(v)
 }
 
 // plainRefuses is --plain's message for a flag beyond the reference's.
@@ -450,10 +479,10 @@ func (d *settingsDraft) shownValue(f backoff.Field) string {
 	typed, ok := d.shown[f]
 	switch {
 	case !ok:
-		return fmt.Sprintf("%d (the default)", v)
+		return fmt.Sprintf("%s (the default)", flagValue(f, v))
 	case strings.Contains(typed, " (from --"):
 		return typed
-	case f.IsTime() && typed != strconv.Itoa(v):
+	case f.IsTime() && typed != strconv.Itoa(v)+"ms":
 		return fmt.Sprintf("%s (%d ms)", quoteOdd(typed), v)
 	}
 	return quoteOdd(typed)
@@ -491,7 +520,7 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 	switch sf.kind {
 	case timeValue:
-		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
+		return "a time of " + allowed(sf, l, s) + ", whole ms, with its unit: 250ms, 1s, 1.5s, 1m30s, 2h"
 	case jitterValue:
 		return backoff.JitterList
 	case growthValue:
@@ -531,7 +560,7 @@ func allowedValue(name string, l backoff.Limits) string {
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
 	case "every":
-		return "a time, a whole number of slots (1s, 500ms)"
+		return "a time with its unit, a whole number of slots (1s, 500ms)"
 	case "from":
 		return "start or back"
 	case "width", "height":

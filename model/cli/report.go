@@ -300,8 +300,11 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 	case "client":
 		ra.client, ra.clientSet = u.value, true
 	case "every":
-		n, ok := backoff.ParseTime(u.value)
-		if !ok || n < 1 || n > backoff.MaxTime {
+		n, err := readTime(u)
+		switch {
+		case err != nil:
+			return err
+		case n < 1 || n > backoff.MaxTime:
 			return usagef("--every %s: want %s", quoteOdd(u.value), allowedValue("every", backoff.WideLimits))
 		}
 		ra.report.every, ra.everySet = n, u.value

@@ -310,8 +310,8 @@ func PoliciesNote(s backoff.Settings, ps []backoff.Policy) string {
 		if len(limited) == 1 {
 			verb = "stops"
 		}
-		fmt.Fprintf(&b, "With --max-elapsed %d, %s %s a client once its next attempt would come more than %d ms after its start.\n",
-			s.MaxElapsed, words.And(limited), verb, s.MaxElapsed)
+		fmt.Fprintf(&b, "With --max-elapsed %s, %s %s a client once its next attempt would come more than %d ms after its start.\n",
+			backoff.FormatTime(s.MaxElapsed), words.And(limited), verb, s.MaxElapsed)
 	}
 	return b.String()
 }
