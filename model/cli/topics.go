@@ -157,7 +157,10 @@ seeds and the goals, so that --plan FILE crowd gives its figures.
 
 crowd --compare FILE runs the crowd of the plan in FILE (A) beside the command
 line's (B), figure by figure, each with the change from A to B and whether it
-is better. retry-planner crowd --save-plan FILE writes a plan to start from.
+is better. A setting that differs but that nothing either side runs reads
+(custom's own waits when custom is not run, --processes without a budget)
+changes no figure: the report says so, with the flag that would run it.
+retry-planner crowd --save-plan FILE writes a plan to start from.
 `
 
 const formatsTopic = `Formats: every command writes text (the default), CSV or JSON (--format);
@@ -237,7 +240,9 @@ crowd --seeds
           seeds_still_overloaded, cut_short_from_attempt, policy_settings}]
 crowd --compare
           a and b, each {file, settings, slot_ms, seeds, policies}, then
-          policies [{policy, in, figures [{name, a, b, change, verdict}]}]
+          policies [{policy, in, figures [{name, a, b, change, verdict}]}],
+          and idle_settings [{flag, says, run}] when a setting that differs
+          changes no figure
 timeline  slot_ms, row_ms, policy, policy_settings, retries, attempts,
           truncated, cut_short_from_attempt, rows [{from_ms, retries,
           attempts, served, rejected, failed_while_down, capacity, ...}]; side
