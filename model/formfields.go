@@ -215,6 +215,8 @@ func readSetting(f backoff.Field, typed string) (int, bool) {
 		return backoff.ParseThousandths(strings.TrimPrefix(typed, "x"))
 	case f.IsTime():
 		return backoff.ParseTimeUnit(typed)
+	case f == backoff.Processes:
+		return backoff.ParseProcesses(typed)
 	}
 	return backoff.ParseCount(typed)
 }
@@ -231,6 +233,8 @@ func typedValue(s backoff.Settings, f backoff.Field) string {
 		return backoff.FormatThousandths(v)
 	case f.IsTime():
 		return backoff.FormatTime(v)
+	case f == backoff.Processes:
+		return backoff.FormatProcesses(v)
 	}
 	return strconv.Itoa(v)
 }
@@ -259,6 +263,8 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 		out = "0 for none to " + show(high) + " requests; needs a capacity"
 	case backoff.Timeout:
 		out = "0 for none to " + show(high) + "; needs a queue"
+	case backoff.Processes:
+		out += ", or clients for one each"
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func Flags(p Plan) []string {
 		flag("budget", s.Budget.String())
 	}
 	if s.Processes != ds.Processes {
-		flag("processes", strconv.Itoa(s.Processes))
+		flag("processes", backoff.FormatProcesses(s.Processes))
 	}
 	if s.Queue != ds.Queue {
 		field(backoff.Queue, s.Queue)

@@ -130,6 +130,9 @@ func randomPlan(r *rand.Rand) Plan {
 		s.Budget = backoff.Budget{Kind: backoff.BudgetAWS, A: pick(r, 1, backoff.MaxAWSTokens), B: pick(r, 1, backoff.MaxAWSTokens)}
 	}
 	s.Processes = pick(r, 1, backoff.MaxProcesses)
+	if r.IntN(5) == 0 {
+		s.Processes = backoff.PerClient
+	}
 	// A queue needs a capacity; a timeout, drop-expired and lifo a queue.
 	if s.Capacity > 0 && r.IntN(2) == 0 {
 		s.Queue = pick(r, 1, backoff.MaxQueue)
@@ -439,8 +442,12 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"the load's end", "[service]\nload_until_ms = -1\n", "plan.toml:2: service.load_until_ms = -1: want a time from 0 to 86400000 ms"},
 		{"no such budget", "[service]\nbudget = \"grpc:10\"\n", `plan.toml:2: service.budget = "grpc:10": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
 		{"budget out of range", "[service]\nbudget = \"grpc:0:0.1\"\n", `plan.toml:2: service.budget = "grpc:0:0.1": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
-		{"no processes", "[service]\nprocesses = 0\n", "plan.toml:2: service.processes = 0: want a whole number from 1 to 100000"},
-		{"too many processes", "[service]\nprocesses = 100001\n", "plan.toml:2: service.processes = 100001: want a whole number from 1 to 100000"},
+		{"no processes", "[service]\nprocesses = 0\n", `plan.toml:2: service.processes = 0: want a whole number from 1 to 100000, or "clients"`},
+		{"too many processes", "[service]\nprocesses = 100001\n", `plan.toml:2: service.processes = 100001: want a whole number from 1 to 100000, or "clients"`},
+		// A process per client is "clients", in any case (issue 24, item 7);
+		// no number writes it.
+		{"processes -1", "[service]\nprocesses = -1\n", `plan.toml:2: service.processes = -1: want a whole number from 1 to 100000, or "clients"`},
+		{"processes client", "[service]\nprocesses = \"client\"\n", `plan.toml:2: service.processes = "client": want a whole number from 1 to 100000, or "clients"`},
 		{"the load's end past a day", "[service]\nload_until_ms = 86400001\n", "plan.toml:2: service.load_until_ms = 86400001: want a time from 0 to 86400000 ms"},
 		{"capacity below 0", "[service]\ncapacity_per_second = -5\n", "plan.toml:2: service.capacity_per_second = -5: want a whole number from 0 to 100000000"},
 		{"multiplier infinite", "[custom]\nmultiplier = inf\n", "plan.toml:2: custom.multiplier = inf: want a decimal from 1.0 to 10.0 with at most three decimals"},
@@ -562,6 +569,12 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			p.Settings.Draws, err = backoff.ParseDraws(value)
 		case "budget":
 			p.Settings.Budget, err = backoff.ParseBudget(value)
+		case "processes":
+			n, ok := backoff.ParseProcesses(value)
+			if !ok {
+				err = errors.New("not a number nor clients")
+			}
+			p.Settings.Processes = n
 		case "policies":
 			p.Policies = strings.Split(value, ",")
 		case "seeds":

@@ -77,6 +77,7 @@ const (
 	dropExpiredValue                  // a switch: "" (on) or "false"
 	queueOrderValue                   // backoff.ParseQueueOrder
 	goalValue                         // advice.ParseGoal: one goal, repeatable
+	processesValue                    // backoff.ParseProcesses: a whole number, or clients
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -119,7 +120,7 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.Load, countValue, false),
 		fieldFlag(backoff.LoadUntil, timeValue, false),
 		{"budget", budgetValue, noField, false},
-		fieldFlag(backoff.Processes, countValue, false),
+		fieldFlag(backoff.Processes, processesValue, false),
 		fieldFlag(backoff.Queue, countValue, false),
 		fieldFlag(backoff.Timeout, timeValue, false),
 		{"drop-expired", dropExpiredValue, noField, false},
@@ -202,11 +203,13 @@ func (d *settingsDraft) take(u flagUse) error {
 	bad := func(allowed string) error { return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowed) }
 	s := &d.settings
 	switch sf.kind {
-	case countValue, timeValue, decimalValue:
+	case countValue, timeValue, decimalValue, processesValue:
 		var v int
 		switch sf.kind {
 		case countValue:
 			v, ok = backoff.ParseCount(u.value)
+		case processesValue:
+			v, ok = backoff.ParseProcesses(u.value)
 		case timeValue:
 			v, ok = backoff.ParseTimeUnit(u.value)
 			if !ok && len(backoff.TimeReadings(u.value)) > 0 {
@@ -339,13 +342,16 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 }
 
 // flagValue is field f's value v as its flag takes it: a time with its
-// unit (1.5s), the multiplier as a decimal (1.6), a number.
+// unit (1.5s), the multiplier as a decimal (1.6), the processes as a
+// number or clients, a number.
 func flagValue(f backoff.Field, v int) string {
 	switch {
 	case f == backoff.Multiplier:
 		return backoff.FormatThousandths(v)
 	case f.IsTime():
 		return backoff.FormatTime(v)
+	case f == backoff.Processes:
+		return backoff.FormatProcesses(v)
 	}
 	return strconv.Itoa(v)
 }
@@ -508,6 +514,8 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return fmt.Sprintf("a whole number of requests from 0 (no queue) to %d", high)
 	case backoff.Timeout:
 		return fmt.Sprintf("0 (wait for ever) to %d ms", high)
+	case backoff.Processes:
+		return fmt.Sprintf("a whole number from %d to %d, or clients (a process for each client, the fresh requests included)", low, high)
 	}
 	if sf.field.IsTime() {
 		return fmt.Sprintf("%d to %d ms", low, high)

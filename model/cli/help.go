@@ -144,7 +144,9 @@ else: the five keep theirs. The flags after it override it:
 A budget's tokens are shared by all the clients of one process, the fresh
 requests included: client n is in process (n-1) mod P (--processes P), so
 each bucket serves about clients/P of them. 50,000 clients and --load 1500
-until 90 s are 185,000 clients; with --processes 1 they share one bucket.
+until 90 s are 50,000 clients and 135,000 fresh requests; with --processes 1
+they share one bucket; with --processes clients each has its own (P is
+185,000), as when every client holds its own gRPC throttle.
 A total outage empties a bucket, for every attempt fails: grpc:MAX:RATIO
 takes a token at each failure and refuses retries once MAX/2 are gone
 (grpc:10:0.1: from the process's 5th failure on); aws:QUOTA:COST takes COST

@@ -181,7 +181,7 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))
 	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %s (default the outage + 1m)", maxTime))
 	add("budget", "B", "retries a process allows: none, grpc:MAX:RATIO (gRPC's retryThrottling) or aws:QUOTA:COST (the AWS SDKs' retry quota) (default none)")
-	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d (default 1)", backoff.MaxProcesses))
+	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d, or clients for one a client, the fresh requests included (default 1)", backoff.MaxProcesses))
 	add("queue", "N", fmt.Sprintf("the service queues up to N requests once back, serving them at its capacity (needs --capacity): 0 (no queue: each attempt is served or rejected as it arrives) to %d (default 0)", backoff.MaxQueue))
 	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %s (default 0)", backoff.FormatTime(backoff.MaxTimeout)))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
@@ -217,6 +217,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"seed-draws":  fixed("reference", "independent"),
 		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
 		"queue-order": fixed("fifo", "lifo"),
+		"processes":   fixed("clients"),
 		"goal":        fixed(advice.Examples...),
 	}
 	// A number: nothing to offer, and no file is one; a time, its units.
@@ -224,7 +225,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		switch {
 		case sf.kind == timeValue:
 			out[sf.name] = completeTime
-		case sf.field != noField:
+		case sf.field != noField && out[sf.name] == nil:
 			out[sf.name] = cobra.NoFileCompletions
 		}
 	}

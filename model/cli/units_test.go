@@ -136,6 +136,7 @@ func TestWrittenCommandsReadBack(t *testing.T) {
 		s.CustomMaxElapsed = ms(0, backoff.MaxTime)
 		s.LoadUntil = ms(0, backoff.MaxTime)
 		s.Capacity, s.Queue = 1+r.IntN(100000), r.IntN(1000)
+		s.Budget, s.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}, []int{1, 2, backoff.MaxProcesses, backoff.PerClient}[r.IntN(4)]
 		if s.Queue > 0 {
 			s.Timeout = ms(0, backoff.MaxTimeout)
 		}
@@ -188,5 +189,53 @@ func TestReadmeCommandsParse(t *testing.T) {
 		if _, err := parseArgsIn(fsys, args); err != nil {
 			t.Errorf("the README's %s: %v", c, err)
 		}
+	}
+}
+
+// Issue 24, item 7: a process per client, crowd and fresh requests alike,
+// on the command line, in plans and in the commands written; its verdict
+// says each client has its own budget.
+func TestProcessesPerClient(t *testing.T) {
+	for _, v := range []string{"clients", "CLIENTS", "Clients"} {
+		opts, err := parseArgs([]string{"crowd", "--processes", v, "--budget", "grpc:10:0.1"})
+		if err != nil || opts.report.settings.Processes != backoff.PerClient {
+			t.Errorf("--processes %s: got %d, %v; want a process per client", v, opts.report.settings.Processes, err)
+		}
+	}
+	for _, v := range []string{"client", "-1", "0", "100001", ""} {
+		_, errs, code := runArgs(t, "", "crowd", "--processes", v)
+		if code != 2 || !strings.HasSuffix(errs, "want a whole number from 1 to 100000, or clients (a process for each client, the fresh requests included)\n") {
+			t.Errorf("--processes %q: exit %d, %q; want 2 and the range with clients", v, code, errs)
+		}
+	}
+	// Saved, loaded and written as a command: "clients" throughout.
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "p.toml")
+	args := []string{"crowd", "--clients", "30", "--load", "2", "--outage", "5s", "--load-until", "5s", "--budget", "grpc:3:0.5", "--processes", "clients",
+		"--policies", "fixed"}
+	direct := reportOf(t, append(args, "--save-plan", saved)...)
+	if text := readFile(t, saved); !strings.Contains(text, "\nprocesses = \"clients\"\n") {
+		t.Errorf("the plan saved does not say processes = \"clients\":\n%s", text)
+	}
+	if again := reportOf(t, "--plan", saved, "crowd"); again != direct {
+		t.Errorf("the plan saved runs\n%s\nwant\n%s", again, direct)
+	}
+	p := plan.Default()
+	p.Settings.Budget, p.Settings.Processes = backoff.Budget{Kind: backoff.BudgetGRPC, A: 3, B: 500}, backoff.PerClient
+	if got := plan.CommandLine(p); !strings.HasSuffix(got, " --processes clients") {
+		t.Errorf("CommandLine: got %s, want --processes clients", got)
+	}
+	// 30 clients and 10 fresh requests (2 a second for 5 s, while the
+	// service is down), each with 3 tokens: each retries once, a second
+	// later, and is throttled at a second failure while down.
+	if !strings.Contains(direct, "were throttled by the budget (each client has its own budget, and so does each fresh request)") {
+		t.Errorf("the verdict does not say each has its own budget:\n%s", direct)
+	}
+	if !strings.Contains(direct, "budget grpc:3:0.5 in each of 40 processes, one a client") {
+		t.Errorf("the report does not say 40 processes, one a client:\n%s", direct)
+	}
+	doc := reportOf(t, append(args, "--format", "json")...)
+	if !strings.Contains(doc, `"processes": 40,`) {
+		t.Errorf("JSON: want the 40 processes that ran:\n%s", doc)
 	}
 }

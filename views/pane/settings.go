@@ -38,6 +38,8 @@ func SettingsValue(s backoff.Settings, f backoff.Field) string {
 		return "x" + backoff.FormatThousandths(v)
 	case f.IsTime():
 		return words.Human(v)
+	case f == backoff.Processes && v == backoff.PerClient:
+		return "one a client (" + words.Count(s.ProcessCount()) + ")"
 	}
 	return words.Count(v)
 }

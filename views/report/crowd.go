@@ -269,6 +269,8 @@ func ServiceLine(s backoff.Settings) string {
 	switch {
 	case s.Budget.Kind == backoff.BudgetNone:
 		parts = append(parts, "no retry budget")
+	case s.Processes == backoff.PerClient:
+		parts = append(parts, fmt.Sprintf("budget %s in each of %d processes, one a client", s.Budget, s.ProcessCount()))
 	case s.Processes > 1:
 		parts = append(parts, fmt.Sprintf("budget %s in each of %d processes", s.Budget, s.Processes))
 	default:
