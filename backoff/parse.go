@@ -256,6 +256,22 @@ func FormatTime(ms int) string {
 	return best
 }
 
+// FormatValue writes field f's value v as the command line and the
+// settings form read it back: a time with its unit (FormatTime), the
+// multiplier as a decimal (FormatThousandths), the processes as a number
+// or clients (FormatProcesses), any other number plain.
+func FormatValue(f Field, v int) string {
+	switch {
+	case f == Multiplier:
+		return FormatThousandths(v)
+	case f.IsTime():
+		return FormatTime(v)
+	case f == Processes:
+		return FormatProcesses(v)
+	}
+	return strconv.Itoa(v)
+}
+
 // fraction is the digits of r/unit (0 < r < unit) after the point, and
 // whether they end: 500/1000 is "5", 20000/60000 (0.333...) does not end.
 func fraction(r, unit int) (string, bool) {

@@ -103,6 +103,20 @@ func TestFormatTime(t *testing.T) {
 	}
 }
 
+// A setting's value as the command line and the form read it back.
+func TestFormatValue(t *testing.T) {
+	for _, tt := range []struct {
+		f    Field
+		v    int
+		want string
+	}{{Outage, 45000, "45s"}, {Timeout, 0, "0"}, {Multiplier, 1600, "1.6"}, {Processes, PerClient, "clients"}, {Processes, 20, "20"},
+		{Clients, 1500, "1500"}} {
+		if got := FormatValue(tt.f, tt.v); got != tt.want {
+			t.Errorf("FormatValue(%v, %d): got %q, want %q", tt.f, tt.v, got, tt.want)
+		}
+	}
+}
+
 // ParseTimeUnit is ParseTime on the text in lower case (ASCII only), but
 // for a number without a unit, which it refuses unless it is 0, and which
 // TimeReadings reads two ways; and every time it takes, FormatTime writes

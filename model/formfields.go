@@ -221,22 +221,15 @@ func readSetting(f backoff.Field, typed string) (int, bool) {
 	return backoff.ParseCount(typed)
 }
 
-// typedValue is a setting as the form takes it back: a time as a Go
-// duration ("1s", "1.5s", "16s", "10m", "250ms"), the multiplier as "2" or
-// "1.6", the load's default end as "default".
+// typedValue is a setting as the form takes it back: as the flags write
+// it (backoff.FormatValue: "1.5s", "1.6", "clients"), the load's default
+// end as "default".
 func typedValue(s backoff.Settings, f backoff.Field) string {
 	v := s.Get(f)
-	switch {
-	case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+	if f == backoff.LoadUntil && v == backoff.DefaultLoadUntil {
 		return "default"
-	case f == backoff.Multiplier:
-		return backoff.FormatThousandths(v)
-	case f.IsTime():
-		return backoff.FormatTime(v)
-	case f == backoff.Processes:
-		return backoff.FormatProcesses(v)
 	}
-	return strconv.Itoa(v)
+	return backoff.FormatValue(f, v)
 }
 
 // rangeText is a setting's wide range in the units people read.

@@ -16,14 +16,9 @@ import (
 func Flags(p Plan) []string {
 	var out []string
 	flag := func(name, value string) { out = append(out, "--"+name, value) }
-	// field is a whole-number setting's flag, its value a time with its unit.
-	field := func(f backoff.Field, v int) {
-		if f.IsTime() {
-			flag(f.Flag(), backoff.FormatTime(v))
-		} else {
-			flag(f.Flag(), strconv.Itoa(v))
-		}
-	}
+	// field is a whole-number setting's flag, with its value as the flag
+	// reads it: a time with its unit, the processes a number or clients.
+	field := func(f backoff.Field, v int) { flag(f.Flag(), backoff.FormatValue(f, v)) }
 	d := Default()
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients,
 		backoff.Outage, backoff.Seed, backoff.Slot} {
@@ -42,7 +37,7 @@ func Flags(p Plan) []string {
 		flag("growth", s.Growth.String())
 	}
 	if s.Multiplier != ds.Multiplier {
-		flag("multiplier", backoff.FormatThousandths(s.Multiplier))
+		field(backoff.Multiplier, s.Multiplier)
 	}
 	if s.Jitter != ds.Jitter {
 		flag("jitter", s.Jitter.String())
@@ -69,7 +64,7 @@ func Flags(p Plan) []string {
 		flag("budget", s.Budget.String())
 	}
 	if s.Processes != ds.Processes {
-		flag("processes", backoff.FormatProcesses(s.Processes))
+		field(backoff.Processes, s.Processes)
 	}
 	if s.Queue != ds.Queue {
 		field(backoff.Queue, s.Queue)

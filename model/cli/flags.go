@@ -292,7 +292,7 @@ func (d *settingsDraft) take(u flagUse) error {
 		*s = s.WithPreset(pr)
 		for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.Multiplier, backoff.CustomAttempts, backoff.CustomMaxElapsed} {
 			v := s.Get(f)
-			d.shown[f] = fmt.Sprintf("%s (from --preset %s)", flagValue(f, v), pr.Name)
+			d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatValue(f, v), pr.Name)
 		}
 	}
 	if !slices.Contains(d.given, sf.name) {
@@ -336,24 +336,9 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil, v == backoff.Follow && isCustomOwn(f):
 			delete(d.shown, f)
 		default:
-			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", flagValue(f, v), shownFile(file))
+			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatValue(f, v), shownFile(file))
 		}
 	}
-}
-
-// flagValue is field f's value v as its flag takes it: a time with its
-// unit (1.5s), the multiplier as a decimal (1.6), the processes as a
-// number or clients, a number.
-func flagValue(f backoff.Field, v int) string {
-	switch {
-	case f == backoff.Multiplier:
-		return backoff.FormatThousandths(v)
-	case f.IsTime():
-		return backoff.FormatTime(v)
-	case f == backoff.Processes:
-		return backoff.FormatProcesses(v)
-	}
-	return strconv.Itoa(v)
 }
 
 // plainRefuses is --plain's message for a flag beyond the reference's.
@@ -485,7 +470,7 @@ func (d *settingsDraft) shownValue(f backoff.Field) string {
 	typed, ok := d.shown[f]
 	switch {
 	case !ok:
-		return fmt.Sprintf("%s (the default)", flagValue(f, v))
+		return fmt.Sprintf("%s (the default)", backoff.FormatValue(f, v))
 	case strings.Contains(typed, " (from --"):
 		return typed
 	case f.IsTime() && typed != strconv.Itoa(v)+"ms":
