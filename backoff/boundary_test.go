@@ -199,7 +199,7 @@ func TestBudgetRulesByHand(t *testing.T) {
 	type step struct {
 		do     string // "fail", "retry", "served", "served retry"
 		ok     bool   // what retry says
-		tokens int64  // the process's tokens after it, in the budget's units
+		tokens int32  // the process's tokens after it, in the budget's units
 	}
 	for _, tt := range []struct {
 		name   string
@@ -246,7 +246,7 @@ func TestBudgetRulesByHand(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			bs := newBudgets(tt.budget, 1)
+			bs := newBudgets(tt.budget, 1, 1)
 			for i, st := range tt.steps {
 				ok := false
 				switch st.do {

@@ -113,26 +113,32 @@ func (k BudgetKind) String() string {
 	return "BudgetKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// budgets is the budget of every process, in whole units: thousandths of a
-// token for gRPC, tokens for AWS.
+// budgets is the budget of every process that holds a client, in whole
+// units: thousandths of a token for gRPC, tokens for AWS. Each fits 32 bits
+// (at most 1000*1000 for gRPC, 1,000,000 for AWS, and a sum of two below
+// 2^31 on the way to min): a process per client of a million clients holds
+// 4 MB.
 type budgets struct {
 	kind   BudgetKind
-	top    int64 // the most tokens a process holds: MAX*1000, or QUOTA
-	give   int64 // gRPC: RATIO in thousandths; AWS: COST
-	tokens []int64
+	top    int32 // the most tokens a process holds: MAX*1000, or QUOTA
+	give   int32 // gRPC: RATIO in thousandths; AWS: COST
+	tokens []int32
 }
 
-func newBudgets(b Budget, processes int) budgets {
+// newBudgets is the budgets of processes processes over clients clients:
+// client n is in process (n-1) mod processes, so only the first
+// min(processes, clients) hold one, and only they are kept.
+func newBudgets(b Budget, processes, clients int) budgets {
 	bs := budgets{kind: b.Kind}
 	switch b.Kind {
 	case BudgetGRPC:
-		bs.top, bs.give = int64(b.A)*1000, int64(b.B)
+		bs.top, bs.give = int32(b.A)*1000, int32(b.B)
 	case BudgetAWS:
-		bs.top, bs.give = int64(b.A), int64(b.B)
+		bs.top, bs.give = int32(b.A), int32(b.B)
 	default:
 		return bs
 	}
-	bs.tokens = make([]int64, max(processes, 1))
+	bs.tokens = make([]int32, max(min(processes, clients), 1))
 	for i := range bs.tokens {
 		bs.tokens[i] = bs.top
 	}
@@ -168,7 +174,7 @@ func (bs *budgets) served(p int, retry bool) {
 	case BudgetGRPC:
 		bs.tokens[p] = min(bs.tokens[p]+bs.give, bs.top)
 	case BudgetAWS:
-		back := int64(1)
+		back := int32(1)
 		if retry {
 			back = bs.give
 		}

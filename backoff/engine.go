@@ -158,7 +158,7 @@ func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
 func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engineScratch) *engine {
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
-		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
+		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.ProcessCount(), s.Clients+s.FreshRequests()), procs: uint32(s.ProcessCount()),
 		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
 	e.sorted = e.bud.kind != BudgetNone
 	e.cohorts = pl.same && !e.sorted

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // pick draws from [low, high], the edges often.
@@ -61,6 +62,12 @@ func randomService(rng *rand.Rand) Settings {
 		s.Budget = Budget{Kind: BudgetAWS, A: pick(rng, 1, 60), B: pick(rng, 1, 10)}
 	}
 	s.Processes = pick(rng, 1, 4)
+	switch rng.IntN(5) {
+	case 0:
+		s.Processes = PerClient
+	case 1:
+		s.Processes = pick(rng, 150, 400) // more than the clients, often
+	}
 	return s
 }
 
@@ -202,7 +209,7 @@ func TestBudgetBounds(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			b = Budget{Kind: BudgetAWS, A: pick(rng, 1, 1000), B: pick(rng, 1, 50)}
 		}
-		bs := newBudgets(b, 3)
+		bs := newBudgets(b, 3, 3)
 		for range 2000 {
 			p := rng.IntN(3)
 			switch rng.IntN(3) {
@@ -311,5 +318,45 @@ func TestLongHorizonsRunTheEngine(t *testing.T) {
 			asked++
 		}
 		runAgreesWithModel(t, i, p, s)
+	}
+}
+
+// A process per client is P = the clients that exist, the fresh requests
+// included; the budgets keep one a process that holds a client, in 32
+// bits: at a million clients each with its own, 4 MB.
+func TestBudgetPerClient(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Load, s.LoadUntil, s.Processes = 120000, 3000, 45000, PerClient
+	// 45 s of 3,000 a second: requests 0 to 134,999.
+	if got, want := s.ProcessCount(), 120000+135000; got != want {
+		t.Errorf("ProcessCount: got %d, want %d", got, want)
+	}
+	s.Processes = 7
+	if got := s.ProcessCount(); got != 7 {
+		t.Errorf("ProcessCount of 7: got %d", got)
+	}
+	grpc := Budget{Kind: BudgetGRPC, A: 10, B: 100}
+	for _, tt := range []struct{ processes, clients, kept int }{
+		{1, 5, 1}, {3, 5, 3}, {5, 5, 5}, {6, 5, 5}, {100000, 200, 200}, // a process past the clients holds none
+	} {
+		if got := len(newBudgets(grpc, tt.processes, tt.clients).tokens); got != tt.kept {
+			t.Errorf("%d processes over %d clients: %d budgets kept, want %d", tt.processes, tt.clients, got, tt.kept)
+		}
+	}
+	if got := len(newBudgets(Budget{}, 10, 10).tokens); got != 0 {
+		t.Errorf("no budget: %d kept, want none", got)
+	}
+	// What they hold (BenchmarkBudgetsPerClient measures the allocation).
+	const clients = 1000000
+	bs := newBudgets(grpc, clients, clients)
+	if got := cap(bs.tokens) * int(unsafe.Sizeof(bs.tokens[0])); got != 4*clients {
+		t.Errorf("budgets of %d clients: %d bytes, want 4 a client", clients, got)
+	}
+}
+
+func BenchmarkBudgetsPerClient(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		newBudgets(Budget{Kind: BudgetAWS, A: 500, B: 5}, 1000000, 1000000)
 	}
 }

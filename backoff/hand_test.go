@@ -89,6 +89,40 @@ func TestHandWorkedServices(t *testing.T) {
 				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 3},
 		},
 		{
+			// A process per client (issue 24, item 7), the fresh request
+			// included: 2 crowd clients and a load of 1 a second until 1000
+			// ms, whose request j = 0 arrives at 0 as client 3 (j = 1 would
+			// arrive at 1000, not before it). P = 2 + 1 = 3, client n in
+			// process n-1: each alone with 3 tokens. (0, 1), (0, 2), (0, 3)
+			// fail: 2 each, > 1.5, each retries at 100. (100, 1), (100, 2),
+			// (100, 3) fail: 1 each, throttled. 6 attempts, 3 retries, all at
+			// 100, 3 throttled. With P = 2, the crowd's alone, client 3 would
+			// share process 0 with client 1 and find 1 token at (0, 3): 5
+			// attempts (the case above with a third client fresh).
+			name: "gRPC budget, a process per client and per fresh request", policy: every100,
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Budget, s.Processes = 2, 5000, Budget{Kind: BudgetGRPC, A: 3, B: 500}, PerClient
+				s.Load, s.LoadUntil = 1, 1000
+			},
+			want: Figures{Clients: 3, Attempts: 6, Retries: 3, FailedWhileDown: 6, Throttled: 3, MostInASlot: 3,
+				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 3},
+		},
+		{
+			// The same with P = 2, one fewer than the clients: clients 1 and 3
+			// share process 0. (0, 1): 2 in p0, retries. (0, 2): 2 in p1,
+			// retries. (0, 3): 1 in p0, throttled. (100, 1): 0 in p0,
+			// throttled. (100, 2): 1 in p1, throttled. 5 attempts, 2 retries.
+			name: "gRPC budget, one process fewer than the clients", policy: every100,
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Budget, s.Processes = 2, 5000, Budget{Kind: BudgetGRPC, A: 3, B: 500}, 2
+				s.Load, s.LoadUntil = 1, 1000
+			},
+			want: Figures{Clients: 3, Attempts: 5, Retries: 2, FailedWhileDown: 5, Throttled: 3, MostInASlot: 2,
+				BusiestSlotFrom: 100, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000, PeakAfterBackFrom: -1,
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 3, CrowdAllThroughBy: -1, RecoveredAfter: 0, ClientsTouched: 3},
+		},
+		{
 			// The AWS quota, 10 tokens, 5 a retry. (0, 1) fails, takes 5
 			// (5 left); (0, 2) takes 5 (0 left); (0, 3) finds 0 < 5:
 			// throttled. The service is back at 100: (100, 1) and (100, 2)

@@ -143,7 +143,13 @@ func newModel(p Policy, s Settings) *model {
 		m.clients[c] = modelClient{start: j * 1000 / s.Load, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
 		heap.Push(m.q, modelEvent{m.clients[c].start, c})
 	}
-	m.tokens = make([]int, max(s.Processes, 1))
+	// P processes, each with its own budget; a process per client
+	// (PerClient) is as many as there are clients, the fresh included.
+	procs := s.Processes
+	if procs == PerClient {
+		procs = m.n + fresh
+	}
+	m.tokens = make([]int, max(procs, 1))
 	for i := range m.tokens {
 		switch s.Budget.Kind {
 		case BudgetGRPC:

@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +50,140 @@ func FuzzParseTime(f *testing.F) {
 			t.Fatalf("ParseTime(%q) = %d, %v; time.ParseDuration gives %v, %v", s, got, ok, d, err)
 		}
 	})
+}
+
+// Issue 24, item 5: the command line's and the form's times name their
+// unit, in any case; a number alone is refused but 0, which is 0 in every
+// unit.
+func TestParseTimeUnit(t *testing.T) {
+	good := map[string]int{"45s": 45000, "45S": 45000, "3000ms": 3000, "3000MS": 3000, "3000Ms": 3000, "1m30s": 90000, "1M30S": 90000,
+		"2h": 7200000, "2H": 7200000, "1.5s": 1500, "1s500ms": 1500, "0": 0, "00": 0, "0,000": 0, "0s": 0, "0ms": 0, "1000US": 1, "1000µS": 1,
+		"1ms": 1}
+	for in, want := range good {
+		if got, ok := ParseTimeUnit(in); !ok || got != want {
+			t.Errorf("ParseTimeUnit(%q): got %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"45", "1", "1,500", "1_500", "1.5", ".5", "", "-1s", "+1s", "45 s", " 45s", "45sec", "1.5ms", "1ns", "s", "MS",
+		"1K", "1ſ"} { // a Kelvin sign and a long s are no units, whatever their case
+		if got, ok := ParseTimeUnit(bad); ok {
+			t.Errorf("ParseTimeUnit(%q): got %d, want a refusal", bad, got)
+		}
+	}
+}
+
+// What a number without a unit could mean, as the messages name it.
+func TestTimeReadings(t *testing.T) {
+	for in, want := range map[string][]string{"45": {"45ms", "45s"}, "1,500": {"1500ms", "1500s"}, "1_500": {"1500ms", "1500s"},
+		"1.5": {"1.5s"}, ".5": {"0.5s"}, "5.": {"5ms", "5s"}, "0": nil, "0.0": nil, "45s": nil, "x": nil, "": nil, ".": nil,
+		"1.2345": nil, "99999999999": nil, "-45": nil, "4 5": nil} {
+		if got := TimeReadings(in); !slices.Equal(got, want) {
+			t.Errorf("TimeReadings(%q): got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The shortest form that reads back, each boundary between units by hand.
+func TestFormatTime(t *testing.T) {
+	for ms, want := range map[int]string{
+		0: "0", 1: "1ms", 250: "250ms",
+		999:  "999ms", // below a second: "0.999s" would start with 0
+		1000: "1s",    // exactly a second
+		1001: "1s1ms", // 5 characters against 1001ms and 1.001s, 6
+		1234: "1234ms", 1500: "1.5s", 2500: "2.5s", 10500: "10.5s", 45000: "45s",
+		59999: "59999ms", // 7, as 59.999s: the form without a fraction
+		60000: "1m", 61000: "61s", 61500: "61.5s", 90000: "90s", 120000: "2m",
+		150000:  "150s", // 4, as 2m30s is 5
+		3599999: "3599999ms", 3600000: "1h", 3601000: "1h1s", 3661000: "3661s", 5400000: "90m", 86400000: "24h",
+		-1: "-1ms",
+	} {
+		if got := FormatTime(ms); got != want {
+			t.Errorf("FormatTime(%d): got %q, want %q", ms, got, want)
+		}
+	}
+}
+
+// A setting's value as the command line and the form read it back.
+func TestFormatValue(t *testing.T) {
+	for _, tt := range []struct {
+		f    Field
+		v    int
+		want string
+	}{{Outage, 45000, "45s"}, {Timeout, 0, "0"}, {Multiplier, 1600, "1.6"}, {Processes, PerClient, "clients"}, {Processes, 20, "20"},
+		{Clients, 1500, "1500"}} {
+		if got := FormatValue(tt.f, tt.v); got != tt.want {
+			t.Errorf("FormatValue(%v, %d): got %q, want %q", tt.f, tt.v, got, tt.want)
+		}
+	}
+}
+
+// ParseTimeUnit is ParseTime on the text in lower case (ASCII only), but
+// for a number without a unit, which it refuses unless it is 0, and which
+// TimeReadings reads two ways; and every time it takes, FormatTime writes
+// in a form it reads back, no longer than the text it came from when that
+// starts with a digit from 1 to 9 and every point follows a digit (0.5s is
+// shorter than 500ms, and 1h.1s than 1h0.1s, but FormatTime starts no part
+// with a point and no time with 0).
+func FuzzParseTimeUnit(f *testing.F) {
+	for _, s := range []string{"45", "45s", "45S", "3000MS", "1m30s", "1M30S", "2h", "0", "1,500", "1.5", ".5", "1s5ms", "1.5H", "10.5h", "µs"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseTimeUnit(s)
+		n, isCount := ParseCount(s)
+		switch {
+		case isCount:
+			if ok != (n == 0) || got != 0 {
+				t.Fatalf("ParseTimeUnit(%q) = %d, %v; want 0 and %v", s, got, ok, n == 0)
+			}
+		default:
+			want, wantOK := ParseTime(asciiLower(s))
+			if ok != wantOK || got != want {
+				t.Fatalf("ParseTimeUnit(%q) = %d, %v; ParseTime(%q) = %d, %v", s, got, ok, asciiLower(s), want, wantOK)
+			}
+		}
+		readings := TimeReadings(s)
+		if (len(readings) > 0) && ok {
+			t.Fatalf("TimeReadings(%q) = %q, but ParseTimeUnit takes it", s, readings)
+		}
+		if isCount && n > 0 && n <= 4_000_000_000 && len(readings) != 2 { // 4e9 s is below 2^62 ns
+			t.Fatalf("TimeReadings(%q) = %q; want ms and s", s, readings)
+		}
+		for _, r := range readings {
+			want := n * 1000
+			if strings.HasSuffix(r, "ms") {
+				want = n
+			}
+			if ms, _ := ParseTimeUnit(r); isCount && ms != want {
+				t.Fatalf("TimeReadings(%q) = %q: %q is %d ms, not %d ms or s", s, readings, r, ms, n)
+			}
+		}
+		for _, r := range readings {
+			if _, ok := ParseTimeUnit(r); !ok {
+				t.Fatalf("TimeReadings(%q) gives %q, which ParseTimeUnit refuses", s, r)
+			}
+		}
+		if !ok {
+			return
+		}
+		back := FormatTime(got)
+		if again, ok := ParseTimeUnit(back); !ok || again != got {
+			t.Fatalf("FormatTime(%d) = %q, which reads as %d, %v", got, back, again, ok)
+		}
+		if s[0] >= '1' && s[0] <= '9' && !pointAlone(s) && len(back) > len(s) {
+			t.Fatalf("FormatTime(%d) = %q, longer than %q", got, back, s)
+		}
+	})
+}
+
+// pointAlone reports whether a point in s follows no digit: "1h.1s".
+func pointAlone(s string) bool {
+	for i := range len(s) {
+		if s[i] == '.' && (i == 0 || s[i-1] < '0' || s[i-1] > '9') {
+			return true
+		}
+	}
+	return false
 }
 
 func TestLookupPolicy(t *testing.T) {

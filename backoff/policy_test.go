@@ -233,7 +233,8 @@ func TestSettingsRanges(t *testing.T) {
 		{Multiplier, 999, false, false}, {Multiplier, 1500, false, true}, {Multiplier, 10001, false, false},
 		{Capacity, 1, false, true}, {Capacity, MaxCapacity + 1, false, false},
 		{Load, 100000, false, true}, {Load, MaxLoad + 1, false, false},
-		{Processes, 0, false, false}, {Processes, 2, false, true},
+		{Processes, 0, false, false}, {Processes, 2, false, true}, {Processes, MaxProcesses, false, true}, {Processes, MaxProcesses + 1, false, false},
+		{Processes, PerClient, false, true}, {Processes, -2, false, false},
 		{MaxElapsed, MaxTime, false, true}, {LoadUntil, DefaultLoadUntil, true, true}, {LoadUntil, 0, false, true},
 	}
 	for _, tt := range tests {

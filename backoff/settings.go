@@ -39,7 +39,7 @@ type Settings struct {
 	Load      int    // fresh requests a second; 0 for none
 	LoadUntil int    // ms the fresh load stops at; DefaultLoadUntil for the outage + 60 s
 	Budget    Budget // what limits retries; none by default
-	Processes int    // how many processes the clients are spread over, each with its own budget
+	Processes int    // how many processes the clients are spread over, each with its own budget; PerClient for one a client
 
 	// A service that queues (MODEL.md section 6). Queue 0 is the service
 	// above exactly, which answers or rejects each attempt as it arrives;
@@ -84,6 +84,40 @@ func (s Settings) HasQueue() bool { return s.Queue > 0 }
 
 // DefaultLoadUntil is LoadUntil's value for "a minute after the outage".
 const DefaultLoadUntil = -1
+
+// PerClient is Processes's value for a process per client: P is the
+// clients that exist, the crowd's and the fresh requests', so that client n,
+// in process (n-1) mod P, is alone in its process and has a budget of its
+// own (ProcessCount).
+const PerClient = -1
+
+// ProcessCount is P, how many processes the clients are spread over:
+// Processes, or with PerClient the clients that exist (at least 1).
+func (s Settings) ProcessCount() int {
+	if s.Processes == PerClient {
+		return max(s.Clients+s.FreshRequests(), 1)
+	}
+	return max(s.Processes, 1)
+}
+
+// ParseProcesses reads the processes as a person types them: a whole
+// number as ParseCount reads one, or "clients" in any case, a process per
+// client (PerClient). The caller checks the range.
+func ParseProcesses(s string) (int, bool) {
+	if strings.EqualFold(s, "clients") {
+		return PerClient, true
+	}
+	return ParseCount(s)
+}
+
+// FormatProcesses writes the processes as ParseProcesses reads them:
+// "clients" for PerClient, else the number.
+func FormatProcesses(n int) string {
+	if n == PerClient {
+		return "clients"
+	}
+	return fmt.Sprint(n)
+}
 
 // Follow is the value of one of the custom policy's own first wait,
 // longest wait, attempts and limit on total time that takes the five's
@@ -403,11 +437,12 @@ func (e *RangeError) Error() string {
 }
 
 // CheckIn returns a *RangeError if v is outside field f's range under s and
-// limits l. The load's end may also be DefaultLoadUntil, and custom's own
-// fields Follow: then what they follow is checked where its range differs,
-// custom's longest wait against its own first wait.
+// limits l. The load's end may also be DefaultLoadUntil, the processes
+// PerClient (but under PlainLimits), and custom's own fields Follow: then
+// what they follow is checked where its range differs, custom's longest
+// wait against its own first wait.
 func (s Settings) CheckIn(l Limits, f Field, v int) error {
-	if f == LoadUntil && v == DefaultLoadUntil {
+	if f == LoadUntil && v == DefaultLoadUntil || f == Processes && v == PerClient && l == WideLimits {
 		return nil
 	}
 	if shared, own := f.Follows(); own && v == Follow && l == WideLimits {

@@ -424,17 +424,23 @@ func TestSettingsLongestWaitRange(t *testing.T) {
 	check := func(typed string) error { return p.draft.check(p.plan, 1, typed) }
 	first5s := backoff.Defaults()
 	first5s.FirstWait = 5000
-	if err := check("4999"); err == nil || err.Error() != rangeError(first5s, backoff.LongestWait) {
+	if err := check("4999ms"); err == nil || err.Error() != rangeError(first5s, backoff.LongestWait) {
 		t.Errorf("longest 4999 after first 5s: got %v, want %q", err, rangeError(first5s, backoff.LongestWait))
 	}
-	for _, good := range []string{"5000", "5s", "1.5m", "1m30s", "1s4000ms", "1h"} {
+	for _, good := range []string{"5000ms", "5s", "1.5m", "1m30s", "1s4000ms", "1h", "5S"} {
 		if err := check(good); err != nil {
 			t.Errorf("longest %q after first 5s: got %v, want nil", good, err)
 		}
 	}
-	for _, bad := range []string{"", "x", "-1", "+5000", "12345678901", "3600001", "1.5ms", "5000 "} {
+	for _, bad := range []string{"", "x", "-1", "+5000", "12345678901", "1h1ms", "1.5ms", "5000ms "} {
 		if err := check(bad); err == nil {
 			t.Errorf("longest %q: got nil, want an error", bad)
+		}
+	}
+	// A number alone could be ms or s (issue 24, item 5): the field says so.
+	for _, bare := range []string{"5000", "3600001"} {
+		if err := check(bare); err == nil || err.Error() != "A time needs a unit: "+bare+"ms or "+bare+"s?" {
+			t.Errorf("longest %q: got %v, want both readings", bare, err)
 		}
 	}
 }

@@ -67,16 +67,16 @@ func burstCases() []struct {
 		want  map[string]string
 		focus string
 	}{
-		{"tab ctrl+u 7", []string{"tab", "ctrl+u", "7"}, map[string]string{first: "1s", longest: "7"}, longest},
-		// 9 ms is below the first wait: the second tab is refused, so 3
-		// replaces the 9.
-		{"tab ctrl+u 9 tab ctrl+u 3", []string{"tab", "ctrl+u", "9", "tab", "ctrl+u", "3"}, map[string]string{first: "1s", longest: "3"}, longest},
-		{"three fields", []string{"ctrl+u", "2", "tab", "ctrl+u", "20s", "enter", "ctrl+u", "8"},
-			map[string]string{first: "2", longest: "20s", attempts: "8"}, attempts},
-		{"down and up", []string{"down", "ctrl+u", "7s", "up", "ctrl+u", "3"}, map[string]string{first: "3", longest: "7s"}, first},
+		{"tab ctrl+u 7ms", []string{"tab", "ctrl+u", "7ms"}, map[string]string{first: "1s", longest: "7ms"}, longest},
+		// 9 ms is below the first wait: the second tab is refused, so 3ms
+		// replaces the 9ms.
+		{"tab ctrl+u 9ms tab ctrl+u 3ms", []string{"tab", "ctrl+u", "9ms", "tab", "ctrl+u", "3ms"}, map[string]string{first: "1s", longest: "3ms"}, longest},
+		{"three fields", []string{"ctrl+u", "2ms", "tab", "ctrl+u", "20s", "enter", "ctrl+u", "8"},
+			map[string]string{first: "2ms", longest: "20s", attempts: "8"}, attempts},
+		{"down and up", []string{"down", "ctrl+u", "7s", "up", "ctrl+u", "3ms"}, map[string]string{first: "3ms", longest: "7s"}, first},
 		{"to the second page and back", []string{"tab", "tab", "tab", "tab", "tab", "tab", "tab", "ctrl+u", "2,000", "shift+tab", "ctrl+u", "50ms"},
 			map[string]string{pane.FieldName(backoff.Slot): "50ms", capacity: "2,000"}, pane.FieldName(backoff.Slot)},
-		{"up on the first field stays", []string{"up", "ctrl+u", "5"}, map[string]string{first: "5", longest: "16s"}, first},
+		{"up on the first field stays", []string{"up", "ctrl+u", "5ms"}, map[string]string{first: "5ms", longest: "16s"}, first},
 	}
 }
 
@@ -111,7 +111,7 @@ func TestProgramTakesABurstInTheForm(t *testing.T) {
 	sendKeys(tm, "5", "enter")
 	waitFor(t, tm, "first wait (1 ms to 1 h)> 1s")
 	var keys []tea.Cmd
-	for _, msg := range press("ctrl+u", "2", "tab", "ctrl+u", "20s", "tab", "ctrl+u", "8", "ctrl+s", "2") {
+	for _, msg := range press("ctrl+u", "2ms", "tab", "ctrl+u", "20s", "tab", "ctrl+u", "8", "ctrl+s", "2") {
 		keys = append(keys, func() tea.Msg { return msg })
 	}
 	tm.Send(tea.Sequence(keys...)())
@@ -135,14 +135,14 @@ func TestProgramTakesABurstInTheForm(t *testing.T) {
 // cannot be applied; after it the pane's keys work again, and the pane
 // says how to open the form again.
 func TestFormAppliesFromAnyField(t *testing.T) {
-	m := deliver(t, quick(t, 100, 30), press("5", "enter", "ctrl+u", "1,500", "ctrl+s")...)
+	m := deliver(t, quick(t, 100, 30), press("5", "enter", "ctrl+u", "1500ms", "ctrl+s")...)
 	if m.SettingsPane().Editing() || m.Settings().FirstWait != 1500 {
 		t.Fatalf("ctrl+s on the first field: editing %v, first wait %d; want closed, 1500", m.SettingsPane().Editing(), m.Settings().FirstWait)
 	}
 	if view := m.View(); !strings.Contains(view, "enter opens the form again") {
 		t.Errorf("the pane does not say how to open the form again:\n%s", view)
 	}
-	m = deliver(t, m, press("enter", "down", "down", "down", "ctrl+u", "1_500", "down", "ctrl+u", "40000")...)
+	m = deliver(t, m, press("enter", "down", "down", "down", "ctrl+u", "1_500", "down", "ctrl+u", "40s")...)
 	if f := focusedField(m); f != pane.FieldName(backoff.Outage) {
 		t.Fatalf("three downs and one more: the cursor is on %q, want the outage", f)
 	}

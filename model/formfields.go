@@ -12,7 +12,7 @@ import (
 )
 
 // formText is one text field of the settings form: what it opens with, how
-// it reads what is typed (as the flags do: backoff.ParseTime, ParseCount,
+// it reads what is typed (as the flags do: backoff.ParseTimeUnit, ParseCount,
 // ParseThousandths, ParseJitter, ParseBudget) and checks it against the
 // wide ranges, and the range its title gives.
 type formText struct {
@@ -111,6 +111,9 @@ func settingText(f backoff.Field, group int) formText {
 		get: func(p Plan) string { return typedValue(p.Settings, f) },
 		set: func(p *Plan, typed string) error {
 			v, ok := readSetting(f, typed)
+			if readings := backoff.TimeReadings(typed); !ok && f.IsTime() && len(readings) > 0 {
+				return errors.New("A time needs a unit: " + words.Or(readings) + "?")
+			}
 			if !ok || p.Settings.CheckIn(backoff.WideLimits, f, v) != nil {
 				return errors.New(rangeError(p.Settings, f))
 			}
@@ -201,7 +204,7 @@ func timeoutText() formText {
 	return t
 }
 
-// readSetting reads a setting as the flags do: a time as backoff.ParseTime,
+// readSetting reads a setting as the flags do: a time as backoff.ParseTimeUnit,
 // a number as ParseCount, the multiplier as ParseThousandths ("1.6", or
 // "x1.6"), and the load's end also as "default".
 func readSetting(f backoff.Field, typed string) (int, bool) {
@@ -211,42 +214,22 @@ func readSetting(f backoff.Field, typed string) (int, bool) {
 	case f == backoff.Multiplier:
 		return backoff.ParseThousandths(strings.TrimPrefix(typed, "x"))
 	case f.IsTime():
-		return backoff.ParseTime(typed)
+		return backoff.ParseTimeUnit(typed)
+	case f == backoff.Processes:
+		return backoff.ParseProcesses(typed)
 	}
 	return backoff.ParseCount(typed)
 }
 
-// typedValue is a setting as the form takes it back: a time as a Go
-// duration ("1s", "1.5s", "16s", "10m", "250ms"), the multiplier as "2" or
-// "1.6", the load's default end as "default".
+// typedValue is a setting as the form takes it back: as the flags write
+// it (backoff.FormatValue: "1.5s", "1.6", "clients"), the load's default
+// end as "default".
 func typedValue(s backoff.Settings, f backoff.Field) string {
 	v := s.Get(f)
-	switch {
-	case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil:
+	if f == backoff.LoadUntil && v == backoff.DefaultLoadUntil {
 		return "default"
-	case f == backoff.Multiplier:
-		return backoff.FormatThousandths(v)
-	case f.IsTime():
-		return durationText(v)
 	}
-	return strconv.Itoa(v)
-}
-
-// durationText writes ms as a duration ParseTime reads back.
-func durationText(ms int) string {
-	switch {
-	case ms == 0:
-		return "0"
-	case ms%3600000 == 0:
-		return strconv.Itoa(ms/3600000) + "h"
-	case ms%60000 == 0:
-		return strconv.Itoa(ms/60000) + "m"
-	case ms%1000 == 0:
-		return strconv.Itoa(ms/1000) + "s"
-	case ms > 1000 && ms < 60000 && ms%100 == 0:
-		return fmt.Sprintf("%d.%ds", ms/1000, ms%1000/100)
-	}
-	return strconv.Itoa(ms) + "ms"
+	return backoff.FormatValue(f, v)
 }
 
 // rangeText is a setting's wide range in the units people read.
@@ -273,6 +256,8 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 		out = "0 for none to " + show(high) + " requests; needs a capacity"
 	case backoff.Timeout:
 		out = "0 for none to " + show(high) + "; needs a queue"
+	case backoff.Processes:
+		out += ", or clients for one each"
 	}
 	return out
 }
@@ -292,7 +277,7 @@ func rangeError(s backoff.Settings, f backoff.Field) string {
 	case f == backoff.Multiplier:
 		return "Type a multiplier from " + r + ", with at most three decimals, such as 1.6."
 	case f.IsTime():
-		return "Type a time from " + r + ", such as 1500, 1.5s or 1m30s" + or + "."
+		return "Type a time from " + r + ", such as 1s, 1.5s or 1m30s" + or + "."
 	}
 	return "Type a whole number from " + r + or + "."
 }

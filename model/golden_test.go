@@ -117,8 +117,10 @@ func moreStates() []goldenState {
 		{"jobs_full_scrolled", k("4", "enter", "a:0 b:1 c:2 d:3 e:4 f:9 g:fatal h:11", "enter", "pgdown")},
 		{"jobs_cancelled", k("4", "enter", "enter")},
 		{"jobs_under_full_jitter", k("1", "right", "4", "enter", "alpha:0 bravo:2 charlie:9 delta:fatal", "enter")},
-		{"settings_error", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")},
-		{"settings_error_gone", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter", "shift+tab")},
+		{"settings_error", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999ms", "enter")},
+		{"settings_error_gone", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999ms", "enter", "shift+tab")},
+		// A number alone could be ms or s: the field says both (issue 24, item 5).
+		{"settings_needs_a_unit", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")},
 		{"settings_takes_durations", cat(k("5", "enter", "backspace", "backspace", "1s500ms"), enters(1))},
 		{"settings_page_2", cat(k("5"), enters(8))},
 		{"settings_page_3", cat(k("5"), enters(17))},

@@ -146,7 +146,7 @@ func TestIssue9SeedAndDrawsInEveryPane(t *testing.T) {
 // an error sits beside its field until the field changes or the cursor
 // leaves it.
 func TestIssue9FormTakesDurationsAndErrorsGo(t *testing.T) {
-	for _, typed := range []string{"1500", "1.5s", "1s500ms"} {
+	for _, typed := range []string{"1500ms", "1.5s", "1s500ms", "1.5S"} {
 		m := deliver(t, quick(t, 100, 30), press("5", "enter", "backspace", "backspace", typed)...)
 		m = deliver(t, m, enters(formFields)...)
 		if got := m.Settings().FirstWait; got != 1500 || m.SettingsPane().Editing() {
@@ -156,9 +156,9 @@ func TestIssue9FormTakesDurationsAndErrorsGo(t *testing.T) {
 	// The program's state is behind a pointer: each way on from the error
 	// starts from a program of its own.
 	atError := func() App {
-		return deliver(t, quick(t, 100, 30), press("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")...)
+		return deliver(t, quick(t, 100, 30), press("5", "enter", "enter", "backspace", "backspace", "backspace", "999ms", "enter")...)
 	}
-	want := "> 999  " + pane.ErrorMark + " " + rangeError(backoff.Defaults(), backoff.LongestWait)
+	want := "> 999ms  " + pane.ErrorMark + " " + rangeError(backoff.Defaults(), backoff.LongestWait)
 	if m := atError(); !strings.Contains(m.View(), want) {
 		t.Fatalf("the error is not beside the field (%q):\n%s", want, m.View())
 	}

@@ -39,7 +39,7 @@ func resizeStates() []struct {
 		{"jobs line at its start", []string{"4", "enter", longLine, "home"}, []string{"right"}, false},
 		{"settings", []string{"5"}, []string{"down"}, false},
 		{"form", []string{"5", "enter"}, []string{"tab"}, false},
-		{"form second field", []string{"5", "enter", "backspace", "7", "enter", "left", "left"}, []string{"tab", "shift+tab"}, false},
+		{"form second field", []string{"5", "enter", "backspace", "7ms", "enter", "left", "left"}, []string{"tab", "shift+tab"}, false},
 		{"form long value", []string{"5", "enter", "enter", "9999999999999999", "left", "left", "left"}, []string{"right"}, false},
 		{"form error", []string{"5", "enter", "backspace", "backspace", "backspace", "backspace", "0", "enter"}, []string{"1", "enter"}, false},
 		{"full help", []string{"?"}, []string{"?"}, false},

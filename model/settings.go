@@ -229,7 +229,7 @@ func (m *SettingsPane) render() {
 	m.view.SetContent(pane.Fit(out, m.width, pane.Height(out)), m.width, m.height, false)
 	st := m.styles
 	title := st.Title.Render("Change the settings") +
-		st.Muted.Render(": enter, tab or ↓ next field; ↑ or shift+tab back; ctrl+s, or enter on the last field, applies; esc cancels. 1,500 or 1_500 for 1500; 1.5s or 1s500ms for a time.")
+		st.Muted.Render(": enter, tab or ↓ next field; ↑ or shift+tab back; ctrl+s, or enter on the last field, applies; esc cancels. 1,500 or 1_500 for 1500; a time with its unit: 1.5s, 1500ms, 1m30s.")
 	m.title = pane.Wrap(title, min(m.width, pane.ProseWidth))
 }
 

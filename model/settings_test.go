@@ -98,7 +98,7 @@ func checkFirstWait100(t *testing.T, m App) {
 // command's message arrives, nothing is lost.
 func TestSettingsApplyBeforeTheFormOpensAgain(t *testing.T) {
 	m, _ := settle(t, newApp(t, 100, 30), never, press("5", "enter")...)
-	m, _ = settle(t, m, never, press("backspace", "backspace", "backspace", "backspace", "100")...)
+	m, _ = settle(t, m, never, press("backspace", "backspace", "backspace", "backspace", "100ms")...)
 	// Enter on each field, delivering the form's messages, until it closes;
 	// whatever is still on its way then waits.
 	var pending []tea.Msg
@@ -149,7 +149,7 @@ func TestStaleFormMessagesDoNotMoveAFreshForm(t *testing.T) {
 	}
 	// And the form that completes is the fresh one, with what was typed in
 	// it.
-	m, _ = settle(t, m, never, press("backspace", "backspace", "backspace", "backspace", "100")...)
+	m, _ = settle(t, m, never, press("backspace", "backspace", "backspace", "backspace", "100ms")...)
 	for range formFields {
 		m, _ = settle(t, m, func(m App) bool { return !m.SettingsPane().Editing() }, press("enter")...)
 	}
@@ -161,7 +161,7 @@ func TestStaleFormMessagesDoNotMoveAFreshForm(t *testing.T) {
 func TestSettingsSummaryShowsTheAppliedSettings(t *testing.T) {
 	p := NewSettingsPane(DefaultPlan(backoff.Defaults()), pane.DefaultStyles())
 	p.SetSize(100, 30)
-	msgs := press("enter", "backspace", "backspace", "backspace", "backspace", "100")
+	msgs := press("enter", "backspace", "backspace", "backspace", "backspace", "100ms")
 	for range formFields {
 		msgs = append(msgs, press("enter")...)
 	}
@@ -202,7 +202,7 @@ func TestSettingsFormDrawnLive(t *testing.T) {
 	m, msgs := step(t, m, press("enter")[0])
 	check("opened")
 	blinks := 0
-	for _, key := range press("backspace", "7", "enter", "4") {
+	for _, key := range press("backspace", "7ms", "enter", "4") {
 		next, cmd := m.Update(key)
 		m = next.(App)
 		// A key starts the cursor's blink again: it blinks after half a

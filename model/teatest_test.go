@@ -124,11 +124,11 @@ func TestProgramAppliesSettings(t *testing.T) {
 	sendKeys(tm, "backspace", "backspace", "100ms", "enter")
 	waitFor(t, tm, "┃ longest wait (100 ms to 1 h)")
 	// A longest wait below the first wait is refused, beside the field.
-	sendKeys(tm, "backspace", "backspace", "backspace", "99", "enter")
+	sendKeys(tm, "backspace", "backspace", "backspace", "99ms", "enter")
 	first100 := backoff.Defaults()
 	first100.FirstWait = 100
-	waitFor(t, tm, "> 99  "+pane.ErrorMark+" "+rangeError(first100, backoff.LongestWait))
-	sendKeys(tm, "backspace", "backspace", "16s", "enter")
+	waitFor(t, tm, "> 99ms  "+pane.ErrorMark+" "+rangeError(first100, backoff.LongestWait))
+	sendKeys(tm, "backspace", "backspace", "backspace", "backspace", "16s", "enter")
 	waitFor(t, tm, "┃ attempts")
 	sendKeys(tm, "shift+tab")
 	waitFor(t, tm, "┃ longest wait")
@@ -162,7 +162,7 @@ func TestProgramCancelsSettings(t *testing.T) {
 	tm := startProgram(t)
 	sendKeys(tm, "5", "enter")
 	waitFor(t, tm, "first wait (1 ms to 1 h)> 1s")
-	sendKeys(tm, "backspace", "7", "enter")
+	sendKeys(tm, "backspace", "7ms", "enter")
 	waitFor(t, tm, "┃ longest wait")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	waitFor(t, tm, "Cancelled.")

@@ -59,7 +59,7 @@ func TestProgramBudgetVerdicts(t *testing.T) {
 	waitFor(t, tm, pane.VerdictTitle)
 	m := finalApp(t, tm)
 	view := m.View()
-	verdict := "95,000 of 185,000 clients (51.4%) never get through: all 95,000 were throttled by the budget (185,000 clients share one bucket)"
+	verdict := "95,000 of 185,000 clients (51.4%) never get through: all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket)"
 	if n := strings.Count(strings.Join(strings.Fields(view), " "), verdict); n == 0 {
 		t.Errorf("no verdict says %q:\n%s", verdict, view)
 	}
@@ -100,7 +100,7 @@ func TestFormExplainsTheBudget(t *testing.T) {
 	}
 	view := strings.Join(strings.Fields(strings.ReplaceAll(finalApp(t, tm).View(), "┃", " ")), " ")
 	for _, want := range []string{
-		"here 18,500 clients share each of 10 buckets", // 50,000 and 1,500 a second until 90 s, over 10 processes
+		"here 18,500 clients and fresh requests share each of 10 buckets", // 50,000 and 1,500 a second until 90 s, over 10 processes
 		"A total outage empties a bucket",
 		"grpc:10:0.1, gRPC's example; aws:500:5, the AWS SDKs' standard.",
 	} {
@@ -123,7 +123,7 @@ func TestFormExplainsTheBudget(t *testing.T) {
 	sendKeys(tm, "backspace", "backspace", "1", "shift+tab")
 	waitFor(t, tm, "┃ budget")
 	view = strings.Join(strings.Fields(strings.ReplaceAll(finalApp(t, tm).View(), "┃", " ")), " ")
-	if !strings.Contains(view, "here 185,000 clients share one bucket") {
-		t.Errorf("with one process typed, the budget field does not say 185,000 share one bucket:\n%s", view)
+	if !strings.Contains(view, "here 50,000 clients and 135,000 fresh requests share one bucket") {
+		t.Errorf("with one process typed, the budget field does not say the 50,000 and the 135,000 share one bucket:\n%s", view)
 	}
 }

@@ -9,64 +9,68 @@ import (
 
 // Flags are the command-line flags that make p from the defaults, only
 // those whose value differs, in the order the settings are listed; the note
-// has none. Times are whole milliseconds, policies are joined by commas with
-// a hyphen for each space. Each flag is followed by its value but
-// --drop-expired, a switch.
+// has none. Times carry their unit, in the shortest form
+// (backoff.FormatTime: 45s, 1.5s, 250ms), as the flags take them; policies
+// are joined by commas with a hyphen for each space. Each flag is followed
+// by its value but --drop-expired, a switch.
 func Flags(p Plan) []string {
 	var out []string
 	flag := func(name, value string) { out = append(out, "--"+name, value) }
+	// field is a whole-number setting's flag, with its value as the flag
+	// reads it: a time with its unit, the processes a number or clients.
+	field := func(f backoff.Field, v int) { flag(f.Flag(), backoff.FormatValue(f, v)) }
 	d := Default()
 	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.Clients,
 		backoff.Outage, backoff.Seed, backoff.Slot} {
 		if v := p.Settings.Get(f); v != d.Settings.Get(f) {
-			flag(f.Flag(), strconv.Itoa(v))
+			field(f, v)
 		}
 	}
 	s, ds := p.Settings, d.Settings
 	// Custom's own waits, those it has (by default it follows the five's).
 	for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.CustomAttempts} {
 		if v := s.Get(f); v != ds.Get(f) {
-			flag(f.Flag(), strconv.Itoa(v))
+			field(f, v)
 		}
 	}
 	if s.Growth != ds.Growth {
 		flag("growth", s.Growth.String())
 	}
 	if s.Multiplier != ds.Multiplier {
-		flag("multiplier", backoff.FormatThousandths(s.Multiplier))
+		field(backoff.Multiplier, s.Multiplier)
 	}
 	if s.Jitter != ds.Jitter {
 		flag("jitter", s.Jitter.String())
 	}
 	if s.MaxElapsed != ds.MaxElapsed {
-		flag("max-elapsed", strconv.Itoa(s.MaxElapsed))
+		field(backoff.MaxElapsed, s.MaxElapsed)
 	}
 	if s.CustomMaxElapsed != ds.CustomMaxElapsed {
-		flag(backoff.CustomMaxElapsed.Flag(), strconv.Itoa(s.CustomMaxElapsed))
+		field(backoff.CustomMaxElapsed, s.CustomMaxElapsed)
 	}
 	if s.Draws != ds.Draws {
 		flag("draws", s.Draws.String())
 	}
 	if s.Capacity != ds.Capacity {
-		flag("capacity", strconv.Itoa(s.Capacity))
+		field(backoff.Capacity, s.Capacity)
 	}
 	if s.Load != ds.Load {
-		flag("load", strconv.Itoa(s.Load))
+		field(backoff.Load, s.Load)
 	}
 	if s.LoadUntil != ds.LoadUntil {
-		flag("load-until", strconv.Itoa(s.LoadUntil))
+		field(backoff.LoadUntil, s.LoadUntil)
 	}
 	if s.Budget != ds.Budget {
 		flag("budget", s.Budget.String())
 	}
 	if s.Processes != ds.Processes {
-		flag("processes", strconv.Itoa(s.Processes))
+		field(backoff.Processes, s.Processes)
 	}
 	if s.Queue != ds.Queue {
-		flag("queue", strconv.Itoa(s.Queue))
+		field(backoff.Queue, s.Queue)
 	}
 	if s.Timeout != ds.Timeout {
-		flag("timeout", strconv.Itoa(s.Timeout))
+		field(backoff.Timeout, s.Timeout)
 	}
 	if s.DropExpired != ds.DropExpired {
 		out = append(out, "--drop-expired") // a switch: no value

@@ -322,8 +322,7 @@ func planKeys() []planKey {
 				return err == nil
 			}),
 			rule: func(Plan) string { return backoff.BudgetList }},
-		planCountKey("service", "processes", backoff.Processes, "How many processes the clients are spread over, each with its own budget\n"+
-			"(client n is in process (n-1) mod processes).", ""),
+		processesKey(),
 		queue,
 		timeout,
 		{table: "service", name: "drop_expired", doc: "With a queue: the service drops a request whose client has timed out, using\n" +
@@ -424,6 +423,42 @@ func customRangeDoc(f backoff.Field, name string) string {
 		from = "0 (no limit)"
 	}
 	return fmt.Sprintf("From %s to %d%s; left out, [policy] %s.", from, high, unit, name)
+}
+
+// processesKey is [service] processes: a whole number, or "clients" for a
+// process per client (backoff.PerClient), which no number writes: -1 is
+// refused as out of range.
+func processesKey() planKey {
+	k := planCountKey("service", "processes", backoff.Processes, "How many processes the clients are spread over, each with its own budget\n"+
+		"(client n is in process (n-1) mod processes), or \"clients\": a process for each\n"+
+		"client, the fresh requests included, each with its own budget.", "")
+	k.value = func(p Plan) string {
+		if p.Settings.Processes == backoff.PerClient {
+			return tomlString(backoff.FormatProcesses(backoff.PerClient))
+		}
+		return strconv.Itoa(p.Settings.Processes)
+	}
+	k.read = func(p *Plan, v any) (string, bool) {
+		if s, isString := v.(string); isString {
+			n, ok := backoff.ParseProcesses(s)
+			p.Settings.Processes = n
+			return "", ok && n == backoff.PerClient
+		}
+		n, wrong, ok := readTOMLInt(v)
+		if n == backoff.PerClient {
+			n = math.MinInt
+		}
+		p.Settings.Processes = n
+		return wrong, ok
+	}
+	k.rule = func(p Plan) string { return planFieldRule(p.Settings, backoff.Processes) + `, or "clients"` }
+	k.check = func(p Plan) string {
+		if planFieldCheck(p, backoff.Processes) != "" {
+			return "want " + k.rule(p)
+		}
+		return ""
+	}
+	return k
 }
 
 // planCountKey is a key that holds a whole-number setting.

@@ -130,6 +130,9 @@ func randomPlan(r *rand.Rand) Plan {
 		s.Budget = backoff.Budget{Kind: backoff.BudgetAWS, A: pick(r, 1, backoff.MaxAWSTokens), B: pick(r, 1, backoff.MaxAWSTokens)}
 	}
 	s.Processes = pick(r, 1, backoff.MaxProcesses)
+	if r.IntN(5) == 0 {
+		s.Processes = backoff.PerClient
+	}
 	// A queue needs a capacity; a timeout, drop-expired and lifo a queue.
 	if s.Capacity > 0 && r.IntN(2) == 0 {
 		s.Queue = pick(r, 1, backoff.MaxQueue)
@@ -343,7 +346,7 @@ func TestDecodePlanCustomOwnWaits(t *testing.T) {
 	if c := list[1]; c.Name != "grpc" || !c.Same(grpc.Policy) {
 		t.Errorf("custom in the grpc plan: got %s %s, want grpc's", c.Name, c.Describe())
 	}
-	if got := CommandLine(p); got != "retry-planner crowd --custom-first-wait 1000 --custom-longest 120000 --custom-attempts 5 "+
+	if got := CommandLine(p); got != "retry-planner crowd --custom-first-wait 1s --custom-longest 2m --custom-attempts 5 "+
 		"--multiplier 1.6 --jitter spread:0.2 --custom-max-elapsed 0 --policies exponential,custom" {
 		t.Errorf("the grpc plan's command line: got %s", got)
 	}
@@ -439,8 +442,12 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"the load's end", "[service]\nload_until_ms = -1\n", "plan.toml:2: service.load_until_ms = -1: want a time from 0 to 86400000 ms"},
 		{"no such budget", "[service]\nbudget = \"grpc:10\"\n", `plan.toml:2: service.budget = "grpc:10": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
 		{"budget out of range", "[service]\nbudget = \"grpc:0:0.1\"\n", `plan.toml:2: service.budget = "grpc:0:0.1": want none, grpc:MAX:RATIO (MAX 1 to 1000 tokens, RATIO 0.001 to 1) or aws:QUOTA:COST (1 to 1000000 tokens each; standard mode is aws:500:5)`},
-		{"no processes", "[service]\nprocesses = 0\n", "plan.toml:2: service.processes = 0: want a whole number from 1 to 100000"},
-		{"too many processes", "[service]\nprocesses = 100001\n", "plan.toml:2: service.processes = 100001: want a whole number from 1 to 100000"},
+		{"no processes", "[service]\nprocesses = 0\n", `plan.toml:2: service.processes = 0: want a whole number from 1 to 100000, or "clients"`},
+		{"too many processes", "[service]\nprocesses = 100001\n", `plan.toml:2: service.processes = 100001: want a whole number from 1 to 100000, or "clients"`},
+		// A process per client is "clients", in any case (issue 24, item 7);
+		// no number writes it.
+		{"processes -1", "[service]\nprocesses = -1\n", `plan.toml:2: service.processes = -1: want a whole number from 1 to 100000, or "clients"`},
+		{"processes client", "[service]\nprocesses = \"client\"\n", `plan.toml:2: service.processes = "client": want a whole number from 1 to 100000, or "clients"`},
 		{"the load's end past a day", "[service]\nload_until_ms = 86400001\n", "plan.toml:2: service.load_until_ms = 86400001: want a time from 0 to 86400000 ms"},
 		{"capacity below 0", "[service]\ncapacity_per_second = -5\n", "plan.toml:2: service.capacity_per_second = -5: want a whole number from 0 to 100000000"},
 		{"multiplier infinite", "[custom]\nmultiplier = inf\n", "plan.toml:2: custom.multiplier = inf: want a decimal from 1.0 to 10.0 with at most three decimals"},
@@ -562,6 +569,12 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			p.Settings.Draws, err = backoff.ParseDraws(value)
 		case "budget":
 			p.Settings.Budget, err = backoff.ParseBudget(value)
+		case "processes":
+			n, ok := backoff.ParseProcesses(value)
+			if !ok {
+				err = errors.New("not a number nor clients")
+			}
+			p.Settings.Processes = n
 		case "policies":
 			p.Policies = strings.Split(value, ",")
 		case "seeds":
@@ -577,9 +590,13 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			if !ok {
 				t.Fatalf("--%s: not a flag", name)
 			}
-			n, ok := backoff.ParseTime(value)
+			// As the command line reads them: a time with its unit.
+			n, ok := backoff.ParseCount(value)
+			if f.IsTime() {
+				n, ok = backoff.ParseTimeUnit(value)
+			}
 			if !ok {
-				err = errors.New("not a number")
+				err = errors.New("not a number, or a time without its unit")
 			}
 			p.Settings.Set(f, n)
 		}
@@ -594,10 +611,11 @@ func TestPlanFlags(t *testing.T) {
 	if got := Flags(Default()); len(got) != 0 {
 		t.Errorf("the defaults: got %q, want no flags", got)
 	}
-	want := "retry-planner crowd --first-wait 250 --longest 120000 --attempts 8 --clients 20000 --outage 30000 --seed 42 --slot 1000 " +
-		"--custom-first-wait 250 --custom-longest 120000 --custom-attempts 5 " +
-		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 300000 --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 120000 " +
-		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2500 --drop-expired --queue-order lifo " +
+	// Times carry their unit (issue 24, item 5), in the shortest form.
+	want := "retry-planner crowd --first-wait 250ms --longest 2m --attempts 8 --clients 20000 --outage 30s --seed 42 --slot 1s " +
+		"--custom-first-wait 250ms --custom-longest 2m --custom-attempts 5 " +
+		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 5m --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 2m " +
+		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2.5s --drop-expired --queue-order lifo " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

@@ -127,6 +127,38 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
+// Issue 25, item 14: a word that is no shell, or none, is a bad command
+// line: exit 2, one line naming the four shells, nothing on standard
+// output (which a person would install as a script).
+func TestCompletionRefusesNoShell(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		near string // the shell it suggests, if any
+	}{
+		{[]string{"completion", "pwsh"}, "powershell"},
+		{[]string{"completion", "PWSH"}, "powershell"},
+		{[]string{"completion", ""}, ""},
+		{[]string{"completion", "/usr/share/bash-completion/completions/retry-planner"}, ""},
+		{[]string{"completion"}, ""},
+		{[]string{"completion", "bsah"}, "bash"},
+	} {
+		out, errs, code := runArgs(t, "", tt.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%q: exit %d, %d bytes on standard output; want 2 and none", tt.args, code, len(out))
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "bash, zsh, fish or powershell\n") {
+			t.Errorf("%q: stderr %q, want one line ending in the four shells", tt.args, errs)
+		}
+		if got := strings.Contains(errs, "did you mean"); got != (tt.near != "") || tt.near != "" && !strings.Contains(errs, "did you mean "+tt.near+"?") {
+			t.Errorf("%q: stderr %q, want a suggestion of %q", tt.args, errs, tt.near)
+		}
+	}
+	// Its help is still help.
+	if out, _, code := runArgs(t, "", "completion", "--help"); code != 0 || !strings.Contains(out, "completion SHELL") || !strings.Contains(out, "powershell  the completion script for powershell") {
+		t.Errorf("completion --help: exit %d, %q; want its help", code, out)
+	}
+}
+
 // version, --version and -v print the version in one line; man writes a
 // roff page with every command and settings flag.
 func TestVersionAndMan(t *testing.T) {

@@ -156,3 +156,61 @@ func TestCompareWithItself(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24, item 6: a setting that differs from A to B but that nothing
+// either side runs reads is said, in one line with the flag that would run
+// what reads it; a setting that changes a policy run is not.
+func TestCompareSaysWhatChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	grpc := filepath.Join(dir, "grpc.toml")
+	// The issue's plan: saved with --preset grpc, it names the policy grpc,
+	// the preset, whose waits are its own.
+	reportOf(t, "crowd", "--preset", "grpc", "--policies", "grpc", "--save-plan", grpc)
+	if text := readFile(t, grpc); !strings.Contains(text, `policies = ["grpc"]`) {
+		t.Fatalf("the plan saved names %q, want grpc:\n%s", text, text)
+	}
+	idle := func(args ...string) []string {
+		t.Helper()
+		var out []string
+		for _, line := range strings.Split(reportOf(t, append([]string{"crowd", "--compare", grpc, "--plan", grpc}, args...)...), "\n") {
+			if strings.Contains(line, " no figure: ") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--custom-first-wait", "10s"}, []string{"--custom-first-wait changes no figure: read only by custom, which is not run here; " +
+			"run custom in B with --policies grpc,custom."}},
+		{[]string{"--custom-first-wait", "10s", "--jitter", "full"}, []string{"--custom-first-wait and --jitter change no figure: read only by custom, " +
+			"which is not run here; run custom in B with --policies grpc,custom."}},
+		{[]string{"--attempts", "3"}, []string{"--attempts changes no figure: read only by the five (and custom where it follows them), " +
+			"none of which runs here; run one of the five in B with --policies grpc,exponential."}},
+		{[]string{"--processes", "4"}, []string{"--processes changes no figure: processes only share out budgets, and neither side has one; " +
+			"give B one with --budget grpc:10:0.1."}},
+		// What runs it: each changes a figure, or may.
+		{[]string{"--custom-first-wait", "10s", "--policies", "grpc,custom"}, nil},
+		{[]string{"--attempts", "3", "--policies", "grpc,exponential"}, nil},
+		{[]string{"--processes", "4", "--budget", "grpc:10:0.1"}, nil},
+		{[]string{"--clients", "300"}, nil}, // every policy meets the clients
+		// Custom runs in B, but with aws's own attempts: --attempts
+		// reaches nothing.
+		{[]string{"--attempts", "3", "--policies", "custom", "--preset", "aws"}, []string{"--attempts changes no figure: read only by the five " +
+			"(and custom where it follows them), none of which runs here; run one of the five in B with --policies custom,exponential."}},
+	} {
+		if got := idle(tt.args...); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.args, got, tt.want)
+		}
+	}
+	// JSON carries them, and only when there are any.
+	doc := reportOf(t, "crowd", "--compare", grpc, "--plan", grpc, "--custom-first-wait", "10s", "--format", "json")
+	if !strings.Contains(doc, `"idle_settings": [`) || !strings.Contains(doc, `"run": "--policies grpc,custom"`) {
+		t.Errorf("JSON: no idle_settings with the flag to run:\n%s", doc)
+	}
+	if doc := reportOf(t, "crowd", "--compare", grpc, "--plan", grpc, "--format", "json"); strings.Contains(doc, "idle_settings") {
+		t.Errorf("JSON: idle_settings with nothing idle:\n%s", doc)
+	}
+}

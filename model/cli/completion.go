@@ -14,6 +14,9 @@ import (
 // names: policies and presets, formats, jitters, draws, budgets, and plans'
 // .toml files.
 
+// shells are the shells completion writes a script for.
+var shells = []string{"bash", "zsh", "fish", "powershell"}
+
 // completionHelp is each shell's completion help, in 80 columns.
 var completionHelp = map[string]string{
 	"bash": `The completion script for bash; it needs the bash-completion package.
@@ -44,14 +47,46 @@ func addCompletion(root *cobra.Command) {
 		if c.Name() != "completion" {
 			continue
 		}
-		c.Short = "the shell's completion script: bash, zsh, fish or powershell"
-		c.Long = "The completion script for a shell, which completes the commands, the flags and\ntheir values (policies, presets, formats, jitters, plans' .toml files)."
+		shellList := orList(shells)
+		c.Short = "the shell's completion script: " + shellList
+		c.Long = "The completion script for a shell, which completes the commands, the flags and\ntheir values (policies, presets, formats, jitters, plans' .toml files, times'\nunits)."
+		// A word that is no shell, or none, is refused: help on standard
+		// output would install as a completion script.
+		c.Use, c.Args, c.DisableFlagsInUseLine = "completion SHELL", cobra.ArbitraryArgs, true
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("completion needs a shell: want %s", shellList)
+			}
+			near := nearest(strings.ToLower(args[0]), shells)
+			if strings.EqualFold(args[0], "pwsh") { // PowerShell's own name, two edits from zsh
+				near = "powershell"
+			}
+			if near != "" {
+				return usagef("completion %s (did you mean %s?): want a shell, %s", quoteOdd(args[0]), near, shellList)
+			}
+			return usagef("completion %s: want a shell, %s", quoteOdd(args[0]), shellList)
+		}
 		for _, sh := range c.Commands() {
 			if long, ok := completionHelp[sh.Name()]; ok {
 				sh.Short, sh.Long = "the completion script for "+sh.Name(), long
 			}
 		}
 	}
+}
+
+// completeTime completes a time's number with its units: 45 offers 45ms,
+// 45s, 45m and 45h, those that are times; anything else, nothing, and no
+// file.
+func completeTime(_ *cobra.Command, _ []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	if len(backoff.TimeReadings(typed)) > 0 {
+		for _, unit := range []string{"ms", "s", "m", "h"} {
+			if _, ok := backoff.ParseTimeUnit(typed + unit); ok {
+				out = append(out, typed+unit)
+			}
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 // fixed completes one of values.

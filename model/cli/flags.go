@@ -65,7 +65,7 @@ type valueKind int
 
 const (
 	countValue       valueKind = iota // a whole number (backoff.ParseCount)
-	timeValue                         // a time (backoff.ParseTime)
+	timeValue                         // a time with its unit (backoff.ParseTimeUnit)
 	decimalValue                      // a decimal of at most three places (backoff.ParseThousandths)
 	jitterValue                       // backoff.ParseJitter
 	growthValue                       // backoff.ParseGrowth
@@ -77,6 +77,7 @@ const (
 	dropExpiredValue                  // a switch: "" (on) or "false"
 	queueOrderValue                   // backoff.ParseQueueOrder
 	goalValue                         // advice.ParseGoal: one goal, repeatable
+	processesValue                    // backoff.ParseProcesses: a whole number, or clients
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -119,7 +120,7 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.Load, countValue, false),
 		fieldFlag(backoff.LoadUntil, timeValue, false),
 		{"budget", budgetValue, noField, false},
-		fieldFlag(backoff.Processes, countValue, false),
+		fieldFlag(backoff.Processes, processesValue, false),
 		fieldFlag(backoff.Queue, countValue, false),
 		fieldFlag(backoff.Timeout, timeValue, false),
 		{"drop-expired", dropExpiredValue, noField, false},
@@ -202,13 +203,18 @@ func (d *settingsDraft) take(u flagUse) error {
 	bad := func(allowed string) error { return usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowed) }
 	s := &d.settings
 	switch sf.kind {
-	case countValue, timeValue, decimalValue:
+	case countValue, timeValue, decimalValue, processesValue:
 		var v int
 		switch sf.kind {
 		case countValue:
 			v, ok = backoff.ParseCount(u.value)
+		case processesValue:
+			v, ok = backoff.ParseProcesses(u.value)
 		case timeValue:
-			v, ok = backoff.ParseTime(u.value)
+			v, ok = backoff.ParseTimeUnit(u.value)
+			if !ok && len(backoff.TimeReadings(u.value)) > 0 {
+				return bareTime(u)
+			}
 		default:
 			v, ok = backoff.ParseThousandths(u.value)
 		}
@@ -286,17 +292,33 @@ func (d *settingsDraft) take(u flagUse) error {
 		*s = s.WithPreset(pr)
 		for _, f := range []backoff.Field{backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.Multiplier, backoff.CustomAttempts, backoff.CustomMaxElapsed} {
 			v := s.Get(f)
-			if f == backoff.Multiplier {
-				d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatThousandths(v), pr.Name)
-			} else {
-				d.shown[f] = fmt.Sprintf("%d (from --preset %s)", v, pr.Name)
-			}
+			d.shown[f] = fmt.Sprintf("%s (from --preset %s)", backoff.FormatValue(f, v), pr.Name)
 		}
 	}
 	if !slices.Contains(d.given, sf.name) {
 		d.given = append(d.given, sf.name)
 	}
 	return nil
+}
+
+// bareTime is the message for a time flag given a number without a unit,
+// which could be ms or s: "--outage 45: a time needs a unit: 45ms or 45s?".
+func bareTime(u flagUse) error {
+	return usagef("--%s %s: a time needs a unit: %s?", u.name, quoteOdd(u.value), orList(backoff.TimeReadings(u.value)))
+}
+
+// readTime reads the value of a time flag that is no setting (--every,
+// --max-time): its ms, or a usage error: for a number without a unit, what
+// it could be; for any other value that is no time, "want" what is.
+func readTime(u flagUse) (int, error) {
+	ms, ok := backoff.ParseTimeUnit(u.value)
+	switch {
+	case ok:
+		return ms, nil
+	case len(backoff.TimeReadings(u.value)) > 0:
+		return 0, bareTime(u)
+	}
+	return 0, usagef("--%s %s: want %s", u.name, quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
 }
 
 // takePlan sets every setting from the plan in file: what came before
@@ -311,12 +333,10 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 	for _, f := range backoff.Fields() {
 		v := d.settings.Get(f)
 		switch {
-		case f == backoff.Multiplier:
-			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatThousandths(v), shownFile(file))
 		case f == backoff.LoadUntil && v == backoff.DefaultLoadUntil, v == backoff.Follow && isCustomOwn(f):
 			delete(d.shown, f)
 		default:
-			d.shown[f] = fmt.Sprintf("%d (from --plan %s)", v, shownFile(file))
+			d.shown[f] = fmt.Sprintf("%s (from --plan %s)", backoff.FormatValue(f, v), shownFile(file))
 		}
 	}
 }
@@ -450,10 +470,10 @@ func (d *settingsDraft) shownValue(f backoff.Field) string {
 	typed, ok := d.shown[f]
 	switch {
 	case !ok:
-		return fmt.Sprintf("%d (the default)", v)
+		return fmt.Sprintf("%s (the default)", backoff.FormatValue(f, v))
 	case strings.Contains(typed, " (from --"):
 		return typed
-	case f.IsTime() && typed != strconv.Itoa(v):
+	case f.IsTime() && typed != strconv.Itoa(v)+"ms":
 		return fmt.Sprintf("%s (%d ms)", quoteOdd(typed), v)
 	}
 	return quoteOdd(typed)
@@ -479,6 +499,8 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return fmt.Sprintf("a whole number of requests from 0 (no queue) to %d", high)
 	case backoff.Timeout:
 		return fmt.Sprintf("0 (wait for ever) to %d ms", high)
+	case backoff.Processes:
+		return fmt.Sprintf("a whole number from %d to %d, or clients (a process for each client, the fresh requests included)", low, high)
 	}
 	if sf.field.IsTime() {
 		return fmt.Sprintf("%d to %d ms", low, high)
@@ -491,7 +513,7 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 	switch sf.kind {
 	case timeValue:
-		return "a time of " + allowed(sf, l, s) + ": whole milliseconds (1000) or a duration of whole ms (1s, 250ms)"
+		return "a time of " + allowed(sf, l, s) + ", whole ms, with its unit: 250ms, 1s, 1.5s, 1m30s, 2h"
 	case jitterValue:
 		return backoff.JitterList
 	case growthValue:
@@ -531,7 +553,7 @@ func allowedValue(name string, l backoff.Limits) string {
 	case "seeds":
 		return fmt.Sprintf("a whole number from 1 to %d", backoff.MaxSeeds)
 	case "every":
-		return "a time, a whole number of slots (1s, 500ms)"
+		return "a time with its unit, a whole number of slots (1s, 500ms)"
 	case "from":
 		return "start or back"
 	case "width", "height":

@@ -99,13 +99,13 @@ func TestGrowthLinearAtTheLongestWait(t *testing.T) {
 		longest string
 		want    []int
 	}{
-		{"3000", []int{1000, 2000, 3000, 3000, 3000}},
-		{"2999", []int{1000, 2000, 2999, 2999, 2999}},
-		{"3001", []int{1000, 2000, 3000, 3001, 3001}},
+		{"3000ms", []int{1000, 2000, 3000, 3000, 3000}},
+		{"2999ms", []int{1000, 2000, 2999, 2999, 2999}},
+		{"3001ms", []int{1000, 2000, 3000, 3001, 3001}},
 	} {
-		got := scheduleWaits(t, "--policy", "custom", "--growth", "linear", "--custom-first-wait", "1000", "--custom-longest", tt.longest)
+		got := scheduleWaits(t, "--policy", "custom", "--growth", "linear", "--custom-first-wait", "1s", "--custom-longest", tt.longest)
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("longest %s ms: waits %v, want %v", tt.longest, got, tt.want)
+			t.Errorf("longest %s: waits %v, want %v", tt.longest, got, tt.want)
 		}
 	}
 }

@@ -121,9 +121,11 @@ wherever they stand. A later flag overrides an earlier one of the same name.
 	b.WriteString(fs.FlagUsagesWrapped(helpWidth))
 	b.WriteString(`
 A number N is digits, plain (1500) or in groups of three as the program
-writes numbers (1,500 or 1_500); no sign, no spaces, at most 10 digits. A
-time T is whole milliseconds (1000 or 1,000) or a duration of whole ms (1s,
-250ms, 1m30s), no sign. --plain takes digits alone, as the original did.
+writes numbers (1,500 or 1_500); no sign, no spaces, at most 10 digits; with
+--plain, digits alone, as the original did. A time T is a duration of whole
+ms with its unit, ms, s, m or h, in any case: 250ms, 1.5s, 1m30s, 2h, 45S;
+no sign. 0 alone is 0; any other number alone is refused, for a time needs a
+unit: --outage 45 could be 45ms or 45s.
 
 --plain keeps the original program's settings and ranges: first wait 1 to
 10000 ms, longest to 600000 ms, attempts 2 to 12, clients 1 to 1000, outage
@@ -142,7 +144,9 @@ else: the five keep theirs. The flags after it override it:
 A budget's tokens are shared by all the clients of one process, the fresh
 requests included: client n is in process (n-1) mod P (--processes P), so
 each bucket serves about clients/P of them. 50,000 clients and --load 1500
-until 90 s are 185,000 clients; with --processes 1 they share one bucket.
+until 90 s are 50,000 clients and 135,000 fresh requests; with --processes 1
+they share one bucket; with --processes clients each has its own (P is
+185,000), as when every client holds its own gRPC throttle.
 A total outage empties a bucket, for every attempt fails: grpc:MAX:RATIO
 takes a token at each failure and refuses retries once MAX/2 are gone
 (grpc:10:0.1: from the process's 5th failure on); aws:QUOTA:COST takes COST

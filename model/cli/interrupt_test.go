@@ -14,8 +14,8 @@ import (
 // longWrite is a report whose file takes a while to write: a timeline of
 // a hundred thousand clients as JSON, a row a millisecond over 20 minutes
 // (about 200 MB).
-var longWrite = []string{"timeline", "--policy", "all", "--clients", "100000", "--slot", "1", "--every", "1", "--attempts", "20",
-	"--first-wait", "1", "--longest", "10s", "--outage", "20m", "--format", "json", "--draws", "independent"}
+var longWrite = []string{"timeline", "--policy", "all", "--clients", "100000", "--slot", "1ms", "--every", "1ms", "--attempts", "20",
+	"--first-wait", "1ms", "--longest", "10s", "--outage", "20m", "--format", "json", "--draws", "independent"}
 
 // waitForBytes waits until target, or a hidden file beside it, holds at
 // least n bytes: the report is writing.

@@ -75,9 +75,9 @@ func (l *runLimits) take(u flagUse) error {
 			l.seconds, l.timeBy = 0, "--max-time "+u.value
 			return nil
 		}
-		ms, ok := backoff.ParseTime(v)
-		if !ok {
-			return usagef("--max-time %s: want %s", quoteOdd(u.value), allowedValue(u.name, backoff.WideLimits))
+		ms, err := readTime(flagUse{name: u.name, value: v})
+		if err != nil {
+			return err
 		}
 		l.seconds, l.timeBy = int64(math.Ceil(float64(ms)/1000)), "--max-time "+u.value
 	}

@@ -14,7 +14,7 @@ import (
 
 // bigWaits are the waits of the issue's runs: a millisecond to an hour, a
 // hundred attempts, a day's outage.
-var bigWaits = []string{"--attempts", "100", "--first-wait", "1", "--longest", "1h", "--outage", "24h"}
+var bigWaits = []string{"--attempts", "100", "--first-wait", "1ms", "--longest", "1h", "--outage", "24h"}
 
 // Issue 20.3: a run past a ceiling is refused in one line, exit status 2,
 // naming the flag that allows it and by how much; nothing runs.
@@ -188,7 +188,7 @@ func TestEstimateAgainstMeasuredMemory(t *testing.T) {
 	for _, args := range [][]string{
 		append([]string{"crowd", "--clients", "100000"}, bigWaits...),
 		append([]string{"crowd", "--policies", "full-jitter", "--clients", "200", "--load", "30000", "--load-until", "10s", "--capacity", "1", "--draws", "independent"}, bigWaits...),
-		append([]string{"timeline", "--policy", "all", "--clients", "20000", "--capacity", "500", "--format", "csv", "--draws", "independent"}, "--attempts", "20", "--first-wait", "1", "--longest", "1m", "--outage", "1m"),
+		append([]string{"timeline", "--policy", "all", "--clients", "20000", "--capacity", "500", "--format", "csv", "--draws", "independent"}, "--attempts", "20", "--first-wait", "1ms", "--longest", "1m", "--outage", "1m"),
 	} {
 		opts, err := parseArgs(args)
 		if err != nil {

@@ -343,7 +343,7 @@ func TestPlanFileErrors(t *testing.T) {
 		{[]string{"crowd", "--seed-draws", "lattice"}, []string{`--seed-draws lattice: want reference or independent`}},
 		{[]string{"timeline", "--plan", "plan.toml"}, []string{"timeline needs --policy", "--policy all runs the plan's"}},
 		// A plan's values are checked again with the flags after it.
-		{[]string{"crowd", "--plan", "plan.toml", "--first-wait", "30s"}, []string{"--longest 20000 (from --plan plan.toml): want 30000 ms (the first wait)"}},
+		{[]string{"crowd", "--plan", "plan.toml", "--first-wait", "30s"}, []string{"--longest 20s (from --plan plan.toml): want 30000 ms (the first wait)"}},
 		{[]string{"crowd", "--plan", "plan.toml", "--load", "1000000"}, []string{"--load 1000000 until 30000 ms"}},
 	} {
 		checkUsageError(t, tt.args, tt.want...)

@@ -172,6 +172,7 @@ type compareSpec struct {
 	policies  []backoff.Policy
 	seeds     int
 	seedDraws backoff.Draws
+	idle      []vreport.Idle // the settings that differ and change no figure
 }
 
 // picture reports whether the report is a picture.
@@ -300,8 +301,11 @@ func (ra *reportArgs) take(u flagUse, draft *settingsDraft) error {
 	case "client":
 		ra.client, ra.clientSet = u.value, true
 	case "every":
-		n, ok := backoff.ParseTime(u.value)
-		if !ok || n < 1 || n > backoff.MaxTime {
+		n, err := readTime(u)
+		switch {
+		case err != nil:
+			return err
+		case n < 1 || n > backoff.MaxTime:
 			return usagef("--every %s: want %s", quoteOdd(u.value), allowedValue("every", backoff.WideLimits))
 		}
 		ra.report.every, ra.everySet = n, u.value
@@ -398,7 +402,7 @@ func (ra *reportArgs) finish(s backoff.Settings, draft *settingsDraft) (report, 
 			}
 		}
 		r.compare = &compareSpec{file: ra.compareFile, settings: ra.compare.Settings, policies: a,
-			seeds: ra.compare.Seeds, seedDraws: ra.compare.SeedDraws}
+			seeds: ra.compare.Seeds, seedDraws: ra.compare.SeedDraws, idle: ra.idleSettings(s, r.policies, draft)}
 	}
 	r.goals = draft.goals
 	if ra.cmd.check != nil {
@@ -698,7 +702,90 @@ func (r report) comparison(workers int) (vreport.Comparison, error) {
 	if err != nil {
 		return vreport.Comparison{}, &runError{err}
 	}
-	return vreport.Comparison{A: sa, B: sb}, nil
+	return vreport.Comparison{A: sa, B: sb, Idle: a.idle}, nil
+}
+
+// policySetting is a setting that policies read: one of the five's waits
+// (custom's too where it follows them), or custom's own.
+type policySetting struct {
+	flag   string
+	custom bool                                             // custom's own: only custom reads it
+	differ func(a, b backoff.Settings) bool                 // whether A's and B's differ, by the values policies run at
+	take   func(s *backoff.Settings, from backoff.Settings) // sets s's to from's
+}
+
+// policySettings are the settings that policies read, as their flags name
+// them.
+func policySettings() []policySetting {
+	var out []policySetting
+	for _, f := range []backoff.Field{backoff.FirstWait, backoff.LongestWait, backoff.Attempts, backoff.MaxElapsed,
+		backoff.CustomFirstWait, backoff.CustomLongestWait, backoff.CustomAttempts, backoff.CustomMaxElapsed, backoff.Multiplier} {
+		out = append(out, policySetting{flag: "--" + f.Flag(), custom: isCustomOwn(f) || f == backoff.Multiplier,
+			// Custom's own that follows on both sides is the five's, which say it.
+			differ: func(a, b backoff.Settings) bool {
+				return a.Value(f) != b.Value(f) && (!isCustomOwn(f) || a.Get(f) != backoff.Follow || b.Get(f) != backoff.Follow)
+			},
+			take: func(s *backoff.Settings, from backoff.Settings) { s.Set(f, from.Get(f)) }})
+	}
+	return append(out,
+		policySetting{flag: "--growth", custom: true, differ: func(a, b backoff.Settings) bool { return a.Growth != b.Growth },
+			take: func(s *backoff.Settings, from backoff.Settings) { s.Growth = from.Growth }},
+		policySetting{flag: "--jitter", custom: true, differ: func(a, b backoff.Settings) bool { return a.Jitter != b.Jitter },
+			take: func(s *backoff.Settings, from backoff.Settings) { s.Jitter = from.Jitter }})
+}
+
+// idleSettings are the settings of crowd --compare that differ from A (the
+// plan) to B (the command line's settings s, running policies) and change
+// no figure (issue 24, item 6): a policy's setting that no policy either
+// side runs reads (the same policies come of it at either value, as custom
+// is not run, or a preset keeps its own waits), and the processes where
+// neither side has a budget. Each comes with the flag that would run what
+// reads it in B.
+func (ra *reportArgs) idleSettings(s backoff.Settings, policies []backoff.Policy, draft *settingsDraft) []vreport.Idle {
+	a := ra.compare.Settings
+	runA := func(x backoff.Settings) ([]backoff.Policy, error) {
+		q := *ra.compare
+		q.Settings = x
+		return q.PolicyList()
+	}
+	runB := func(x backoff.Settings) ([]backoff.Policy, error) { return ra.resolve(x, draft) }
+	// same reports whether the side runs the same policies at x as at was.
+	same := func(run func(backoff.Settings) ([]backoff.Policy, error), was, x backoff.Settings) bool {
+		p, err := run(was)
+		q, errq := run(x)
+		return err == nil && errq == nil && slices.Equal(p, q)
+	}
+	names := ra.policyNames
+	if len(names) == 0 {
+		for _, p := range policies {
+			names = append(names, p.Name)
+		}
+	}
+	names = flagNames(names)
+	var out []vreport.Idle
+	for _, ps := range policySettings() {
+		if !ps.differ(a, s) {
+			continue
+		}
+		a2, b2 := a, s
+		ps.take(&a2, s)
+		ps.take(&b2, a)
+		if !same(runA, a, a2) || !same(runB, s, b2) {
+			continue
+		}
+		if ps.custom {
+			out = append(out, vreport.Idle{Flag: ps.flag, Why: "read only by custom, which is not run here",
+				Action: "run custom in B", Run: "--policies " + strings.Join(append(names, "custom"), ",")})
+		} else {
+			out = append(out, vreport.Idle{Flag: ps.flag, Why: "read only by the five (and custom where it follows them), none of which runs here",
+				Action: "run one of the five in B", Run: "--policies " + strings.Join(append(names, "exponential"), ",")})
+		}
+	}
+	if a.Processes != s.Processes && a.Budget.Kind == backoff.BudgetNone && s.Budget.Kind == backoff.BudgetNone {
+		out = append(out, vreport.Idle{Flag: "--processes", Why: "processes only share out budgets, and neither side has one",
+			Action: "give B one", Run: "--budget grpc:10:0.1"})
+	}
+	return out
 }
 
 // runSeeds is backoff.RunSeeds, saying on a terminal how many seeds are

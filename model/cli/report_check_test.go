@@ -165,7 +165,7 @@ func TestFirstWaitFlagIsTheReferenceSettingsForm(t *testing.T) {
 	}
 	rest := string(screen)[start+len(marker):]
 	want := rest[:strings.Index(rest, "\n"+plain.Menu)]
-	if got := plainBlock(t, []string{"--first-wait", "100"}, "2\n", plain.ChoicePrompt+"2\n"); got != want {
+	if got := plainBlock(t, []string{"--first-wait", "100ms"}, "2\n", plain.ChoicePrompt+"2\n"); got != want {
 		t.Errorf("--plain --first-wait 100: got\n%s\nwant (the reference)\n%s", got, want)
 	}
 	// The report adds its own lines after the reference's.
@@ -204,10 +204,10 @@ func errorCases() []errorCase {
 		{[]string{"schedule", "--policy", "fixed", "--seeds", "5"}, []string{`"--seeds"`, "is for crowd or advise, not schedule", "--policy", "--client"}},
 		{[]string{"crowd", "--policy", "fixed"}, []string{`"--policy"`, "not crowd", "--policies"}},
 		{[]string{"schedule", "--policies", "fixed"}, []string{`"--policies"`, "not schedule"}},
-		{[]string{"schedule", "--policy", "fixed", "--slot", "5"}, []string{"--slot", "schedule has no slots"}},
-		{[]string{"jobs", "a:1", "--slot", "5"}, []string{"--slot", "jobs has no slots"}},
-		{[]string{"--slot", "5", "jobs", "a:1"}, []string{"--slot", "jobs has no slots"}},
-		{[]string{"--slot", "5", "schedule", "--policy", "fixed"}, []string{"--slot", "schedule has no slots"}},
+		{[]string{"schedule", "--policy", "fixed", "--slot", "5ms"}, []string{"--slot", "schedule has no slots"}},
+		{[]string{"jobs", "a:1", "--slot", "5ms"}, []string{"--slot", "jobs has no slots"}},
+		{[]string{"--slot", "5ms", "jobs", "a:1"}, []string{"--slot", "jobs has no slots"}},
+		{[]string{"--slot", "5ms", "schedule", "--policy", "fixed"}, []string{"--slot", "schedule has no slots"}},
 		{[]string{"--plain=yes"}, []string{"--plain takes no value"}},
 		{[]string{"--version=2"}, []string{"--version takes no value"}},
 		{[]string{"schedule", "--format"}, []string{"--format needs a value", "text, csv or json"}},
@@ -250,10 +250,10 @@ func errorCases() []errorCase {
 		// settings, out of range and not numbers, in the wide ranges
 		{[]string{"--first-wait", "0"}, []string{"--first-wait 0", "1 to 3600000 ms"}},
 		{[]string{"crowd", "--first-wait", "61m"}, []string{"--first-wait 61m (3660000 ms)", "1 to 3600000 ms"}},
-		{[]string{"--first-wait", "1.5ms", "crowd"}, []string{"--first-wait 1.5ms", "whole milliseconds (1000)", "250ms"}},
+		{[]string{"--first-wait", "1.5ms", "crowd"}, []string{"--first-wait 1.5ms", "whole ms, with its unit", "250ms"}},
 		{[]string{"--first-wait", "soon"}, []string{"--first-wait soon", "1 to 3600000 ms"}},
 		{[]string{"--first-wait", ""}, []string{`--first-wait ""`, "1 to 3600000 ms"}},
-		{[]string{"--longest", "500", "crowd"}, []string{"--longest 500", "1000 ms (the first wait) to 3600000 ms"}},
+		{[]string{"--longest", "500ms", "crowd"}, []string{"--longest 500", "1000 ms (the first wait) to 3600000 ms"}},
 		{[]string{"crowd", "--first-wait", "2s", "--longest", "1s"}, []string{"--longest 1s (1000 ms)", "2000 ms (the first wait)"}},
 		{[]string{"crowd", "--first-wait", "20s"}, []string{"--first-wait 20s (20000 ms) is longer than the longest wait, 16000 ms by default", "give --longest too", "20000 to 3600000 ms"}},
 		{[]string{"crowd", "--longest", "2h"}, []string{"--longest 2h (7200000 ms)", "3600000 ms"}},
@@ -284,9 +284,9 @@ func errorCases() []errorCase {
 		{[]string{"crowd", "--max-elapsed", "25h"}, []string{"--max-elapsed 25h (90000000 ms)", "0 (no limit) to 86400000 ms"}},
 		{[]string{"crowd", "--preset", "netflix"}, []string{"--preset netflix", "grpc, aws, cenkalti, retryablehttp, client-go, envoy or polly"}},
 		{[]string{"crowd", "--preset", "grpc", "--first-wait", "200s"}, []string{"--first-wait 200s (200000 ms) is longer than the longest wait, 16000 ms by default", "give --longest too"}},
-		{[]string{"crowd", "--preset", "grpc", "--custom-first-wait", "200s"}, []string{"--custom-longest 120000 (from --preset grpc)", "200000 ms (custom's first wait)"}},
+		{[]string{"crowd", "--preset", "grpc", "--custom-first-wait", "200s"}, []string{"--custom-longest 2m (from --preset grpc)", "200000 ms (custom's first wait)"}},
 		{[]string{"crowd", "--custom-first-wait", "20s"}, []string{"--custom-first-wait 20s (20000 ms) is longer than custom's longest wait, the five's 16000 ms (--longest)", "give --custom-longest too, from 20000 to 3600000 ms"}},
-		{[]string{"crowd", "--custom-first-wait", "20s", "--custom-longest", "19999"}, []string{"--custom-longest 19999", "20000 ms (custom's first wait) to 3600000 ms"}},
+		{[]string{"crowd", "--custom-first-wait", "20s", "--custom-longest", "19999ms"}, []string{"--custom-longest 19999", "20000 ms (custom's first wait) to 3600000 ms"}},
 		{[]string{"crowd", "--custom-first-wait", "0"}, []string{"--custom-first-wait 0", "1 to 3600000 ms"}},
 		{[]string{"crowd", "--custom-attempts", "101"}, []string{"--custom-attempts 101", "2 to 100"}},
 		{[]string{"crowd", "--custom-attempts", "1"}, []string{"--custom-attempts 1", "2 to 100"}},
@@ -302,7 +302,7 @@ func errorCases() []errorCase {
 		{[]string{"crowd", "--load", "1000000", "--load-until", "11s"}, []string{"--load 1000000 until 11000 ms is 11000000 fresh requests, more than 10000000", "lower --load or --load-until"}},
 		{[]string{"crowd", "--load", "200000"}, []string{"--load 200000 until 70000 ms", "more than 10000000"}},
 		{[]string{"crowd", "--load-until", "-5"}, []string{"--load-until -5", "0 to 86400000 ms"}},
-		{[]string{"crowd", "--load-until", "90000001"}, []string{"--load-until 90000001", "0 to 86400000 ms"}},
+		{[]string{"crowd", "--load-until", "25h1ms"}, []string{"--load-until 25h1ms (90000001 ms)", "0 to 86400000 ms"}},
 		{[]string{"crowd", "--budget", "grpc:0:0.1"}, []string{"--budget grpc:0:0.1", "MAX 1 to 1000"}},
 		{[]string{"crowd", "--budget", "grpc:10:2"}, []string{"--budget grpc:10:2", "RATIO 0.001 to 1"}},
 		{[]string{"crowd", "--budget", "aws:500"}, []string{"--budget aws:500", "aws:QUOTA:COST"}},
@@ -452,8 +452,9 @@ func TestReportWriteFails(t *testing.T) {
 // One rule for a number on the command line, backoff's: 1 to 10 ASCII
 // digits, plain or in groups of three split by one comma or underscore
 // throughout, as the program writes numbers; no sign, no spaces. A time is
-// such a number of ms or a Go duration of whole ms, also without a sign.
-// --plain takes digits alone.
+// a Go duration of whole ms with its unit, in any case, also without a
+// sign; a number alone is refused (issue 24, item 5). --plain takes digits
+// alone.
 func TestNumbersOneRule(t *testing.T) {
 	tests := []struct {
 		flags  [][]string // each takes the value last
@@ -463,10 +464,13 @@ func TestNumbersOneRule(t *testing.T) {
 		{numberFlags(), []string{"5", "05", "0000005", "0000000005", "0,005", "0_005", "0,000,005"}, true},
 		{numberFlags(), []string{"+5", "-0", "-5", "+0", " 5", "5 ", "5\t", "\u0665", "\uff15", "5_0", "0x5", "5e0", "5.0", "00000000005", "",
 			",5", "5,", "0,05", "00,0005", "0,000_005", "0, 005"}, false},
-		{timeFlags(), []string{"2000", "02000", "0002000", "0000002000", "2s", "2.0s", "2000ms", "0m2s", "1s1000ms", "2,000", "2_000"}, true},
-		{timeFlags(), []string{"+2000", "-0", "+2s", "-0s", "-2s", " 2s", "2s ", "00000002000", "2000 ms", "2S", "", "2,00", "2,000ms"}, false},
+		{timeFlags(), []string{"2s", "2.0s", "2000ms", "0m2s", "1s1000ms", "2S", "2000MS", "2000Ms", "0M2S"}, true},
+		{timeFlags(), []string{"2000", "02000", "0002000", "0000002000", "2,000", "2_000", "+2000", "-0", "+2s", "-0s", "-2s", " 2s", "2s ",
+			"00000002000", "2000 ms", "", "2,00", "2,000ms", "2.0", "2sec"}, false},
 		{plainFlags(), []string{"5", "05"}, true},
 		{plainFlags(), []string{"0,005", "0_005"}, false},
+		{plainTimeFlags(), []string{"5ms", "05ms", "5MS"}, true},
+		{plainTimeFlags(), []string{"5", "05", "0,005", "0_005"}, false},
 	}
 	for _, tt := range tests {
 		for _, flag := range tt.flags {
@@ -492,10 +496,14 @@ func numberFlags() [][]string {
 		{"crowd", "--capacity"}, {"crowd", "--load"}, {"crowd", "--processes"}, {"crowd", "--custom-attempts"}}
 }
 
-// plainFlags are --plain's flags that take a number or a time, with room
-// for 5.
+// plainFlags are --plain's flags that take a number, with room for 5.
 func plainFlags() [][]string {
-	return [][]string{{"--plain", "--attempts"}, {"--plain", "--clients"}, {"--plain", "--first-wait"}, {"--plain", "--slot"}}
+	return [][]string{{"--plain", "--attempts"}, {"--plain", "--clients"}}
+}
+
+// plainTimeFlags are --plain's flags that take a time, with room for 5 ms.
+func plainTimeFlags() [][]string {
+	return [][]string{{"--plain", "--first-wait"}, {"--plain", "--slot"}}
 }
 
 // timeFlags are the flags that take a time.

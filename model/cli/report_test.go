@@ -75,7 +75,7 @@ func serviceSettings() []string {
 
 // largestSettings are the reference's largest waits, outage and crowd.
 func largestSettings() []string {
-	return []string{"--first-wait", "10000", "--longest", "600000", "--attempts", "12", "--clients", "1000", "--outage", "600000"}
+	return []string{"--first-wait", "10s", "--longest", "10m", "--attempts", "12", "--clients", "1000", "--outage", "10m"}
 }
 
 func reportCases() []reportCase {
@@ -96,7 +96,7 @@ func reportCases() []reportCase {
 		{"other/jobs", with(other, "jobs", "a:0", "b:3 c:9", "d:fatal", "e:7")},
 		// One client, three tries: through in some seeds and not in others,
 		// so percentiles of "all through by" land on both.
-		{"other/crowd-seeds-none-through", []string{"crowd", "--seeds", "200", "--clients", "1", "--attempts", "3", "--outage", "2500"}},
+		{"other/crowd-seeds-none-through", []string{"crowd", "--seeds", "200", "--clients", "1", "--attempts", "3", "--outage", "2.5s"}},
 		// The service: a capacity, a fresh load, and budgets.
 		{"service/schedule", with(service, "schedule", "--policy", "exponential", "--client", "7")},
 		{"service/jobs", with(service, "jobs", "--policy", "equal-jitter", "--budget", "aws:500:5", "alpha:0", "bravo:2", "charlie:9")},
@@ -126,7 +126,7 @@ func reportCases() []reportCase {
 		{"readme/crowd-two", []string{"crowd", "--policies", "exponential,full-jitter"}},
 		// The README's first question: will the service survive the retries?
 		{"readme/survive", []string{"crowd", "--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc,aws,full-jitter"}},
-		{"readme/cut-short", []string{"schedule", "--policy", "full-jitter", "--first-wait", "10000", "--longest", "600000", "--attempts", "12"}},
+		{"readme/cut-short", []string{"schedule", "--policy", "full-jitter", "--first-wait", "10s", "--longest", "10m", "--attempts", "12"}},
 		{"readme/metastable", with(metastable(), "crowd", "--policies", "fixed,exponential,full-jitter,decorrelated")},
 		{"readme/metastable-hour", append(with(metastable(), "crowd", "--policies", "exponential,full-jitter"), "--load-until", "1h")},
 		{"readme/metastable-budget", with(metastable(), "crowd", "--policies", "exponential,full-jitter", "--budget", "grpc:10:0.1")},
@@ -258,21 +258,21 @@ func TestHelpGoldens(t *testing.T) {
 // Settings flags mean the same before and after the command, in either
 // spelling, and the last of a repeated flag wins.
 func TestSettingsFlagsAnywhere(t *testing.T) {
-	want := reportOf(t, "crowd", "--first-wait", "250", "--clients", "50", "--outage", "5000")
+	want := reportOf(t, "crowd", "--first-wait", "250ms", "--clients", "50", "--outage", "5s")
 	for _, args := range [][]string{
-		{"--first-wait", "250", "--clients", "50", "--outage", "5000", "crowd"},
+		{"--first-wait", "250ms", "--clients", "50", "--outage", "5s", "crowd"},
 		{"--first-wait=250ms", "crowd", "--clients=50", "--outage", "5s"},
-		{"--format", "text", "--clients", "50", "crowd", "--outage", "5s", "--first-wait", "250"},
-		{"--clients", "7", "crowd", "--first-wait", "0.25s", "--clients", "50", "--outage", "5000"},
-		{"--outage", "5000", "crowd", "--clients", "50", "--first-wait", "250"},
+		{"--format", "text", "--clients", "50", "crowd", "--outage", "5s", "--first-wait", "250ms"},
+		{"--clients", "7", "crowd", "--first-wait", "0.25s", "--clients", "50", "--outage", "5s"},
+		{"--outage", "5s", "crowd", "--clients", "50", "--first-wait", "250ms"},
 	} {
 		if got := reportOf(t, args...); got != want {
 			t.Errorf("%q: got\n%s\nwant\n%s", args, got, want)
 		}
 	}
 	// The longest wait's range starts at the first wait, whichever comes first.
-	want = reportOf(t, "crowd", "--first-wait", "100", "--longest", "500")
-	if got := reportOf(t, "--longest", "500", "crowd", "--first-wait", "100"); got != want {
+	want = reportOf(t, "crowd", "--first-wait", "100ms", "--longest", "500ms")
+	if got := reportOf(t, "--longest", "500ms", "crowd", "--first-wait", "100ms"); got != want {
 		t.Errorf("--longest before --first-wait: got\n%s\nwant\n%s", got, want)
 	}
 }
@@ -281,8 +281,8 @@ func TestParseArgsSettingsInEveryMode(t *testing.T) {
 	for _, args := range [][]string{
 		{"--first-wait", "2s", "--longest", "1m", "--attempts", "9", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1s"},
 		{"--plain", "--first-wait", "2s", "--longest", "1m", "--attempts", "9", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1s"},
-		{"--first-wait", "2000", "--longest", "60000", "--attempts", "9", "--plain", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1000"},
-		{"--first-wait", "2000", "--longest", "60000", "crowd", "--attempts", "9", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1000"},
+		{"--first-wait", "2s", "--longest", "1m", "--attempts", "9", "--plain", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1s"},
+		{"--first-wait", "2s", "--longest", "1m", "crowd", "--attempts", "9", "--clients", "10", "--outage", "0", "--seed", "5", "--slot", "1s"},
 	} {
 		opts, err := parseArgs(args)
 		if err != nil {

@@ -156,32 +156,34 @@ func (p *parse) root() error {
 // wide one; help settings gives --plain's) and default.
 func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add := func(name, typ, usage string) { p.addFlag(fs, name, typ, usage) }
+	// A time T says its unit (help settings): the ranges' tops as one.
+	maxWait, maxTime := backoff.FormatTime(backoff.MaxWait), backoff.FormatTime(backoff.MaxTime)
 	add("plan", "FILE", "every setting, the policies and the seeds from a plan (TOML, as --save-plan writes it); the flags override it wherever they stand")
-	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1 to %d ms (default 1s); the five's, and custom's unless it has its own", backoff.MaxWait))
-	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %d ms (default 16s); the five's, and custom's unless it has its own", backoff.MaxWait))
+	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1ms to %s (default 1s); the five's, and custom's unless it has its own", maxWait))
+	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %s (default 16s); the five's, and custom's unless it has its own", maxWait))
 	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6); the five's, and custom's unless it has its own", backoff.MaxAttempts))
 	add("clients", "N", fmt.Sprintf("how many clients fail together at 0 ms: 1 to %d (default 200)", backoff.MaxClients))
-	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %d ms (default 10s)", backoff.MaxTime))
+	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %s (default 10s)", maxTime))
 	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")
-	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1 to %d ms (default 100ms); crowd, timeline and the full-screen program", backoff.MaxWait))
+	add("slot", "T", fmt.Sprintf("the crowd counts per slot this wide: 1ms to %s (default 100ms); crowd, timeline and the full-screen program", maxWait))
 	add("preset", "NAME", "your own policy (custom) takes a preset's first wait, longest wait, attempts, growth, multiplier, jitter and limit on total time, the five keeping theirs: "+backoff.PresetNames())
-	add("custom-first-wait", "T", fmt.Sprintf("custom: its own first wait: 1 to %d ms (default --first-wait's)", backoff.MaxWait))
-	add("custom-longest", "T", fmt.Sprintf("custom: its own longest wait: its first wait to %d ms (default --longest's)", backoff.MaxWait))
+	add("custom-first-wait", "T", fmt.Sprintf("custom: its own first wait: 1ms to %s (default --first-wait's)", maxWait))
+	add("custom-longest", "T", fmt.Sprintf("custom: its own longest wait: its first wait to %s (default --longest's)", maxWait))
 	add("custom-attempts", "N", fmt.Sprintf("custom: its own attempts, the first included: 2 to %d (default --attempts's)", backoff.MaxAttempts))
 	add("growth", "G", "custom: how each base wait grows, up to the longest: exponential (times --multiplier) or linear (plus the first wait: the n-th is n times it, the multiplier ignored) (default exponential)")
 	add("multiplier", "X", "custom: each base wait is the one before times X, up to the longest: 1 to 10, three decimals at most (default 2); --growth linear ignores it")
 	add("jitter", "J", "custom: none, full, equal, decorrelated, spread:F or up:F, F from 0.001 to 1 (default none)")
-	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %d ms (default 0); the five's, and custom's unless it has its own", backoff.MaxTime))
-	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %d ms (default --max-elapsed's)", backoff.MaxTime))
+	add("max-elapsed", "T", fmt.Sprintf("a client stops when its next attempt would come more than T after its first: 0 (no limit) to %s (default 0); the five's, and custom's unless it has its own", maxTime))
+	add("custom-max-elapsed", "T", fmt.Sprintf("custom: its own limit on total time: 0 (no limit) to %s (default --max-elapsed's)", maxTime))
 	add("draws", "D", "independent (a PCG per client) or reference (the original program's generator, as --plain always draws) (default independent)")
 	add("seed-draws", "D", "the draws of the spread over seeds: reference or independent (default independent, or --draws's)")
 	add("capacity", "N", fmt.Sprintf("requests a second the service serves once back: 0 (no limit) to %d (default 0)", backoff.MaxCapacity))
 	add("load", "N", fmt.Sprintf("fresh requests a second, each a client of its own: 0 to %d, at most %d in all (default 0)", backoff.MaxLoad, backoff.MaxFreshRequests))
-	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %d ms (default the outage + 60 s)", backoff.MaxTime))
+	add("load-until", "T", fmt.Sprintf("when the fresh load stops: 0 to %s (default the outage + 1m)", maxTime))
 	add("budget", "B", "retries a process allows: none, grpc:MAX:RATIO (gRPC's retryThrottling) or aws:QUOTA:COST (the AWS SDKs' retry quota) (default none)")
-	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d (default 1)", backoff.MaxProcesses))
+	add("processes", "N", fmt.Sprintf("the clients are spread over N processes, each with its own budget: 1 to %d, or clients for one a client, the fresh requests included (default 1)", backoff.MaxProcesses))
 	add("queue", "N", fmt.Sprintf("the service queues up to N requests once back, serving them at its capacity (needs --capacity): 0 (no queue: each attempt is served or rejected as it arrives) to %d (default 0)", backoff.MaxQueue))
-	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %d ms (default 0)", backoff.MaxTimeout))
+	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %s (default 0)", backoff.FormatTime(backoff.MaxTimeout)))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
 	add("goal", "G", "a goal advise and the advice pane search for, once for each: not-through<=P%, recovered<=T, peak<=Fx or peak<=R/s, p99<=T, attempts<=Fx; quoted for the shell ('recovered<=60s'); see help goals")
@@ -215,13 +217,18 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"seed-draws":  fixed("reference", "independent"),
 		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
 		"queue-order": fixed("fifo", "lifo"),
+		"processes":   fixed("clients"),
 		"goal":        fixed(advice.Examples...),
 	}
-	// A number or a time: nothing to offer, and no file is one.
+	// A number: nothing to offer, and no file is one; a time, its units.
 	for _, sf := range settingFlags() {
-		if sf.field != noField {
+		switch {
+		case sf.kind == timeValue:
+			out[sf.name] = completeTime
+		case sf.field != noField && out[sf.name] == nil:
 			out[sf.name] = cobra.NoFileCompletions
 		}
 	}
+	out["max-time"] = completeTime
 	return out
 }

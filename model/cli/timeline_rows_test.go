@@ -25,7 +25,7 @@ func TestTimelineSumsToTheCrowd(t *testing.T) {
 	}{
 		{[]string{"--clients", "5000", "--outage", "30s", "--capacity", "2000", "--load", "1500"}, 100, "5s"},
 		{[]string{"--clients", "2000", "--capacity", "300", "--load", "50", "--slot", "250ms", "--budget", "aws:500:5", "--processes", "2"}, 250, "5s"},
-		{[]string{"--clients", "1000", "--capacity", "5000", "--slot", "7ms", "--outage", "1234", "--load", "700", "--budget", "grpc:10:0.1"}, 7, "77ms"},
+		{[]string{"--clients", "1000", "--capacity", "5000", "--slot", "7ms", "--outage", "1234ms", "--load", "700", "--budget", "grpc:10:0.1"}, 7, "77ms"},
 		{[]string{"--clients", "3000", "--capacity", "900", "--slot", "1500ms", "--outage", "20s"}, 1500, "6s"},
 	}
 	counts := []string{"retries", "attempts", "served", "rejected", "failed_while_down"}
@@ -95,7 +95,7 @@ func TestTimelineRows(t *testing.T) {
 		{[]string{"--every", "500ms"}, 100, 500, []int{0, 500}},
 		{[]string{"--every", "100ms"}, 100, 100, []int{0, 100}},
 		{[]string{"--from", "back"}, 100, 1000, []int{10000, 11000}},
-		{[]string{"--from", "back", "--outage", "10050", "--every", "200ms"}, 100, 200, []int{10000, 10200}},
+		{[]string{"--from", "back", "--outage", "10.05s", "--every", "200ms"}, 100, 200, []int{10000, 10200}},
 	}
 	for _, tt := range tests {
 		args := append([]string{"timeline", "--policy", "full-jitter", "--format", "json"}, tt.args...)
@@ -132,7 +132,7 @@ func TestTimelineRows(t *testing.T) {
 // series stops: JSON and text in themselves, CSV on standard error.
 func TestTimelineRowsWithAny(t *testing.T) {
 	// The reference's draws, which the rows below were worked out with.
-	args := []string{"timeline", "--policy", "all", "--clients", "1", "--slot", "1", "--every", "1", "--outage", "24h", "--attempts", "30", "--first-wait", "1", "--longest", "10m", "--draws", "reference"}
+	args := []string{"timeline", "--policy", "all", "--clients", "1", "--slot", "1ms", "--every", "1ms", "--outage", "24h", "--attempts", "30", "--first-wait", "1ms", "--longest", "10m", "--draws", "reference"}
 	text, errs, code := runArgs(t, "", args...)
 	if code != 0 || strings.Contains(errs, "stop") {
 		t.Fatalf("text: exit %d, stderr %q; want 0, and the series' end said in the text", code, errs)
@@ -154,7 +154,7 @@ func TestTimelineRowsWithAny(t *testing.T) {
 	// at 1 + 2 + ... + 524,288 = 1,048,575 ms and every 600,000 ms after,
 	// the last it keeps at 4,048,575 ms, in row 4,048; so every policy's
 	// CSV lists 4,049 rows, and says it stops.
-	args[8] = "1000"
+	args[8] = "1s"
 	csvOut, errs, code := runArgs(t, "", append(args, "--format", "csv")...)
 	if code != 0 {
 		t.Fatalf("csv: exit %d, stderr %q", code, errs)
@@ -172,7 +172,7 @@ func TestTimelineRowsWithAny(t *testing.T) {
 // exactly that many bytes of rows is written, a byte less refused in one
 // line, exit 2, nothing written; the default is a gigabyte.
 func TestTimelineOutputCeiling(t *testing.T) {
-	args := []string{"timeline", "--policy", "all", "--clients", "50", "--slot", "10", "--every", "10", "--format", "json"}
+	args := []string{"timeline", "--policy", "all", "--clients", "50", "--slot", "10ms", "--every", "10ms", "--format", "json"}
 	opts, err := parseArgs(args)
 	if err != nil {
 		t.Fatal(err)

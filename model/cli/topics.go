@@ -55,9 +55,11 @@ rest. Attempts are taken in increasing (time, client); a retry drawn with a
 wait of 0 joins the same time in its client's place.
 
 BUDGETS
-Client n is in process (n-1) mod P; each process has its own budget. When an
-attempt fails and attempts remain, the budget decides whether the retry
-happens; when it refuses, the client stops, throttled.
+Client n is in process (n-1) mod P; each process has its own budget. With
+--processes clients, P is every client, the fresh requests included: each
+has a budget of its own. When an attempt fails and attempts remain, the
+budget decides whether the retry happens; when it refuses, the client
+stops, throttled.
   grpc:MAX:RATIO  gRPC's retryThrottling: tokens start at MAX; a failure
                   takes 1 (never below 0), a served attempt gives RATIO
                   (never above MAX); a retry happens only while tokens >
@@ -157,7 +159,10 @@ seeds and the goals, so that --plan FILE crowd gives its figures.
 
 crowd --compare FILE runs the crowd of the plan in FILE (A) beside the command
 line's (B), figure by figure, each with the change from A to B and whether it
-is better. retry-planner crowd --save-plan FILE writes a plan to start from.
+is better. A setting that differs but that nothing either side runs reads
+(custom's own waits when custom is not run, --processes without a budget)
+changes no figure: the report says so, with the flag that would run it.
+retry-planner crowd --save-plan FILE writes a plan to start from.
 `
 
 const formatsTopic = `Formats: every command writes text (the default), CSV or JSON (--format);
@@ -220,8 +225,9 @@ Every document but --compare's starts with "settings", what it was computed
 at: its first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms are the
 five's; "custom" {first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms},
 there only when your own policy has waits of its own (--preset, --custom-*),
-is what custom runs at. A policy carries "policy" and "policy_settings", its
-own.
+is what custom runs at; "processes" is how many ran, with --processes clients
+the clients and the fresh requests. A policy carries "policy" and
+"policy_settings", its own.
 schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
           total_ms, drawn_total_ms
@@ -237,7 +243,9 @@ crowd --seeds
           seeds_still_overloaded, cut_short_from_attempt, policy_settings}]
 crowd --compare
           a and b, each {file, settings, slot_ms, seeds, policies}, then
-          policies [{policy, in, figures [{name, a, b, change, verdict}]}]
+          policies [{policy, in, figures [{name, a, b, change, verdict}]}],
+          and idle_settings [{flag, says, run}] when a setting that differs
+          changes no figure
 timeline  slot_ms, row_ms, policy, policy_settings, retries, attempts,
           truncated, cut_short_from_attempt, rows [{from_ms, retries,
           attempts, served, rejected, failed_while_down, capacity, ...}]; side

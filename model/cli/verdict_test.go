@@ -118,7 +118,7 @@ func TestBudgetVerdict(t *testing.T) {
 	args := []string{"--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc,aws", "--budget", "grpc:10:0.1"}
 	doc := crowdJSON(t, args...)
 	want := "The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
-		"all 95,000 were throttled by the budget (185,000 clients share one bucket), the whole crowd of 50,000 among them; " +
+		"all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket), the whole crowd of 50,000 among them; " +
 		"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."
 	if doc.Ranking.Choose != "" {
 		t.Errorf("ranking: choose %q, want none (null): every policy ties", doc.Ranking.Choose)

@@ -408,7 +408,10 @@ func ServiceSentence(s backoff.Settings) string {
 	}
 	if s.Budget.Kind != backoff.BudgetNone {
 		procs := "1 process"
-		if s.Processes != 1 {
+		switch {
+		case s.Processes == backoff.PerClient:
+			procs = words.Count(s.ProcessCount()) + " processes, one a client"
+		case s.Processes != 1:
 			procs = words.Count(s.Processes) + " processes"
 		}
 		parts = append(parts, fmt.Sprintf("retries are limited by the budget %s in each of %s", s.Budget, procs))

@@ -100,6 +100,8 @@ func PlanChanges(a, b backoff.Settings) string {
 				return "none"
 			case f == backoff.Timeout && v == 0:
 				return "none"
+			case f == backoff.Processes && v == backoff.PerClient:
+				return "one a client"
 			case f.IsTime():
 				return words.Human(v)
 			}

@@ -79,8 +79,15 @@ func savedLines(what, file string, p plan.Plan) []savedLine {
 	for i := range flags {
 		flags[i] = words.ShellWord(flags[i]) // a goal's <= is the shell's
 	}
-	for i := 0; i+1 < len(flags); i += 2 {
-		crowd = append(crowd, flags[i]+" "+flags[i+1])
+	// Each flag with its value, but a switch (--drop-expired), which has
+	// none: no value starts with "--".
+	for i := 0; i < len(flags); i++ {
+		part := flags[i]
+		if i+1 < len(flags) && !strings.HasPrefix(flags[i+1], "--") {
+			i++
+			part += " " + flags[i]
+		}
+		crowd = append(crowd, part)
 	}
 	return []savedLine{
 		{text: "Saved " + what + " as " + words.ShownFile(file) + ". Open it again, or run its crowd:"},

@@ -64,6 +64,18 @@ func TestPlanSaved(t *testing.T) {
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// --drop-expired, a switch, last: the crowd keeps it, each flag with
+	// its value, times with their units (issue 24, item 5).
+	q := plan.Default()
+	q.Settings.Capacity, q.Settings.Queue, q.Settings.Timeout, q.Settings.DropExpired = 10, 5, 1500, true
+	if got := PlanSaved("the plan", "q.toml", q); !strings.HasSuffix(got, "\nretry-planner crowd --capacity 10 --queue 5 --timeout 1.5s --drop-expired") {
+		t.Errorf("a switch last: got %q, want the crowd to end --timeout 1.5s --drop-expired", got)
+	}
+	q.Settings.QueueOrder = backoff.LIFO
+	lines := PlanSavedView("the plan", "q.toml", q, 40)
+	if !strings.Contains(lines, "--queue-order lifo") || !strings.HasSuffix(strings.ReplaceAll(lines, " \\\n  ", " "), " --drop-expired --queue-order lifo") {
+		t.Errorf("a switch among flags at 40 cells: got\n%s\nwant --queue-order with its value, after --drop-expired", lines)
+	}
 	if got := PlanNotSaved("p.toml", "permission\ndenied"); got != "Could not save p.toml: permission denied." {
 		t.Errorf("PlanNotSaved: got %q, want one line", got)
 	}

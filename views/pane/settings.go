@@ -38,6 +38,8 @@ func SettingsValue(s backoff.Settings, f backoff.Field) string {
 		return "x" + backoff.FormatThousandths(v)
 	case f.IsTime():
 		return words.Human(v)
+	case f == backoff.Processes && v == backoff.PerClient:
+		return "one a client (" + words.Count(s.ProcessCount()) + ")"
 	}
 	return words.Count(v)
 }
@@ -78,7 +80,7 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 		return st.Title.Render(cut(title, w)) + "\n" + readTable([]string{"setting", "value"}, rows, []bool{false, true}, w, st, nil)
 	}
 	hint := "Press enter to change them: the crowd on the form's first page, the service on its second, your own policy, the draws and the spread on its third. " +
-		"Each field takes what the flags take: 1500, 1.5s or 1s500ms for a time."
+		"Each field takes what the flags take: a time with its unit, 1.5s, 1500ms or 1m30s."
 	parts := []string{table("The crowd", crowd), table("The service", service), table("Your own policy and the draws", ownRows)}
 	// Side by side as far as the width allows, each row of tables under the
 	// last.

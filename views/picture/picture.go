@@ -278,6 +278,8 @@ func serviceText(s backoff.Settings) []string {
 	switch {
 	case s.Budget.Kind == backoff.BudgetNone:
 		parts = append(parts, "no retry budget")
+	case s.Processes == backoff.PerClient:
+		parts = append(parts, fmt.Sprintf("budget %s in each of %s processes, one a client", s.Budget, countText(s.ProcessCount())))
 	case s.Processes > 1:
 		parts = append(parts, fmt.Sprintf("budget %s in each of %s processes", s.Budget, countText(s.Processes)))
 	default:

@@ -151,7 +151,7 @@ func AdviceText(a Advised) string {
 func adviceColumns(a Advised, rank int, kind string, c advice.Candidate) []column {
 	adv := a.Advice
 	cols := []column{{"rank", itoa(rank)}, {"result", kind}, {"candidate", candidateName(adv, c)}, {"policy", c.Policy.Name},
-		{"source", SourceName(c.Source)}, {"budget", c.Settings.Budget.String()}, {"processes", itoa(c.Settings.Processes)},
+		{"source", SourceName(c.Source)}, {"budget", c.Settings.Budget.String()}, {"processes", backoff.FormatProcesses(c.Settings.Processes)},
 		{"queue", itoa(c.Settings.Queue)}, {"timeout_ms", itoa(c.Settings.Timeout)}, {"drop_expired", fmt.Sprint(c.Settings.DropExpired)},
 		{"queue_order", c.Settings.QueueOrder.String()}}
 	cols = append(cols, policyColumns(c.Policy)...)

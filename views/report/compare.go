@@ -36,8 +36,54 @@ type CompareSide struct {
 	Spread *backoff.SeedsCrowd
 }
 
-// Comparison is A against B.
-type Comparison struct{ A, B CompareSide }
+// Comparison is A against B, and the settings that differ from A to B
+// but change no figure.
+type Comparison struct {
+	A, B CompareSide
+	Idle []Idle
+}
+
+// Idle is a setting that differs from A to B but that nothing either side
+// runs reads, so that it changes no figure: Flag names it
+// ("--custom-first-wait"), Why says why ("read only by custom, which is
+// not run here"), Action what would make it count ("run custom
+// in B"), and Run the flag that does ("--policies grpc,custom").
+type Idle struct{ Flag, Why, Action, Run string }
+
+// sentence is the idle setting in one line: "--custom-first-wait changes
+// no figure: read only by custom, which is not run here; run custom in B
+// with --policies grpc,custom."
+func (i Idle) sentence() string { return idleSentence([]string{i.Flag}, i) }
+
+func idleSentence(flags []string, i Idle) string {
+	verb := "changes"
+	if len(flags) > 1 {
+		verb = "change"
+	}
+	return fmt.Sprintf("%s %s no figure: %s; %s with %s.", words.And(flags), verb, i.Why, i.Action, i.Run)
+}
+
+// idleLines are the idle settings' sentences, one for the settings that
+// have the same reason and remedy: "--custom-first-wait and --jitter
+// change no figure: ...".
+func idleLines(idle []Idle) []string {
+	var out []string
+	for len(idle) > 0 {
+		first := idle[0]
+		var flags []string
+		var rest []Idle
+		for _, i := range idle {
+			if i.Why == first.Why && i.Run == first.Run {
+				flags = append(flags, i.Flag)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		out = append(out, idleSentence(flags, first))
+		idle = rest
+	}
+	return out
+}
 
 // The verdicts of a figure's change from A to B.
 const (
@@ -250,6 +296,9 @@ func CompareText(c Comparison) string {
 	} else {
 		b.WriteString("The settings are the same.\n")
 	}
+	for _, line := range idleLines(c.Idle) {
+		b.WriteString(line + "\n")
+	}
 	var rows [][]string
 	var onlyA, onlyB []string
 	for _, pc := range c.changes() {
@@ -453,5 +502,14 @@ func CompareDoc(c Comparison) string {
 		}
 		policies = append(policies, object{{"policy", pc.name}, {"in", pc.in}, {"figures", figures}})
 	}
-	return jsonDoc(object{{"a", compareSideDoc(c.A)}, {"b", compareSideDoc(c.B)}, {"policies", policies}})
+	doc := object{{"a", compareSideDoc(c.A)}, {"b", compareSideDoc(c.B)}, {"policies", policies}}
+	if len(c.Idle) > 0 {
+		// Only where there are any: a setting that differs and changes nothing.
+		var idle []object
+		for _, i := range c.Idle {
+			idle = append(idle, object{{"flag", i.Flag}, {"says", i.sentence()}, {"run", i.Run}})
+		}
+		doc = append(doc, member{"idle_settings", idle})
+	}
+	return jsonDoc(doc)
 }

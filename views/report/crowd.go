@@ -269,6 +269,8 @@ func ServiceLine(s backoff.Settings) string {
 	switch {
 	case s.Budget.Kind == backoff.BudgetNone:
 		parts = append(parts, "no retry budget")
+	case s.Processes == backoff.PerClient:
+		parts = append(parts, fmt.Sprintf("budget %s in each of %d processes, one a client", s.Budget, s.ProcessCount()))
 	case s.Processes > 1:
 		parts = append(parts, fmt.Sprintf("budget %s in each of %d processes", s.Budget, s.Processes))
 	default:
@@ -310,8 +312,8 @@ func PoliciesNote(s backoff.Settings, ps []backoff.Policy) string {
 		if len(limited) == 1 {
 			verb = "stops"
 		}
-		fmt.Fprintf(&b, "With --max-elapsed %d, %s %s a client once its next attempt would come more than %d ms after its start.\n",
-			s.MaxElapsed, words.And(limited), verb, s.MaxElapsed)
+		fmt.Fprintf(&b, "With --max-elapsed %s, %s %s a client once its next attempt would come more than %d ms after its start.\n",
+			backoff.FormatTime(s.MaxElapsed), words.And(limited), verb, s.MaxElapsed)
 	}
 	return b.String()
 }

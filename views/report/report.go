@@ -68,7 +68,7 @@ func settingsJSON(s backoff.Settings) SettingsJSON {
 		Clients: s.Clients, OutageMs: s.Outage, Seed: s.Seed, Growth: s.Growth.String(),
 		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
 		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
-		Budget: s.Budget.String(), Processes: s.Processes,
+		Budget: s.Budget.String(), Processes: s.ProcessCount(), // with a process per client, how many that is
 		Queue: s.Queue, TimeoutMs: s.Timeout, DropExpired: s.DropExpired, QueueOrder: s.QueueOrder.String()}
 	for _, f := range backoff.Fields() {
 		if _, own := f.Follows(); own && s.Get(f) != backoff.Follow {

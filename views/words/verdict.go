@@ -167,25 +167,47 @@ func reasons(s backoff.Settings, f backoff.Figures) string {
 	return And(parts)
 }
 
-// SharedBucket says how many clients share each budget's bucket: "185,000
-// clients share one bucket", "up to 3 clients share each of 100 buckets".
+// SharedBucket says who shares each budget's bucket, of clients in all:
+// the crowd's clients (the settings', at most clients) and the fresh
+// requests, each a client of its own, told apart: "50,000 clients and
+// 135,000 fresh requests share one bucket", "up to 3 clients and fresh
+// requests share each of 100 buckets", "each client has its own budget"
+// (a process per client, or as many processes as clients). Only the
+// processes that hold a client have a bucket to share.
 func SharedBucket(s backoff.Settings, clients int) string {
-	p := max(s.Processes, 1)
-	if p == 1 {
-		if clients == 1 {
-			return "1 client has the bucket"
-		}
+	crowd := min(s.Clients, clients)
+	fresh := clients - crowd
+	p := min(s.ProcessCount(), max(clients, 1))
+	switch {
+	case clients == 1:
+		return "1 client has the bucket"
+	case p == 1 && fresh == 0:
 		return clientsOf(clients) + " share one bucket"
+	case p == 1:
+		return clientsOf(crowd) + " and " + freshRequests(fresh) + " share one bucket"
+	case p == clients && fresh == 0:
+		return "each client has its own budget"
+	case p == clients:
+		return "each client has its own budget, and so does each fresh request"
 	}
 	each := (clients + p - 1) / p
 	up := ""
 	if clients%p != 0 {
 		up = "up to "
 	}
-	if each == 1 && up == "" {
-		return "each client has a bucket of its own"
+	who := clientsOf(each)
+	if fresh > 0 {
+		who = Count(each) + " clients and fresh requests"
 	}
-	return up + clientsOf(each) + " share each of " + Count(p) + " buckets"
+	return up + who + " share each of " + Count(p) + " buckets"
+}
+
+// freshRequests is "1 fresh request" or "135,000 fresh requests".
+func freshRequests(n int) string {
+	if n == 1 {
+		return "1 fresh request"
+	}
+	return Count(n) + " fresh requests"
 }
 
 // peakClause is the peak after back against the capacity.

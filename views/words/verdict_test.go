@@ -69,7 +69,7 @@ func TestVerdict(t *testing.T) {
 			backoff.Figures{Clients: 9200, NotThrough: 4772, GaveUp: 4000, Throttled: 771, OutOfTime: 1, Rejected: 5, StillOverloaded: true, StableFrom: 70000, RecoveredAfter: -1,
 				PeakAfterBack: 39, SlotCapacity: 10, CrowdAllThroughBy: 52000},
 			"The service is still overloaded when the fresh load stops at 1 min 10 s; 4,772 of 9,200 clients (51.9%) never get through: " +
-				"4,000 gave up, 771 were throttled by the budget (2,300 clients share each of 4 buckets) and 1 ran out of time; " +
+				"4,000 gave up, 771 were throttled by the budget (2,300 clients and fresh requests share each of 4 buckets) and 1 ran out of time; " +
 				"its peak after back is 3.9x capacity (39 attempts in a 100 ms slot that serves 10)."},
 		{"all through, with a load: the crowd's last", settingsWith(2000, 100, backoff.Budget{}, 1),
 			backoff.Figures{Clients: 7200, StableFrom: 10000, PeakAfterBack: 19, SlotCapacity: 200, AllThroughBy: 69990, CrowdAllThroughBy: 25700},
@@ -82,7 +82,7 @@ func TestVerdict(t *testing.T) {
 		}(),
 			backoff.Figures{Clients: 185000, NotThrough: 95000, Throttled: 95000, StableFrom: 30000, PeakAfterBack: 150, SlotCapacity: 200, AllThroughBy: 89999, CrowdAllThroughBy: -1},
 			"The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
-				"all 95,000 were throttled by the budget (185,000 clients share one bucket), the whole crowd of 50,000 among them; " +
+				"all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket), the whole crowd of 50,000 among them; " +
 				"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."},
 		{"no capacity: the peak as a rate", backoff.Defaults(),
 			backoff.Figures{Clients: 200, StableFrom: 10000, PeakAfterBack: 200, SlotCapacity: -1, CrowdAllThroughBy: 15000},
@@ -96,6 +96,48 @@ func TestVerdict(t *testing.T) {
 	for _, tt := range tests {
 		if got := Verdict(tt.s, tt.f); got != tt.want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Issue 24, item 7: who shares a bucket, the crowd's clients and the fresh
+// requests told apart; a process per client gives each its own. Each
+// boundary of the processes against the clients by hand.
+func TestSharedBucket(t *testing.T) {
+	crowd := func(clients, load, processes int) backoff.Settings {
+		s := backoff.Defaults() // the load until 70 s: 70 fresh requests a second of load
+		s.Clients, s.Load, s.Processes = clients, load, processes
+		return s
+	}
+	for _, tt := range []struct {
+		name    string
+		s       backoff.Settings
+		clients int // the crowd's and the fresh requests
+		want    string
+	}{
+		{"one client", crowd(1, 0, 1), 1, "1 client has the bucket"},
+		{"the crowd alone", crowd(200, 0, 1), 200, "200 clients share one bucket"},
+		// The issue's: 120,000 clients and 1,800,000 requests were
+		// "1,920,000 clients".
+		{"the issue's", crowd(120000, 0, 1), 1920000, "120,000 clients and 1,800,000 fresh requests share one bucket"},
+		{"one fresh request", crowd(200, 0, 1), 201, "200 clients and 1 fresh request share one bucket"},
+		// 200 over 3 processes: 67, 67, 66.
+		{"up to", crowd(200, 0, 3), 200, "up to 67 clients share each of 3 buckets"},
+		// 200 over 4: exactly 50 each.
+		{"exactly", crowd(200, 0, 4), 200, "50 clients share each of 4 buckets"},
+		{"with fresh requests", crowd(200, 1, 4), 270, "up to 68 clients and fresh requests share each of 4 buckets"},
+		// 199 processes over 200: one holds two.
+		{"one process fewer than the clients", crowd(200, 0, 199), 200, "up to 2 clients share each of 199 buckets"},
+		// As many processes as clients, and more: each alone, the
+		// processes without a client hold no bucket.
+		{"as many processes as clients", crowd(200, 0, 200), 200, "each client has its own budget"},
+		{"more processes than clients", crowd(200, 0, 100000), 200, "each client has its own budget"},
+		{"a process per client", crowd(120000, 0, backoff.PerClient), 120000, "each client has its own budget"},
+		{"a process per client and per fresh request", crowd(120000, 3000, backoff.PerClient), 120000 + 210000,
+			"each client has its own budget, and so does each fresh request"},
+	} {
+		if got := SharedBucket(tt.s, tt.clients); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
