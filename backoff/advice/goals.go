@@ -122,9 +122,16 @@ const maxGoalBytes = 64
 type GoalError struct {
 	Text string // the goal as given
 	Rule string // what is wrong and what is allowed, in one line
+	List bool   // Text is a list of goals (ParseGoals), not one
 }
 
-func (e *GoalError) Error() string { return fmt.Sprintf("goal %s: %s", strconv.Quote(e.Text), e.Rule) }
+func (e *GoalError) Error() string {
+	what := "goal"
+	if e.List {
+		what = "goals"
+	}
+	return fmt.Sprintf("%s %s: %s", what, strconv.Quote(e.Text), e.Rule)
+}
 
 // ParseGoal reads one goal, NAME<=LIMIT, as String writes it; the name in
 // any case, with - or _ or a space between its words, spaces around <=
@@ -246,14 +253,18 @@ func (gs Goals) String() string {
 }
 
 // ParseGoals reads goals separated by commas, as a form's field holds
-// them; a comma inside a number (peak<=5,000/s) is the number's. The
-// empty text is no goals.
+// them; a comma between two digits (peak<=5,000/s) is the number's. The
+// empty text is no goals; a comma with no goal beside it is refused.
 func ParseGoals(text string) (Goals, error) {
 	var gs Goals
 	if strings.TrimSpace(text) == "" {
 		return gs, nil
 	}
-	for _, part := range splitGoals(text) {
+	parts := splitGoals(text)
+	for i, part := range parts {
+		if strings.TrimSpace(part) == "" {
+			return Goals{}, &GoalError{Text: text, List: true, Rule: emptyPart(i, len(parts))}
+		}
 		g, err := ParseGoal(strings.TrimSpace(part))
 		if err != nil {
 			return Goals{}, err
@@ -263,26 +274,34 @@ func ParseGoals(text string) (Goals, error) {
 	return gs, nil
 }
 
-// splitGoals splits at the commas that start a goal: those followed, past
-// any spaces, by a letter.
+// emptyPart says what is wrong with the empty part i of n (n > 1: a
+// comma is beside it).
+func emptyPart(i, n int) string {
+	const example = ", such as recovered<=60s, p99<=30s"
+	switch i {
+	case n - 1:
+		return "a comma with no goal after it: drop the comma, or write a goal after it" + example
+	case 0:
+		return "a comma with no goal before it: drop the comma, or write a goal before it" + example
+	}
+	return "two commas with no goal between them: drop one, or write a goal between them" + example
+}
+
+// splitGoals splits at every comma but those between two digits, which
+// group a number's digits.
 func splitGoals(text string) []string {
 	var parts []string
 	start := 0
 	for i := 0; i < len(text); i++ {
-		if text[i] != ',' {
-			continue
-		}
-		j := i + 1
-		for j < len(text) && text[j] == ' ' {
-			j++
-		}
-		if j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') || j == len(text) {
+		if text[i] == ',' && !(i > 0 && isDigit(text[i-1]) && i+1 < len(text) && isDigit(text[i+1])) {
 			parts = append(parts, text[start:i])
 			start = i + 1
 		}
 	}
 	return append(parts, text[start:])
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // A NeedsCapacityError is a goal against the capacity for a service that
 // has none.

@@ -277,3 +277,25 @@ func FuzzParseGoal(f *testing.F) {
 		}
 	})
 }
+
+// A comma with no goal beside it is refused in one line that quotes the
+// goals as typed and says what to do; a comma inside a number is the
+// number's (issue 25 item 8).
+func TestParseGoalsEmptyParts(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"recovered<=60s,", `goals "recovered<=60s,": a comma with no goal after it: drop the comma, or write a goal after it, such as recovered<=60s, p99<=30s`},
+		{"recovered<=60s, ", `goals "recovered<=60s, ": a comma with no goal after it: drop the comma, or write a goal after it, such as recovered<=60s, p99<=30s`},
+		{",recovered<=60s", `goals ",recovered<=60s": a comma with no goal before it: drop the comma, or write a goal before it, such as recovered<=60s, p99<=30s`},
+		{"recovered<=60s,,p99<=1s", `goals "recovered<=60s,,p99<=1s": two commas with no goal between them: drop one, or write a goal between them, such as recovered<=60s, p99<=30s`},
+		{"recovered<=60s, ,p99<=1s", `goals "recovered<=60s, ,p99<=1s": two commas with no goal between them: drop one, or write a goal between them, such as recovered<=60s, p99<=30s`},
+	}
+	for _, tt := range tests {
+		_, err := ParseGoals(tt.text)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ParseGoals(%q): got %v, want %s", tt.text, err, tt.want)
+		}
+	}
+	if gs, err := ParseGoals("peak<=5,000/s, p99<=1s"); err != nil || gs.Len() != 2 {
+		t.Errorf("a comma in a number: got %v, %v; want two goals", gs, err)
+	}
+}
