@@ -2,6 +2,7 @@ package advice
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -133,9 +134,9 @@ func (e *GoalError) Error() string {
 	return fmt.Sprintf("%s %s: %s", what, strconv.Quote(e.Text), e.Rule)
 }
 
-// ParseGoal reads one goal, NAME<=LIMIT, as String writes it; the name in
-// any case, with - or _ or a space between its words, spaces around <=
-// and the limit allowed. Times are whole milliseconds (60000) or a
+// ParseGoal reads one goal, NAME<=LIMIT, as String writes it; the name
+// any of its Names, spaces around <= and the limit allowed; names and units
+// in any case (P99<=60S). Times are whole milliseconds (60000) or a
 // duration of whole ms (60s, 1m30s); numbers may group their digits as
 // the flags do (5,000); decimals have at most three places.
 func ParseGoal(text string) (Goal, error) {
@@ -149,8 +150,12 @@ func ParseGoal(text string) (Goal, error) {
 	if !ok {
 		return fail("want NAME<=LIMIT, a figure and its most: %s", Forms)
 	}
-	name = strings.ToLower(strings.Join(strings.FieldsFunc(name, func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' }), "-"))
-	limit = strings.TrimSpace(limit)
+	typed := strings.TrimSpace(name)
+	name, known := canonicalName(name)
+	limit = strings.ToLower(strings.TrimSpace(limit))
+	if !known {
+		return fail("no goal is named %s: want %s", strconv.Quote(typed), Forms)
+	}
 	switch name {
 	case "not-through":
 		n, ok := cutNumber(limit, "%", backoff.ParseThousandths)
@@ -184,12 +189,37 @@ func ParseGoal(text string) (Goal, error) {
 		}
 		return Goal{Attempts, n}, nil
 	}
-	return fail("no goal is named %s: want %s", strconv.Quote(name), Forms)
+	return fail("no goal is named %s: want %s", strconv.Quote(typed), Forms)
+}
+
+// Names are the names each kind of goal goes by, its own first: the names
+// the faces show it by (the crowd pane's "lost", a table's "recovered
+// after", the JSON's latency_p99_ms) name the same goal. A name is read in
+// any case, with -, _ or spaces between its words.
+var Names = [NumKinds][]string{
+	NotThrough: {"not-through", "lost"},
+	Recovered:  {"recovered", "recovered-after", "recovered-after-ms"},
+	PeakTimes:  {"peak", "peak-after-back"},
+	PeakRate:   {"peak", "peak-after-back"},
+	P99:        {"p99", "latency-p99", "latency-p99-ms"},
+	Attempts:   {"attempts"},
+}
+
+// canonicalName is the goal's own name for a name as typed, and whether
+// it names one.
+func canonicalName(typed string) (string, bool) {
+	name := strings.ToLower(strings.Join(strings.FieldsFunc(typed, func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' }), "-"))
+	for k, names := range Names {
+		if slices.Contains(names, name) {
+			return Kind(k).Name(), true
+		}
+	}
+	return "", false
 }
 
 // cutNumber reads s, which must end in unit, with parse.
 func cutNumber(s, unit string, parse func(string) (int, bool)) (int, bool) {
-	v, ok := strings.CutSuffix(strings.ToLower(s), unit)
+	v, ok := strings.CutSuffix(s, unit)
 	if !ok {
 		return 0, false
 	}

@@ -299,3 +299,47 @@ func TestParseGoalsEmptyParts(t *testing.T) {
 		t.Errorf("a comma in a number: got %v, %v; want two goals", gs, err)
 	}
 }
+
+// One rule for case: names and units in any case, as the faces and the
+// time flags read them; every name a face shows names its goal; a name
+// refused is quoted as typed (issue 25 item 16, issue 24 item 11).
+func TestGoalNamesAndCase(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want Goal
+	}{
+		{"recovered<=60S", Goal{Recovered, 60000}},
+		{"RECOVERED<=1M30S", Goal{Recovered, 90000}},
+		{"p99<=250MS", Goal{P99, 250}},
+		{"peak<=2X", Goal{PeakTimes, 2000}},
+		{"peak<=5000/S", Goal{PeakRate, 5000}},
+		{"attempts<=3X", Goal{Attempts, 3000}},
+		{"lost<=1%", Goal{NotThrough, 1000}},
+		{"Lost <= 1%", Goal{NotThrough, 1000}},
+		{"recovered after<=60s", Goal{Recovered, 60000}},
+		{"recovered_after_ms<=60000", Goal{Recovered, 60000}},
+		{"peak after back<=2x", Goal{PeakTimes, 2000}},
+		{"peak_after_back<=5000/s", Goal{PeakRate, 5000}},
+		{"latency-p99<=30s", Goal{P99, 30000}},
+		{"latency_p99_ms<=30000", Goal{P99, 30000}},
+		{"LATENCY P99<=30s", Goal{P99, 30000}},
+	} {
+		if got, err := ParseGoal(tt.text); err != nil || got != tt.want {
+			t.Errorf("ParseGoal(%q) = %+v, %v; want %+v", tt.text, got, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"LATENCY<=3s", `goal "LATENCY<=3s": no goal is named "LATENCY": want `},
+		{" Not_Lost <= 1%", `goal " Not_Lost <= 1%": no goal is named "Not_Lost": want `},
+		{"tries<=3x", `goal "tries<=3x": no goal is named "tries": want `},
+	} {
+		if _, err := ParseGoal(tt.text); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("ParseGoal(%q): got %v, want %s...", tt.text, err, tt.want)
+		}
+	}
+	for k, names := range Names {
+		if names[0] != Kind(k).Name() {
+			t.Errorf("%v's names start with %q, want its own name %q", Kind(k), names[0], Kind(k).Name())
+		}
+	}
+}

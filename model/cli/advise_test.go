@@ -332,3 +332,29 @@ func TestCandidateCommandsRunTheirCandidate(t *testing.T) {
 		}
 	}
 }
+
+// help goals names every name a goal goes by, each of which --goal takes
+// (issue 24 item 11).
+func TestHelpGoalsNamesEveryName(t *testing.T) {
+	help := reportOf(t, "help", "goals")
+	flat := strings.Join(strings.Fields(help), " ")
+	for k, names := range advice.Names {
+		for _, name := range names {
+			if !strings.Contains(flat, name) && !strings.Contains(flat, strings.ReplaceAll(name, "-", "_")) {
+				t.Errorf("help goals does not name %q", name)
+			}
+			g := name + "<=1%"
+			switch advice.Kind(k) {
+			case advice.Recovered, advice.P99:
+				g = name + "<=1s"
+			case advice.PeakTimes, advice.Attempts:
+				g = name + "<=2x"
+			case advice.PeakRate:
+				g = name + "<=10/s"
+			}
+			if got, err := advice.ParseGoal(g); err != nil || got.Kind != advice.Kind(k) {
+				t.Errorf("--goal %s: got %v, %v; want a goal of %s", g, got, err, advice.Kind(k).Name())
+			}
+		}
+	}
+}

@@ -309,7 +309,11 @@ Quote a goal for the shell: --goal 'recovered<=60s'.
   attempts<=Fx      attempts per client, all attempts over all the clients:
                     the load the clients add; F from 1 to 100
 T is whole milliseconds (60000) or a duration (60s, 1m30s); F a decimal of
-three places at most.
+three places at most. A goal also goes by the names the tables and the
+JSON give its figure: not-through as lost, recovered as recovered-after or
+recovered_after_ms, peak as peak-after-back, p99 as latency-p99 or
+latency_p99_ms. Names and units are read in any case (P99<=30S), with -, _
+or spaces between a name's words.
 
 HOW A GOAL IS HELD
 Over the seeds S to S+N-1 (--seed, --seeds; 20 unless told), independent
