@@ -47,7 +47,7 @@ func adviceInline(more ...Option) []Option {
 func adviceStates() []goldenState {
 	k := press
 	queue := applied(withQueue)
-	meets := cat([]tea.Msg{queue}, k("6", "e", "25%", "enter", "60s", "ctrl+s"))
+	meets := cat([]tea.Msg{queue}, k("6", "e", "enter", "60s", "ctrl+s"))
 	return []goldenState{
 		{"advice_empty", k("6")},
 		{"advice_form", cat([]tea.Msg{queue}, k("6", "e", "25%", "enter", "60s"))},
@@ -79,7 +79,7 @@ func TestAdviceGolden(t *testing.T) {
 // 3 and 4's chosen policy follow; the search does not run again for it.
 func TestAdviceEnterApplies(t *testing.T) {
 	m := send(t, newAppWith(t, 120, 40, adviceInline()...), applied(withQueue))
-	m = send(t, m, press("6", "e", "25%", "enter", "60s", "ctrl+s")...)
+	m = send(t, m, press("6", "e", "enter", "60s", "ctrl+s")...)
 	adv := m.AdvicePane().Advice()
 	if adv == nil || len(adv.Meets) < 2 {
 		t.Fatalf("want two candidates or more that meet the goals, got %+v", adv)

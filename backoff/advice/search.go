@@ -518,7 +518,7 @@ func (ex *executor) runSeeds(cs []Candidate, n int) error {
 		}
 		c.Seeds = n
 		c.Spread = backoff.SpreadOf(c.Policy, figs[:n])
-		c.Verdicts = ex.sr.Goals.Judge(c.Settings, c.Spread)
+		c.Verdicts = ex.sr.Goals.Judge(c.Settings, figs[:n])
 	}
 	return nil
 }

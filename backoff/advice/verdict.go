@@ -1,12 +1,17 @@
 package advice
 
-import "github.com/retryplanner/retry-planner/backoff"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
 
 // A Verdict is one goal held against a candidate's crowd over the seeds:
 // the figure's value at the 95th percentile, and whether that meets the
 // goal. Every comparison is in whole numbers:
 //
-//	not-through<=P%:  not_through * 100000 <= P * clients  (P in thousandths of a percent)
+//	not-through<=P%:  not_through * 100000 <= P * clients_touched  (P in thousandths of a percent)
 //	recovered<=T:     recovered_after_ms <= T, and not absent (still overloaded)
 //	peak<=Fx:         peak_after_back * 1000 <= F * slot_capacity  (F in thousandths)
 //	peak<=R/s:        peak_after_back * 1000 <= R * slot_ms
@@ -14,14 +19,20 @@ import "github.com/retryplanner/retry-planner/backoff"
 //	attempts<=Fx:     attempts * 1000 <= F * clients  (F in thousandths)
 //
 // where each figure is its p95 over the seeds (backoff.Spread) and clients
-// is the same in every seed.
+// is the same in every seed. A share of clients not through is of the
+// clients touched (MODEL.md section 5: those that start by the run's last
+// failure), which differ from seed to seed: its p95 is that of each seed's
+// share, not_through / clients_touched, and the verdict's value and Of are
+// that seed's two figures, so that a longer load window, which adds only
+// clients that meet nothing but success, cannot dilute it.
 type Verdict struct {
 	Goal   Goal
 	Value  int  // the figure at the 95th percentile; -1 when absent
 	Absent bool // no value at the 95th percentile: still overloaded, or no client through
 	Met    bool
-	// Of is what the value is held against: the clients for not-through
-	// and attempts, the slot's capacity for peak<=Fx, the slot in ms for
+	// Of is what the value is held against: the clients touched of the
+	// seed at the 95th percentile for not-through, the clients for
+	// attempts, the slot's capacity for peak<=Fx, the slot in ms for
 	// peak<=R/s; 0 for times.
 	Of int
 	// Most is the largest value of the figure that meets the goal: the
@@ -32,9 +43,13 @@ type Verdict struct {
 	Most int
 }
 
-// Judge holds every goal against a candidate's spread over the seeds,
-// under the settings it ran with, in the goals' order.
-func (gs Goals) Judge(s backoff.Settings, sp backoff.PolicySpread) []Verdict {
+// Judge holds every goal against a candidate's figures, one for each seed
+// in order, under the settings it ran with, in the goals' order.
+func (gs Goals) Judge(s backoff.Settings, figs []backoff.Figures) []Verdict {
+	if len(figs) == 0 {
+		return nil
+	}
+	sp := backoff.SpreadOf(backoff.Policy{}, figs)
 	var out []Verdict
 	clients := sp.Spread("clients").P95
 	for _, g := range gs.List() {
@@ -43,9 +58,10 @@ func (gs Goals) Judge(s backoff.Settings, sp backoff.PolicySpread) []Verdict {
 		val := int64(v.Value)
 		switch g.Kind {
 		case NotThrough:
-			v.Of = clients
-			v.Met = val*100000 <= lim*int64(clients)
-			v.Most = int(lim * int64(clients) / 100000)
+			at := shareP95(figs)
+			v.Value, v.Of = at.NotThrough, at.ClientsTouched
+			v.Met = int64(v.Value)*100000 <= lim*int64(v.Of)
+			v.Most = int(lim * int64(v.Of) / 100000)
 		case Recovered, P99:
 			v.Absent = v.Value < 0
 			v.Met = !v.Absent && val <= lim
@@ -66,6 +82,19 @@ func (gs Goals) Judge(s backoff.Settings, sp backoff.PolicySpread) []Verdict {
 		out = append(out, v)
 	}
 	return out
+}
+
+// shareP95 is the seed at the 95th percentile (nearest rank) of the share
+// of clients not through, not_through / clients_touched, the lowest share
+// first; of seeds with the same share, the fewer clients not through
+// first.
+func shareP95(figs []backoff.Figures) backoff.Figures {
+	sorted := slices.Clone(figs)
+	slices.SortStableFunc(sorted, func(a, b backoff.Figures) int {
+		return cmp.Or(cmp.Compare(int64(a.NotThrough)*int64(b.ClientsTouched), int64(b.NotThrough)*int64(a.ClientsTouched)),
+			cmp.Compare(a.NotThrough, b.NotThrough))
+	})
+	return sorted[(95*len(sorted)+99)/100-1]
 }
 
 // slotCapacity is ceil(C*S/1000), the figure slot_capacity; 0 without a

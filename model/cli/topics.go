@@ -252,7 +252,8 @@ advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
           meets and closest (closest only when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
           service {queue, timeout_ms, drop_expired, queue_order}, settings,
-          meets, goals_met [goal], goals [{goal, figure, p95, most, met,
+          meets, goals_met [goal], goals [{goal, figure, p95,
+          clients_touched (not-through's: the p95 seed's), most, met,
           words}], figures {attempts, not_through, recovered_after_ms,
           peak_after_back, latency_p99_ms: {median, p95}}, clients, seeds,
           command}]
@@ -297,8 +298,11 @@ the last of a name wins), in a plan's [goals] table, or in the pane's form.
 Quote a goal for the shell: --goal 'recovered<=60s'.
 
   not-through<=P%   not_through, the clients that never get through, at most
-                    P percent of all the clients (the crowd and the fresh
-                    requests); P from 0 to 100, three decimals at most
+                    P percent of the clients touched (clients_touched: the
+                    crowd and the fresh requests that start by the run's
+                    last failure; those after it meet nothing but success,
+                    so a longer load cannot dilute the share); P from 0 to
+                    100, three decimals at most
   recovered<=T      recovered_after_ms: from the outage's end until the
                     service is stable; a service still overloaded when the
                     load stops never meets it
@@ -319,8 +323,10 @@ HOW A GOAL IS HELD
 Over the seeds S to S+N-1 (--seed, --seeds; 20 unless told), independent
 draws unless --seed-draws reference: the figure's 95th percentile by nearest
 rank, the value at rank ceil(95 N / 100) from the best (20 seeds: the 19th)
-must be no more than the limit: a value equal to the limit meets it. In
-whole numbers: not_through x 100000 <= P(thousandths) x clients, peak x 1000
+must be no more than the limit: a value equal to the limit meets it. For
+not-through it is each seed's share, not_through / clients_touched, at that
+rank (the seed whose share it is gives both). In whole numbers: not_through
+x 100000 <= P(thousandths) x clients_touched, peak x 1000
 <= F(thousandths) x slot capacity, peak x 1000 <= R x slot ms, attempts x
 1000 <= F(thousandths) x clients. The advice says, for each goal, the most
 of its figure that meets it ("1% (at most 3,650)").

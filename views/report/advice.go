@@ -230,8 +230,11 @@ func candidateJSON(a Advised, rank int, c advice.Candidate) object {
 		if v.Absent {
 			p95 = nil
 		}
-		goals = append(goals, object{{"goal", v.Goal.String()}, {"figure", v.Goal.Kind.Figure()}, {"p95", p95}, {"most", v.Most},
-			{"met", v.Met}, {"words", words.GoalLine(v)}})
+		goal := object{{"goal", v.Goal.String()}, {"figure", v.Goal.Kind.Figure()}, {"p95", p95}}
+		if v.Goal.Kind == advice.NotThrough { // the share's p95 is a seed's: its clients touched
+			goal = append(goal, member{"clients_touched", v.Of})
+		}
+		goals = append(goals, append(goal, member{"most", v.Most}, member{"met", v.Met}, member{"words", words.GoalLine(v)}))
 	}
 	if met == nil {
 		met = []string{}

@@ -18,18 +18,18 @@ func handAdvice(meets bool) Advised {
 	goals := advice.Goals{}.With(advice.Goal{Kind: advice.NotThrough, Limit: 20000}).With(advice.Goal{Kind: advice.Recovered, Limit: 120000})
 	sr := advice.Search{Settings: s, Seeds: 2, Goals: goals}
 	fig := func(notThrough, recovered int) backoff.Figures {
-		return backoff.Figures{Clients: 30500, Attempts: 30504, NotThrough: notThrough, RecoveredAfter: recovered, PeakAfterBack: 10, LatencyP99: 9,
+		return backoff.Figures{Clients: 30500, ClientsTouched: 30500, Attempts: 30504, NotThrough: notThrough, RecoveredAfter: recovered, PeakAfterBack: 10, LatencyP99: 9,
 			SlotCapacity: 10, AllThroughBy: 299999, BusiestSlotFrom: 0, PeakAfterBackFrom: 30000, LatencyP50: 0, LatencyMax: 20, CrowdAllThroughBy: -1}
 	}
 	cs := s
 	cs.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
 	c := advice.Candidate{Source: advice.FromFive, Policy: s.Policy(backoff.FullJitter), Settings: cs, Seeds: 2}
-	if meets {
-		c.Spread = backoff.SpreadOf(c.Policy, []backoff.Figures{fig(4850, 0), fig(4850, 0)})
-	} else {
-		c.Spread = backoff.SpreadOf(c.Policy, []backoff.Figures{fig(4850, 150000), fig(4850, 150000)})
+	figs := []backoff.Figures{fig(4850, 0), fig(4850, 0)}
+	if !meets {
+		figs = []backoff.Figures{fig(4850, 150000), fig(4850, 150000)}
 	}
-	c.Verdicts = goals.Judge(cs, c.Spread)
+	c.Spread = backoff.SpreadOf(c.Policy, figs)
+	c.Verdicts = goals.Judge(cs, figs)
 	adv := advice.Advice{Search: sr, Tried: 509, BySource: [4]int{65, 91, 0, 353}, Refined: 5, Budgets: 12,
 		Rounds: []advice.Round{{Candidates: 509, Seeds: 1}, {Candidates: 30, Seeds: 2}}, Crowds: 560}
 	if meets {
@@ -44,10 +44,10 @@ func TestAdviceText(t *testing.T) {
 	text := AdviceText(handAdvice(true))
 	for _, want := range []string{
 		"The scenario: 2,000 clients fail at 0 ms; the service is back at 30000 ms.\n",
-		"Goals, each held at the 95th percentile over 2 seeds, 7 to 8, independent draws (a value equal to a goal meets it): not-through<=20% (at most 6,100 of 30,500 clients), recovered<=120s.\n",
+		"Goals, each held at the 95th percentile over 2 seeds, 7 to 8, independent draws (a value equal to a goal meets it): not-through<=20% (of the clients touched: those that start by the run's last failure), recovered<=120s.\n",
 		"Tried 509 candidates: the five and the 7 presets, alone and with each of 12 budgets; 353 policies of your own from a grid and near its best (5), the best 8 also with the budgets. Every one ran on seed 7, the 30 most promising on all 2: 560 crowds in all.\n",
 		"1 candidate meets every goal:\n\n1. full jitter, budget grpc:10:0.1\n",
-		"   meets not-through<=20%: not through 15.9% (4,850 of 30,500), goal 20% (at most 6,100)\n",
+		"   meets not-through<=20%: not through 15.9% (4,850 of 30,500 touched), goal 20% (at most 6,100)\n",
 		"   meets recovered<=120s: recovered 0 ms, goal 2 min\n",
 		"   figure                  median         p95\n   attempts                 30504       30504   (1 a client)\n",
 		"   recovered after           0 ms        0 ms\n",

@@ -12,14 +12,14 @@ import (
 // share or a ratio rounds.
 
 // GoalValue is the verdict's value at the 95th percentile: "not through
-// 0.8% (3,012 of 365,000)", "recovered 41.5 s", "peak 1.4x (280 in a slot
+// 0.8% (3,012 of 365,000 touched)", "recovered 41.5 s", "peak 1.4x (280 in a slot
 // that serves 200)", "peak 4,800/s (480 in a 100 ms slot)", "p99 12.3
 // s", "attempts 1.3 a client (467,005)"; what is absent: "still
 // overloaded", "p99: none got through".
 func GoalValue(v advice.Verdict) string {
 	switch v.Goal.Kind {
 	case advice.NotThrough:
-		return "not through " + Percent(v.Value, v.Of) + " (" + Count(v.Value) + " of " + Count(v.Of) + ")"
+		return "not through " + Percent(v.Value, v.Of) + " (" + Count(v.Value) + " of " + Count(v.Of) + " touched)"
 	case advice.Recovered:
 		if v.Absent {
 			return "still overloaded when the load stops"
@@ -102,7 +102,7 @@ func timePair(a, b int) (string, string) {
 
 // GoalsOf is a crowd's figures' goals, for the text that states them: each
 // goal with the most of its figure that meets it under these settings and
-// clients, "not-through<=1% (at most 3,650 of 365,000 clients)", "peak<=1.5x
+// clients, "not-through<=1% (of the clients touched: ...)", "peak<=1.5x
 // (at most 300 attempts in a 100 ms slot that serves 200)".
 func GoalsOf(gs advice.Goals, s backoff.Settings) []string {
 	clients := s.Clients + s.FreshRequests()
@@ -116,7 +116,7 @@ func GoalsOf(gs advice.Goals, s backoff.Settings) []string {
 		lim := int64(g.Limit)
 		switch g.Kind {
 		case advice.NotThrough:
-			text += " (at most " + Count(int(lim*int64(clients)/100000)) + " of " + Count(clients) + " clients)"
+			text += " (of the clients touched: those that start by the run's last failure)"
 		case advice.PeakTimes:
 			text += " (at most " + Count(int(lim*int64(slotCap)/1000)) + " attempts in a " + Human(s.Slot) + " slot that serves " + Count(slotCap) + ")"
 		case advice.PeakRate:

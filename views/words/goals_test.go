@@ -14,7 +14,7 @@ func TestGoalWords(t *testing.T) {
 		line, short string
 	}{
 		{advice.Verdict{Goal: g(advice.NotThrough, 1000), Value: 3651, Of: 365000, Most: 3650},
-			"not through 1% (3,651 of 365,000), goal 1% (at most 3,650)", "1%"},
+			"not through 1% (3,651 of 365,000 touched), goal 1% (at most 3,650)", "1%"},
 		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 94000, Most: 60000}, "recovered 1 min 34 s, goal 1 min", "1 min 34 s"},
 		// A value that would read as the goal is written in ms, both.
 		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 60001, Most: 60000}, "recovered 60001 ms, goal 60000 ms", "60001 ms"},
@@ -38,7 +38,7 @@ func TestGoalWords(t *testing.T) {
 	s := backoff.Defaults()
 	s.Clients, s.Capacity, s.Load, s.LoadUntil = 50000, 2000, 1500, 210000
 	gs := advice.Goals{}.With(g(advice.NotThrough, 1000)).With(g(advice.PeakTimes, 1500)).With(g(advice.PeakRate, 5000)).With(g(advice.Attempts, 3000))
-	want := []string{"not-through<=1% (at most 3,650 of 365,000 clients)", "peak<=1.5x (at most 300 attempts in a 100 ms slot that serves 200)",
+	want := []string{"not-through<=1% (of the clients touched: those that start by the run's last failure)", "peak<=1.5x (at most 300 attempts in a 100 ms slot that serves 200)",
 		"peak<=5000/s (at most 500 attempts in a 100 ms slot)", "attempts<=3x (at most 1,095,000 attempts)"}
 	got := GoalsOf(gs, s)
 	for i := range want {
