@@ -2,6 +2,7 @@ package advice
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -409,6 +410,81 @@ func TestNotThroughShareAtTheRank(t *testing.T) {
 		v := mustGoals(t, "not-through<=9%").Judge(backoff.Defaults(), tt.figs)[0]
 		if v.Value != tt.value || v.Of != tt.of {
 			t.Errorf("%+v: got %d of %d, want %d of %d", tt.figs, v.Value, v.Of, tt.value, tt.of)
+		}
+	}
+}
+
+// A peak against the capacity holds the slot's capacity rounded up,
+// ceil(C*S/1000) (issue 25 item 3): 15 a second in 100 ms slots serve
+// ceil(1.5) = 2 a slot, so peak<=1x allows 2 attempts (2*1000 <= 1000*2)
+// and peak<=1.5x allows floor(1500*2/1000) = 3; rounded down (1) they
+// would allow 1. Without a capacity (the parser's guard bypassed) a peak
+// against it is never met, not even a peak of 0 (issue 25 item 4).
+func TestPeakAgainstTheCapacity(t *testing.T) {
+	for _, tt := range []struct {
+		capacity, slot int
+		goal           string
+		peak           int
+		met            bool
+		of, most       int
+	}{
+		{15, 100, "peak<=1x", 2, true, 2, 2},
+		{15, 100, "peak<=1x", 3, false, 2, 2},
+		{15, 100, "peak<=1.5x", 3, true, 2, 3},
+		{15, 100, "peak<=1.5x", 4, false, 2, 3},
+		// 7 a second in 1 s slots: exactly 7, no rounding.
+		{7, 1000, "peak<=1x", 7, true, 7, 7},
+		{7, 1000, "peak<=1x", 8, false, 7, 7},
+		// 1 a second in 1 ms slots: ceil(0.001) = 1.
+		{1, 1, "peak<=1x", 1, true, 1, 1},
+		{0, 100, "peak<=2x", 0, false, 0, 0},
+		{0, 100, "peak<=100000x", 5, false, 0, 0},
+	} {
+		s := backoff.Defaults()
+		s.Capacity, s.Slot = tt.capacity, tt.slot
+		v := mustGoals(t, tt.goal).Judge(s, figsWith(100, "peak_after_back", tt.peak))[0]
+		if v.Met != tt.met || v.Of != tt.of || v.Most != tt.most {
+			t.Errorf("capacity %d a second, slot %d ms, %s, peak %d: got met %v, of %d, most %d; want %v, %d, %d",
+				tt.capacity, tt.slot, tt.goal, tt.peak, v.Met, v.Of, v.Most, tt.met, tt.of, tt.most)
+		}
+	}
+}
+
+// Every product of the user's numbers in a goal is taken without overflow
+// (issue 25 item 11): 100000x a slot of an hour at 100,000,000 a second,
+// whose capacity is 360,000,000,000, is 1e8 * 3.6e11 = 3.6e19
+// thousandths, past int64 (9.2e18): at most 36,000,000,000,000,000
+// attempts, met exactly there and missed one above. A most past the
+// largest int is the largest int.
+func TestGoalsDoNotOverflow(t *testing.T) {
+	s := backoff.Defaults()
+	s.Capacity, s.Slot = backoff.MaxCapacity, backoff.MaxWait
+	const most = 36_000_000_000_000_000
+	for _, tt := range []struct {
+		peak int
+		met  bool
+	}{{most, true}, {most + 1, false}, {0, true}} {
+		v := mustGoals(t, "peak<=100000x").Judge(s, figsWith(100, "peak_after_back", tt.peak))[0]
+		if v.Of != 360_000_000_000 || v.Most != most || v.Met != tt.met {
+			t.Errorf("peak %d: got of %d, most %d, met %v; want 360000000000, %d, %v", tt.peak, v.Of, v.Most, v.Met, most, tt.met)
+		}
+	}
+	big := math.MaxInt
+	for _, tt := range []struct {
+		g    Goal
+		of   int
+		want int
+	}{
+		{Goal{PeakTimes, MaxPeakTimes}, big, big},
+		{Goal{PeakRate, MaxPeakRate}, big, big},
+		{Goal{NotThrough, MaxNotThrough}, big, big},           // 100% of all: floor(100000*of/100000) = of
+		{Goal{NotThrough, 1}, big, big / 100000},              // 0.001% of the largest int, in 128 bits
+		{Goal{Attempts, MaxAttempts}, 1_000_000, 100_000_000}, // 100x a million clients
+		{Goal{Recovered, 60000}, big, 60000},
+		{Goal{PeakTimes, 2000}, -1, 0},
+	} {
+		if got := tt.g.Most(tt.of); got != tt.want {
+			t.Errorf("%s against %d: most %d, want %d", tt.g, tt.of, got, tt.want)
 		}
 	}
 }

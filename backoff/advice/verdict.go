@@ -2,6 +2,8 @@ package advice
 
 import (
 	"cmp"
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -54,34 +56,57 @@ func (gs Goals) Judge(s backoff.Settings, figs []backoff.Figures) []Verdict {
 	clients := sp.Spread("clients").P95
 	for _, g := range gs.List() {
 		v := Verdict{Goal: g, Value: sp.Spread(g.Kind.Figure()).P95}
-		lim := int64(g.Limit)
-		val := int64(v.Value)
 		switch g.Kind {
 		case NotThrough:
 			at := shareP95(figs)
 			v.Value, v.Of = at.NotThrough, at.ClientsTouched
-			v.Met = int64(v.Value)*100000 <= lim*int64(v.Of)
-			v.Most = int(lim * int64(v.Of) / 100000)
 		case Recovered, P99:
 			v.Absent = v.Value < 0
-			v.Met = !v.Absent && val <= lim
-			v.Most = g.Limit
 		case PeakTimes:
 			v.Of = slotCapacity(s)
-			v.Met = v.Of > 0 && val*1000 <= lim*int64(v.Of)
-			v.Most = int(lim * int64(v.Of) / 1000)
 		case PeakRate:
 			v.Of = s.Slot
-			v.Met = val*1000 <= lim*int64(s.Slot)
-			v.Most = int(lim * int64(s.Slot) / 1000)
 		case Attempts:
 			v.Of = clients
-			v.Met = val*1000 <= lim*int64(clients)
-			v.Most = int(lim * int64(clients) / 1000)
 		}
+		v.Most = g.Most(v.Of)
+		// A peak against the capacity means nothing without one: never met.
+		v.Met = !v.Absent && v.Value >= 0 && v.Value <= v.Most && (g.Kind != PeakTimes || v.Of > 0)
 		out = append(out, v)
 	}
 	return out
+}
+
+// Most is the largest whole value of the goal's figure that meets it,
+// held against of (the clients touched, the slot's capacity, the slot in
+// ms or the clients, as Verdict.Of): the limit for times, floor(limit *
+// of / 100000) for not-through, floor(limit * of / 1000) for the others.
+// The product is taken in 128 bits: the largest, 100000x a slot capacity
+// of an hour at 100,000,000 a second, is 3.6e19, past int64; a most past
+// the largest int is the largest int, which no figure reaches.
+func (g Goal) Most(of int) int {
+	switch g.Kind {
+	case Recovered, P99:
+		return g.Limit
+	case NotThrough:
+		return mulDiv(g.Limit, of, 100000)
+	}
+	return mulDiv(g.Limit, of, 1000)
+}
+
+// mulDiv is floor(a*b/d) for a, b >= 0 and d > 0, without overflow: the
+// product in 128 bits, a quotient past the largest int the largest int.
+// A negative a or b counts as 0.
+func mulDiv(a, b, d int) int {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(d) {
+		return math.MaxInt
+	}
+	q, _ := bits.Div64(hi, lo, uint64(d))
+	return int(min(q, math.MaxInt))
 }
 
 // shareP95 is the seed at the 95th percentile (nearest rank) of the share
@@ -104,26 +129,6 @@ func slotCapacity(s backoff.Settings) int {
 		return 0
 	}
 	return int((int64(s.Capacity)*int64(s.Slot) + 999) / 1000)
-}
-
-// InUnit is the verdict's value in the goal's own unit, for saying by how
-// much it misses: thousandths of a percent of the clients, ms, thousandths
-// of the capacity, a rate a second, thousandths of an attempt a client;
-// rounded down. -1 when absent.
-func (v Verdict) InUnit() int {
-	if v.Absent || v.Value < 0 {
-		return -1
-	}
-	val := int64(v.Value)
-	switch v.Goal.Kind {
-	case NotThrough:
-		return int(val * 100000 / max(int64(v.Of), 1))
-	case PeakTimes, Attempts:
-		return int(val * 1000 / max(int64(v.Of), 1))
-	case PeakRate:
-		return int(val * 1000 / max(int64(v.Of), 1))
-	}
-	return v.Value
 }
 
 // miss is how far the verdict is from its goal, as a share of the limit:

@@ -396,3 +396,14 @@ func TestHelpGoalsNamesEveryName(t *testing.T) {
 		}
 	}
 }
+
+// A peak goal at the largest numbers says what it allows, never a number
+// that overflowed (issue 25 item 11): 100000x a slot of an hour at
+// 100,000,000 a second is at most 36,000,000,000,000,000 attempts.
+func TestAdvisePeakAtTheLargestNumbers(t *testing.T) {
+	text := adviceOf(t, "advise", "--seeds", "1", "--capacity", "100000000", "--slot", "1h", "--goal", "peak<=100000x")
+	want := "peak<=100000x (at most 36,000,000,000,000,000 attempts in a 1 h slot that serves 360,000,000,000)"
+	if !strings.Contains(text, want) || strings.Contains(text, "at most -") || !strings.Contains(text, "meet every goal") {
+		t.Errorf("no %q, or a negative most, or none meets, in\n%s", want, text)
+	}
+}

@@ -113,16 +113,15 @@ func GoalsOf(gs advice.Goals, s backoff.Settings) []string {
 	var out []string
 	for _, g := range gs.List() {
 		text := g.String()
-		lim := int64(g.Limit)
 		switch g.Kind {
 		case advice.NotThrough:
 			text += " (of the clients touched: those that start by the run's last failure)"
 		case advice.PeakTimes:
-			text += " (at most " + Count(int(lim*int64(slotCap)/1000)) + " attempts in a " + Human(s.Slot) + " slot that serves " + Count(slotCap) + ")"
+			text += " (at most " + Count(g.Most(slotCap)) + " attempts in a " + Human(s.Slot) + " slot that serves " + Count(slotCap) + ")"
 		case advice.PeakRate:
-			text += " (at most " + Count(int(lim*int64(s.Slot)/1000)) + " attempts in a " + Human(s.Slot) + " slot)"
+			text += " (at most " + Count(g.Most(s.Slot)) + " attempts in a " + Human(s.Slot) + " slot)"
 		case advice.Attempts:
-			text += " (at most " + Count(int(lim*int64(clients)/1000)) + " attempts)"
+			text += " (at most " + Count(g.Most(clients)) + " attempts)"
 		}
 		out = append(out, text)
 	}
