@@ -257,3 +257,24 @@ func TestNeighbours(t *testing.T) {
 		t.Errorf("decorrelated at the grid's edges: %d neighbours, want 3", n)
 	}
 }
+
+// The search runs the seeds crowd --seeds runs: from a first seed of at
+// most 999,999, as many as backoff.MaxSeeds, past 999,999 (issue 25 item
+// 13); the figures are RunSeeds's.
+func TestAdvicePastTheLastSeed(t *testing.T) {
+	s := small()
+	s.Clients, s.Load, s.Seed = 60, 10, 999_998
+	sr := Search{Settings: s, Seeds: 5, Goals: mustGoals(t, "p99<=30s")}
+	adv, err := Run(sr, Options{Workers: 2})
+	if err != nil {
+		t.Fatalf("seeds 999,998 to 1,000,002: %v", err)
+	}
+	shown := append(append([]Candidate{}, adv.Meets...), adv.Closest...)
+	if len(shown) == 0 {
+		t.Fatal("nothing shown")
+	}
+	want, err := backoff.RunSeeds([]backoff.Policy{shown[0].Policy}, shown[0].Settings, 5, backoff.SeedOptions{Workers: 1})
+	if err != nil || !reflect.DeepEqual(shown[0].Spread, want.Policies[0]) {
+		t.Errorf("%s: %+v, RunSeeds %+v, %v", shown[0].Name(s), shown[0].Spread, want.Policies[0], err)
+	}
+}

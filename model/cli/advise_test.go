@@ -407,3 +407,27 @@ func TestAdvisePeakAtTheLargestNumbers(t *testing.T) {
 		t.Errorf("no %q, or a negative most, or none meets, in\n%s", want, text)
 	}
 }
+
+// advise runs the seeds crowd --seeds runs, past 999,999 (issue 25 item
+// 13): exit 0, and the first candidate's command, which crowd runs, gives
+// the figures advise printed.
+func TestAdvisePastTheLastSeed(t *testing.T) {
+	args := []string{"advise", "--clients", "40", "--capacity", "20", "--load", "5", "--load-until", "20s", "--seed", "999999", "--seeds", "3",
+		"--goal", "p99<=30s", "--format", "json"}
+	var doc adviceDoc
+	if err := json.Unmarshal([]byte(adviceOf(t, args...)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	shown := append(append([]adviceCandidate{}, doc.Meets...), doc.Closest...)
+	if doc.Seeds.First != 999999 || doc.Seeds.Last != 1000001 || len(shown) == 0 {
+		t.Fatalf("seeds %+v, %d shown; want 999999 to 1000001 and some", doc.Seeds, len(shown))
+	}
+	var crowd crowdSeedsDoc
+	if err := json.Unmarshal([]byte(reportOf(t, append(strings.Fields(shown[0].Command)[1:], "--format", "json")...)), &crowd); err != nil {
+		t.Fatal(err)
+	}
+	median, p95 := spreadOf(t, crowd.Policies[0], "attempts")
+	if f := shown[0].Figures["attempts"]; !eq(median, f.Median) || !eq(p95, f.P95) {
+		t.Errorf("%s: attempts %s/%s, advise printed %s/%s", shown[0].Command, show(median), show(p95), show(f.Median), show(f.P95))
+	}
+}
