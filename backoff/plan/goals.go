@@ -107,3 +107,23 @@ func goalExample(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// GoalKey is the [goals] key of kind k and its value in p as the plan
+// writes it: "peak_times_capacity", "2.0".
+func GoalKey(p Plan, k advice.Kind) (name, value string) {
+	if k < 0 || k >= advice.NumKinds {
+		return "", ""
+	}
+	key := goalKeys()[k] // in the kinds' order
+	return key.name, key.value(p)
+}
+
+// GoalKeyExample is kind k's key with its example value, as a plan writes
+// it: "peak_per_second = 5000".
+func GoalKeyExample(k advice.Kind) string {
+	if k < 0 || k >= advice.NumKinds {
+		return ""
+	}
+	gk := goalKeyList()[k]
+	return gk.name + " = " + gk.example
+}

@@ -119,6 +119,11 @@ func checkAdvise(r *report, draft *settingsDraft) error {
 	}
 	var nc *advice.NeedsCapacityError
 	if err := sr.Check(); errors.As(err, &nc) {
+		if _, byFlag := draft.goalFlags.Get(nc.Goal.Kind); !byFlag && draft.plan != nil {
+			key, value := plan.GoalKey(draft.plan.plan, nc.Goal.Kind)
+			return usagef("--plan %s: [goals] %s = %s measures the peak against the capacity, and the service has none: add --capacity N, or give the peak as a rate, [goals] %s",
+				shownFile(draft.plan.file), key, value, plan.GoalKeyExample(advice.PeakRate))
+		}
 		return usagef("--goal %s: the peak against the capacity needs one: add --capacity N, or give the peak as a rate, such as --goal 'peak<=5000/s'", quoteOdd(nc.Goal.String()))
 	} else if err != nil {
 		return usagef("%v", err)

@@ -431,3 +431,27 @@ func TestAdvisePastTheLastSeed(t *testing.T) {
 		t.Errorf("%s: attempts %s/%s, advise printed %s/%s", shown[0].Command, show(median), show(p95), show(f.Median), show(f.P95))
 	}
 }
+
+// A plan's goal that means nothing without a capacity is blamed on the
+// plan's file and key, not on a --goal never given (issue 25 item 15); a
+// --goal given is blamed as before.
+func TestAdviseBlamesThePlansGoal(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "peak.toml")
+	if err := os.WriteFile(file, []byte("[goals]\npeak_times_capacity = 2.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"advise", "--plan", file}, "retry-planner: --plan " + file + ": [goals] peak_times_capacity = 2.0 measures the peak against the capacity, " +
+			"and the service has none: add --capacity N, or give the peak as a rate, [goals] peak_per_second = 5000\n"},
+		{[]string{"advise", "--plan", file, "--goal", "peak<=3x"}, "retry-planner: --goal \"peak<=3x\": the peak against the capacity needs one: " +
+			"add --capacity N, or give the peak as a rate, such as --goal 'peak<=5000/s'\n"},
+	} {
+		out, errs, code := runArgs(t, "", tt.args...)
+		if code != 2 || out != "" || errs != tt.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", tt.args, code, out, errs, tt.want)
+		}
+	}
+}
