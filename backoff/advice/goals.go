@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -227,17 +228,23 @@ func cutNumber(s, unit string, parse func(string) (int, bool)) (int, bool) {
 }
 
 // Goals are a person's goals: at most one of each kind (both kinds of
-// peak may be set). The zero value has none. Goals are comparable.
+// peak may be set), and the order they were given in, which ranks the
+// candidates that meet them all (Given). The zero value has none. Goals
+// are comparable; Same ignores the order.
 type Goals struct {
 	set   [NumKinds]bool
 	limit [NumKinds]int
+	given [NumKinds]int // when each was given: the larger, the later
+	n     int           // how many were given, for the next one's place
 }
 
 // With returns the goals with g added, in the place of a goal of its kind
-// given before: as with any flag, the last wins.
+// given before: as with any flag, the last wins, and it counts as given
+// last.
 func (gs Goals) With(g Goal) Goals {
 	if g.Kind >= 0 && g.Kind < NumKinds {
-		gs.set[g.Kind], gs.limit[g.Kind] = true, g.Limit
+		gs.n++
+		gs.set[g.Kind], gs.limit[g.Kind], gs.given[g.Kind] = true, g.Limit, gs.n
 	}
 	return gs
 }
@@ -245,9 +252,21 @@ func (gs Goals) With(g Goal) Goals {
 // Without returns the goals without one of kind k.
 func (gs Goals) Without(k Kind) Goals {
 	if k >= 0 && k < NumKinds {
-		gs.set[k], gs.limit[k] = false, 0
+		gs.set[k], gs.limit[k], gs.given[k] = false, 0, 0
 	}
 	return gs
+}
+
+// Same reports whether gs and o are the same goals, in whatever order
+// they were given.
+func (gs Goals) Same(o Goals) bool { return gs.set == o.set && gs.limit == o.limit }
+
+// Given is the goals in the order they were given, the first first; a
+// goal given again counts where it was given last.
+func (gs Goals) Given() []Goal {
+	out := gs.List()
+	slices.SortStableFunc(out, func(a, b Goal) int { return cmp.Compare(gs.given[a.Kind], gs.given[b.Kind]) })
+	return out
 }
 
 // Get returns the goal of kind k, if there is one.

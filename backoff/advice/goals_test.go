@@ -103,8 +103,16 @@ func TestGoals(t *testing.T) {
 	if got, want := gs.String(), "not-through<=1%, recovered<=120s, peak<=5000/s"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if again, err := ParseGoals(gs.String()); err != nil || again != gs {
-		t.Errorf("ParseGoals(String()) = %v, %v; want %v", again, err, gs)
+	if again, err := ParseGoals(gs.String()); err != nil || !again.Same(gs) || again == gs {
+		t.Errorf("ParseGoals(String()) = %v, %v; want the same goals %v, given in another order", again, err, gs)
+	}
+	// Given: in the order given, the later recovered where it was given.
+	var given []string
+	for _, g := range gs.Given() {
+		given = append(given, g.String())
+	}
+	if want := []string{"peak<=5000/s", "not-through<=1%", "recovered<=120s"}; !reflect.DeepEqual(given, want) {
+		t.Errorf("Given: got %q, want %q", given, want)
 	}
 	if gs.Without(Recovered).Len() != 2 || gs.Len() != 3 {
 		t.Errorf("Without: %d goals, want 2 (and 3 left in the original)", gs.Without(Recovered).Len())

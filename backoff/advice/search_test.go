@@ -93,7 +93,7 @@ func TestAdviceIsExact(t *testing.T) {
 			}
 		}
 		for i := 1; i < len(adv.Meets); i++ {
-			if byLoad(adv.Meets[i-1], adv.Meets[i]) > 0 {
+			if sr.byRank(adv.Meets[i-1], adv.Meets[i]) > 0 {
 				t.Errorf("%s: meets %d and %d out of order", tt.name, i-1, i)
 			}
 		}
@@ -276,5 +276,138 @@ func TestAdvicePastTheLastSeed(t *testing.T) {
 	want, err := backoff.RunSeeds([]backoff.Policy{shown[0].Policy}, shown[0].Settings, 5, backoff.SeedOptions{Workers: 1})
 	if err != nil || !reflect.DeepEqual(shown[0].Spread, want.Policies[0]) {
 		t.Errorf("%s: %+v, RunSeeds %+v, %v", shown[0].Name(s), shown[0].Spread, want.Policies[0], err)
+	}
+}
+
+// handCandidate is a candidate that ran on seeds with these figures,
+// judged against the search's goals.
+func handCandidate(sr Search, order int, p backoff.Policy, s backoff.Settings, figs ...backoff.Figures) Candidate {
+	c := Candidate{Source: FromGrid, Policy: p, Settings: s, Seeds: len(figs), order: order}
+	c.Spread = backoff.SpreadOf(p, figs)
+	c.Verdicts = sr.Goals.Judge(s, figs)
+	at := shareP95(figs)
+	c.Lost = Share{at.NotThrough, at.ClientsTouched}
+	return c
+}
+
+// The ranking of issue 24 item 4: with --goal recovered<=4m, a candidate
+// with expired requests dropped and lifo lost 6,664 clients (p99 204 s)
+// and ranked first on fewer attempts, 2,410,581 against 2,455,486, above
+// one that lost 1,224 (p99 131 s). Both meet the goal and recover alike,
+// so the clients not through decide: the one that loses fewer is first,
+// ranked by them. Where the first recovers sooner, the person's own goal
+// decides first, whatever the clients lost.
+func TestRankingOfIssue24(t *testing.T) {
+	base := backoff.Defaults()
+	base.Clients, base.Capacity, base.Load, base.Queue, base.Timeout = 120000, 4000, 3000, 10000, 3000
+	sr := Search{Settings: base, Seeds: 1, Goals: mustGoals(t, "recovered<=4m")}
+	fig := func(notThrough, p99, attempts, recovered int) backoff.Figures {
+		return backoff.Figures{Clients: 1000000, ClientsTouched: 600000, NotThrough: notThrough, LatencyP99: p99, Attempts: attempts,
+			RecoveredAfter: recovered, LatencyP50: 1, LatencyMax: p99, AllThroughBy: 1, CrowdAllThroughBy: 1}
+	}
+	lifo := base
+	lifo.DropExpired, lifo.QueueOrder = true, backoff.LIFO
+	p := base.Policy(backoff.FullJitter)
+	for _, tt := range []struct {
+		name                 string
+		lifoRecovered        int
+		first                int // which comes first: 0 the lifo one, 1 the other
+		by                   Kind
+		lifoValue, nextValue int
+	}{
+		{"recovering alike", 190000, 1, NotThrough, 1224, 6664},
+		{"lifo recovering sooner", 180000, 0, Recovered, 180000, 190000},
+	} {
+		a := handCandidate(sr, 0, p, lifo, fig(6664, 204000, 2410581, tt.lifoRecovered))
+		b := handCandidate(sr, 1, p, base, fig(1224, 131000, 2455486, 190000))
+		if !a.Meets() || !b.Meets() {
+			t.Fatalf("%s: both should meet recovered<=4m: %v %v", tt.name, a.Verdicts, b.Verdicts)
+		}
+		got := sr.rank([]Candidate{a, b})
+		want := [2]Candidate{a, b}
+		if tt.first == 1 {
+			want = [2]Candidate{b, a}
+		}
+		if len(got) != 2 || got[0].order != want[0].order || got[0].RankedBy != tt.by || got[1].RankedBy != -1 {
+			t.Fatalf("%s: got %d candidates, first %d ranked by %v; want %d by %v", tt.name, len(got), got[0].order, got[0].RankedBy, want[0].order, tt.by)
+		}
+		if v, w := got[0].RankValue(tt.by), got[1].RankValue(tt.by); v != tt.lifoValue && v != tt.nextValue || v >= w {
+			t.Errorf("%s: ranked by %v on %d against %d", tt.name, tt.by, v, w)
+		}
+	}
+}
+
+// The ranking's keys: the goals in the order given (either peak once),
+// then clients not through, recovery, p99 latency and attempts, each once.
+func TestRankingKeys(t *testing.T) {
+	for _, tt := range []struct {
+		goals []string
+		want  []Kind
+	}{
+		{nil, []Kind{NotThrough, Recovered, P99, Attempts}},
+		{[]string{"recovered<=4m"}, []Kind{Recovered, NotThrough, P99, Attempts}},
+		{[]string{"attempts<=3x", "p99<=30s", "not-through<=1%"}, []Kind{Attempts, P99, NotThrough, Recovered}},
+		{[]string{"peak<=5000/s", "not-through<=1%", "peak<=2x"}, []Kind{PeakTimes, NotThrough, Recovered, P99, Attempts}},
+		{[]string{"p99<=1s", "recovered<=1m", "p99<=2s"}, []Kind{Recovered, P99, NotThrough, Attempts}},
+	} {
+		sr := Search{Goals: mustGoals(t, tt.goals...)}
+		if got := sr.Ranking(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %v, want %v", tt.goals, got, tt.want)
+		}
+	}
+}
+
+// Candidates of the same figures that differ in one setting are one line
+// (issue 24 item 4): three decorrelated policies with longest waits of 30
+// s, 1 min and 2 min collapse into the first ranked; their draws, at most
+// 1 s times 3 twice = 9 s, never reach 30 s. One that also differs in its
+// attempts stays apart, as does one of other figures.
+func TestRankCollapsesAlike(t *testing.T) {
+	base := backoff.Defaults()
+	sr := Search{Settings: base, Seeds: 1, Goals: mustGoals(t, "recovered<=4m")}
+	f := backoff.Figures{Clients: 1000, ClientsTouched: 500, NotThrough: 10, LatencyP99: 5000, Attempts: 2500, RecoveredAfter: 9000}
+	other := f
+	other.Attempts = 2600
+	dec := func(longest, attempts int) backoff.Policy {
+		return backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: longest, Multiplier: 2000, Attempts: attempts,
+			Jitter: backoff.Jitter{Kind: backoff.JitterDecorrelated}}
+	}
+	cs := []Candidate{
+		handCandidate(sr, 0, dec(60000, 3), base, f),
+		handCandidate(sr, 1, dec(30000, 3), base, f),
+		handCandidate(sr, 2, dec(120000, 3), base, f),
+		handCandidate(sr, 3, dec(300000, 4), base, f),
+		handCandidate(sr, 4, dec(10000, 3), base, other),
+	}
+	got := sr.rank(cs)
+	if len(got) != 3 || got[0].order != 0 || len(got[0].Alike) != 2 || got[1].order != 3 || got[2].order != 4 {
+		t.Fatalf("got %d lines: %v", len(got), got)
+	}
+	group := append([]Candidate{got[0]}, got[0].Alike...)
+	if k, ok := AlikeIn(group); !ok || k != LongestWaitSetting || !NeverReached(group) {
+		t.Errorf("alike in %v %v, never reached %v; want the longest wait, never reached", k, ok, NeverReached(group))
+	}
+	// Ranked: the first two tie on every key (the search's order decides),
+	// the third has more attempts.
+	if got[0].RankedBy != -1 || got[1].RankedBy != Attempts || got[2].RankedBy != -1 {
+		t.Errorf("ranked by %v, %v, %v; want none (a tie), attempts, none", got[0].RankedBy, got[1].RankedBy, got[2].RankedBy)
+	}
+	// 1 s times 3 three times is 27 s: a longest wait of 20 s is reached.
+	reached := []Candidate{handCandidate(sr, 0, dec(20000, 4), base, f), handCandidate(sr, 1, dec(60000, 4), base, f)}
+	if !sameFigures(reached[0], reached[1]) || NeverReached(reached) {
+		t.Error("a longest wait of 20 s with 4 attempts from 1 s: said never reached")
+	}
+	// Exponential from 1 s, 4 attempts: waits 1, 2 and 4 s; a longest of 4 s is reached, one of 5 s is not.
+	exp := func(longest int) backoff.Policy {
+		return backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: longest, Multiplier: 2000, Attempts: 4, Jitter: backoff.Jitter{Kind: backoff.JitterFull}}
+	}
+	for _, tt := range []struct {
+		least int
+		never bool
+	}{{4000, false}, {4001, true}} {
+		group := []Candidate{handCandidate(sr, 0, exp(tt.least), base, f), handCandidate(sr, 1, exp(60000), base, f)}
+		if NeverReached(group) != tt.never {
+			t.Errorf("exponential from 1 s, 4 attempts, longest %d ms and 60 s: never reached %v, want %v", tt.least, !tt.never, tt.never)
+		}
 	}
 }

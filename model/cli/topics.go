@@ -208,7 +208,9 @@ jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
 advise    a row per candidate shown: rank, result (meets or closest),
           candidate, policy, source (five, preset, yours or grid), budget,
           processes, queue, timeout_ms, drop_expired, queue_order, the
-          policy's settings, meets, goals_missed, then for each goal n
+          policy's settings, meets, goals_missed, ranked_by (the figure
+          that ranked it above the next), alike (the candidates of the same
+          figures it stands for), then for each goal n
           goal_n, goal_n_figure, goal_n_p95, goal_n_most (the most that
           meets it), goal_n_met; FIGURE_median and FIGURE_p95 of attempts,
           not_through, recovered_after, peak_after_back and latency_p99 (ms
@@ -252,7 +254,8 @@ advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
           meets and closest (closest only when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
           service {queue, timeout_ms, drop_expired, queue_order}, settings,
-          meets, goals_met [goal], goals [{goal, figure, p95,
+          meets, ranked_by, alike {setting, values, candidates,
+          never_reached} or null, goals_met [goal], goals [{goal, figure, p95,
           clients_touched (not-through's: the p95 seed's), most, met,
           words}], figures {attempts, not_through, recovered_after_ms,
           peak_after_back, latency_p99_ms: {median, p95}}, clients, seeds,
@@ -354,8 +357,14 @@ may miss a candidate that meets the goals, one dropped after fewer seeds or
 a policy between the grid's points. --max-work refuses a search that would
 run more clients, summed over its crowds, than it allows, before it starts.
 
-Candidates that meet every goal come the fewest attempts a client first (the
-median), then the lowest median p99 latency. When none meets, the closest:
+Candidates that meet every goal are ranked by your goals' figures in the
+order you gave them, then the clients not through (a share of those
+touched), the recovery, the p99 latency and the attempts, each at the 95th
+percentile; each says the figure that ranked it above the next, with both
+values. Candidates of the same figures that differ in one setting are one
+line, naming the setting's range ("longest wait 30 s to 2 min (never
+reached)"). A plan keeps no order: its goals rank in the order above
+(not-through, recovered, peak, p99, attempts). When none meets, the closest:
 for each goal, the one that meets every other and misses it the least, then
 the one that misses least in all, each with what it misses and by how much.
 

@@ -78,7 +78,7 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		case n == 1:
 			found += fmt.Sprintf("1 meets every goal over all %d seeds.", a.Search.Seeds)
 		case n > 1:
-			found += fmt.Sprintf("%d meet every goal over all %d seeds, the fewest attempts a client first.", n, a.Search.Seeds)
+			found += fmt.Sprintf("%d meet every goal over all %d seeds, ranked by your goals first, then clients not through, recovery, latency and attempts.", n, a.Search.Seeds)
 		default:
 			found += fmt.Sprintf("none meets every goal; the closest, over all %d seeds.", a.Search.Seeds)
 		}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -22,7 +24,7 @@ type Advised struct {
 
 // adviceFigures are the figures each candidate shows, by their JSON names:
 // the load it adds, what its goals limit, and its latency.
-var adviceFigures = []string{"attempts", "not_through", "recovered_after_ms", "peak_after_back", "latency_p99_ms"}
+var adviceFigures = advice.ShownFigures
 
 // SourceName is where a candidate's policy comes from, as the reports name
 // it: five, preset, yours (the scenario's own) or grid.
@@ -115,12 +117,18 @@ func AdviceText(a Advised) string {
 	case kind == "meets" && len(cs) == 1:
 		b.WriteString("1 candidate meets every goal:\n")
 	case kind == "meets":
-		fmt.Fprintf(&b, "%d candidates meet every goal, the fewest attempts a client first (the median), then the lowest p99 latency:\n", len(cs))
+		fmt.Fprintf(&b, "%d candidates meet every goal, ranked by %s:\n", len(cs), RankingWords(adv.Search))
 	default:
 		b.WriteString("No candidate meets every goal. The closest, with what each misses and by how much:\n")
 	}
 	for i, c := range cs {
 		fmt.Fprintf(&b, "\n%d. %s\n", i+1, candidateName(adv, c))
+		if line := AlikeLine(c); line != "" {
+			b.WriteString("   " + line + "\n")
+		}
+		if kind == "meets" && i+1 < len(cs) {
+			b.WriteString("   " + RankedLine(c, cs[i+1], i+2) + "\n")
+		}
 		for _, v := range c.Verdicts {
 			mark := "meets"
 			if !v.Met {
@@ -155,7 +163,12 @@ func adviceColumns(a Advised, rank int, kind string, c advice.Candidate) []colum
 		{"queue", itoa(c.Settings.Queue)}, {"timeout_ms", itoa(c.Settings.Timeout)}, {"drop_expired", fmt.Sprint(c.Settings.DropExpired)},
 		{"queue_order", c.Settings.QueueOrder.String()}}
 	cols = append(cols, policyColumns(c.Policy)...)
-	cols = append(cols, column{"meets", fmt.Sprint(c.Meets())}, column{"goals_missed", itoa(c.Missed())})
+	rankedBy := ""
+	if kind == "meets" && c.RankedBy >= 0 {
+		rankedBy = c.RankedBy.Figure()
+	}
+	cols = append(cols, column{"meets", fmt.Sprint(c.Meets())}, column{"goals_missed", itoa(c.Missed())}, column{"ranked_by", rankedBy},
+		column{"alike", AlikeLine(c)})
 	for i, v := range c.Verdicts {
 		n := itoa(i + 1)
 		value := ""
@@ -246,10 +259,22 @@ func candidateJSON(a Advised, rank int, c advice.Candidate) object {
 		figures = append(figures, member{name, sp[:2]})
 	}
 	s := c.Settings
+	var rankedBy, alike any
+	if c.Meets() && c.RankedBy >= 0 {
+		rankedBy = c.RankedBy.Figure()
+	}
+	if k, ok := advice.AlikeIn(append([]advice.Candidate{c}, c.Alike...)); ok {
+		var values []any
+		for _, v := range alikeValues(c, k) {
+			values = append(values, settingJSON(v, k))
+		}
+		alike = object{{"setting", settingNames[k][0]}, {"values", values}, {"candidates", 1 + len(c.Alike)},
+			{"never_reached", advice.NeverReached(append([]advice.Candidate{c}, c.Alike...))}}
+	}
 	return object{{"rank", rank}, {"candidate", candidateName(a.Advice, c)}, {"policy", c.Policy.Name}, {"source", SourceName(c.Source)},
 		{"policy_settings", policySettings(c.Policy)}, {"budget", s.Budget.String()},
 		{"service", object{{"queue", s.Queue}, {"timeout_ms", s.Timeout}, {"drop_expired", s.DropExpired}, {"queue_order", s.QueueOrder.String()}}},
-		{"settings", settingsJSON(s)}, {"meets", c.Meets()}, {"goals_met", met}, {"goals", goals}, {"figures", figures},
+		{"settings", settingsJSON(s)}, {"meets", c.Meets()}, {"ranked_by", rankedBy}, {"alike", alike}, {"goals_met", met}, {"goals", goals}, {"figures", figures},
 		{"clients", c.Spread.Spread("clients").Median}, {"seeds", c.Seeds}, {"command", a.Command(c)}}
 }
 
@@ -281,4 +306,190 @@ func AdviceDoc(a Advised) string {
 	seeds := object{{"first", sr.Settings.Seed}, {"last", sr.Settings.Seed + sr.Seeds - 1}, {"count", sr.Seeds}, {"draws", sr.Settings.Draws.String()}}
 	return jsonDoc(object{{"settings", settingsJSON(sr.Settings)}, {"slot_ms", sr.Settings.Slot}, {"seeds", seeds}, {"goals", goals},
 		{"candidates_tried", adv.Tried}, {"search", search}, {"meets", list(adv.Meets)}, {"closest", list(adv.Closest)}})
+}
+
+// rankNames are the Ranking's keys in words, by kind.
+var rankNames = [advice.NumKinds]string{
+	advice.NotThrough: "clients not through (a share of those touched)",
+	advice.Recovered:  "recovery",
+	advice.PeakTimes:  "the peak after back",
+	advice.PeakRate:   "the peak after back",
+	advice.P99:        "p99 latency",
+	advice.Attempts:   "attempts",
+}
+
+// RankingWords says how the candidates that meet every goal are ranked:
+// "recovery, then clients not through (a share of those touched), p99
+// latency and attempts, each at the 95th percentile (your goals first, in
+// the order given)".
+func RankingWords(sr advice.Search) string {
+	var names []string
+	for _, k := range sr.Ranking() {
+		names = append(names, rankNames[k])
+	}
+	// The ranking has at least its four keys beside the goals'.
+	list := names[0] + ", then " + strings.Join(names[1:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return list + ", each at the 95th percentile (your goals first, in the order given)"
+}
+
+// RankValue is candidate c's figure on key k of the ranking, in words:
+// "0.8% (3,012 of 365,000 touched)", "36.8 s", "still overloaded", "140 in
+// a slot", "2,410,581 (2.4 a client)".
+func RankValue(c advice.Candidate, k advice.Kind) string {
+	v := c.RankValue(k)
+	switch k {
+	case advice.NotThrough:
+		return words.Percent(c.Lost.NotThrough, c.Lost.Touched) + " (" + words.Count(c.Lost.NotThrough) + " of " + words.Count(c.Lost.Touched) + " touched)"
+	case advice.Recovered, advice.P99:
+		switch {
+		case v == math.MaxInt && k == advice.Recovered:
+			return "still overloaded"
+		case v == math.MaxInt:
+			return "none through"
+		}
+		return words.Human(v)
+	case advice.PeakTimes, advice.PeakRate:
+		return words.Count(v) + " in a slot"
+	}
+	return words.Count(v) + " (" + words.Each(v, c.Spread.Spread("clients").P95) + " a client)"
+}
+
+// RankedLine says why c, shown as one rank, comes before next, shown as
+// rank nextRank: "ranked above #2 by recovery: 36.8 s against 41.2 s";
+// where they tie on every key, that the search made it first.
+func RankedLine(c, next advice.Candidate, nextRank int) string {
+	if c.RankedBy < 0 {
+		return fmt.Sprintf("ranked above #%d only as the search found it first: they tie on every figure ranked", nextRank)
+	}
+	a, b := RankValue(c, c.RankedBy), RankValue(next, c.RankedBy)
+	if a == b { // the words round two values alike: say them exactly
+		a, b = strconv.Itoa(c.RankValue(c.RankedBy)), strconv.Itoa(next.RankValue(c.RankedBy))
+		if c.RankedBy == advice.NotThrough {
+			a, b = fmt.Sprintf("%d of %d", c.Lost.NotThrough, c.Lost.Touched), fmt.Sprintf("%d of %d", next.Lost.NotThrough, next.Lost.Touched)
+		}
+	}
+	return fmt.Sprintf("ranked above #%d by %s: %s against %s", nextRank, rankNames[c.RankedBy], a, b)
+}
+
+// settingNames are each setting's JSON name and its words.
+var settingNames = [...][2]string{
+	advice.FirstWaitSetting:   {"first_wait_ms", "first wait"},
+	advice.LongestWaitSetting: {"longest_wait_ms", "longest wait"},
+	advice.AttemptsSetting:    {"attempts", "attempts"},
+	advice.MultiplierSetting:  {"multiplier", "multiplier"},
+	advice.GrowthSetting:      {"growth", "growth"},
+	advice.JitterSetting:      {"jitter", "jitter"},
+	advice.BudgetSetting:      {"budget", "budget"},
+	advice.QueueSetting:       {"queue", "queue"},
+	advice.DropExpiredSetting: {"drop_expired", "expired requests"},
+	advice.QueueOrderSetting:  {"queue_order", "queue order"},
+}
+
+// alikeValues are the values of setting k of c and those alike, each
+// once, as they come.
+func alikeValues(c advice.Candidate, k advice.Setting) []advice.Candidate {
+	var out []advice.Candidate
+	seen := map[string]bool{}
+	for _, x := range append([]advice.Candidate{c}, c.Alike...) {
+		if w := settingWords(x, k); !seen[w] {
+			seen[w] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// settingNumber is setting k's value of c where it is a number: ms,
+// attempts, thousandths of the multiplier, the queue; ok false else.
+func settingNumber(c advice.Candidate, k advice.Setting) (int, bool) {
+	switch k {
+	case advice.FirstWaitSetting:
+		return c.Policy.FirstWait, true
+	case advice.LongestWaitSetting:
+		return c.Policy.LongestWait, true
+	case advice.AttemptsSetting:
+		return c.Policy.Attempts, true
+	case advice.MultiplierSetting:
+		return c.Policy.Multiplier, true
+	case advice.QueueSetting:
+		return c.Settings.Queue, true
+	}
+	return 0, false
+}
+
+// settingWords is setting k's value of c in words: "30 s", "4", "x1.5",
+// "linear", "full", "grpc:10:0.1", "drop", "lifo".
+func settingWords(c advice.Candidate, k advice.Setting) string {
+	n, _ := settingNumber(c, k)
+	switch k {
+	case advice.FirstWaitSetting, advice.LongestWaitSetting:
+		return words.Human(n)
+	case advice.AttemptsSetting, advice.QueueSetting:
+		return words.Count(n)
+	case advice.MultiplierSetting:
+		return "x" + backoff.FormatThousandths(n)
+	case advice.GrowthSetting:
+		return c.Policy.Growth.String()
+	case advice.JitterSetting:
+		return c.Policy.Jitter.String()
+	case advice.BudgetSetting:
+		return c.Settings.Budget.String()
+	case advice.DropExpiredSetting:
+		if c.Settings.DropExpired {
+			return "dropped"
+		}
+		return "wasted"
+	}
+	return c.Settings.QueueOrder.String()
+}
+
+// settingJSON is setting k's value of c as the JSON writes it.
+func settingJSON(c advice.Candidate, k advice.Setting) any {
+	if n, ok := settingNumber(c, k); ok {
+		if k == advice.MultiplierSetting {
+			return thousandths(n)
+		}
+		return n
+	}
+	if k == advice.DropExpiredSetting {
+		return c.Settings.DropExpired
+	}
+	return settingWords(c, k)
+}
+
+// AlikeLine says the candidates collapsed into c, which show its figures
+// and differ from it in one setting: "the same figures with longest wait
+// 30 s to 2 min (never reached): 3 candidates"; "" when none is.
+func AlikeLine(c advice.Candidate) string {
+	group := append([]advice.Candidate{c}, c.Alike...)
+	k, ok := advice.AlikeIn(group)
+	if !ok {
+		return ""
+	}
+	values := alikeValues(c, k)
+	var span string
+	if _, numeric := settingNumber(c, k); numeric {
+		lo, hi := c, c
+		for _, x := range group {
+			n, _ := settingNumber(x, k)
+			if l, _ := settingNumber(lo, k); n < l {
+				lo = x
+			}
+			if h, _ := settingNumber(hi, k); n > h {
+				hi = x
+			}
+		}
+		span = settingWords(lo, k) + " to " + settingWords(hi, k)
+	} else {
+		var ws []string
+		for _, x := range values {
+			ws = append(ws, settingWords(x, k))
+		}
+		span = strings.Join(ws, ", ")
+	}
+	note := ""
+	if advice.NeverReached(group) {
+		note = " (never reached)"
+	}
+	return fmt.Sprintf("the same figures with %s %s%s: %d candidates, one line", settingNames[k][1], span, note, len(group))
 }

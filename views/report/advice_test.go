@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -99,5 +100,65 @@ func TestAdviceDocAndCSV(t *testing.T) {
 	if len(csv) != 2 || !strings.Contains(csv[0], ",goal_1,goal_1_figure,goal_1_p95,goal_1_most,goal_1_met,") ||
 		!strings.HasPrefix(csv[1], "1,meets,\"full jitter, budget grpc:10:0.1\",full jitter,five,grpc:10:0.1,") {
 		t.Errorf("CSV:\n%s", strings.Join(csv, "\n"))
+	}
+}
+
+// The ranking in words: how candidates that meet every goal are ranked,
+// the key that put each above the next and its two values, and one line
+// for candidates of the same figures that differ in one setting (issue 24
+// item 4).
+func TestAdviceRankedAndAlike(t *testing.T) {
+	s := backoff.Defaults()
+	goals := advice.Goals{}.With(advice.Goal{Kind: advice.Recovered, Limit: 240000}).With(advice.Goal{Kind: advice.NotThrough, Limit: 10000})
+	sr := advice.Search{Settings: s, Seeds: 1, Goals: goals}
+	dec := func(longest int) backoff.Policy {
+		return backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: longest, Multiplier: 2000, Attempts: 3,
+			Jitter: backoff.Jitter{Kind: backoff.JitterDecorrelated}}
+	}
+	cand := func(p backoff.Policy, recovered, notThrough int) advice.Candidate {
+		f := backoff.Figures{Clients: 1000, ClientsTouched: 600, NotThrough: notThrough, RecoveredAfter: recovered, Attempts: 2500, LatencyP99: 5000}
+		c := advice.Candidate{Source: advice.FromGrid, Policy: p, Settings: s, Seeds: 1, Lost: advice.Share{NotThrough: notThrough, Touched: 600}}
+		c.Spread = backoff.SpreadOf(p, []backoff.Figures{f})
+		c.Verdicts = goals.Judge(s, []backoff.Figures{f})
+		return c
+	}
+	first := cand(dec(30000), 36800, 12)
+	first.RankedBy = advice.Recovered
+	first.Alike = []advice.Candidate{cand(dec(120000), 36800, 12), cand(dec(60000), 36800, 12)}
+	second := cand(dec(10000), 41200, 3)
+	second.RankedBy = advice.NotThrough
+	third := cand(dec(5000), 41200, 4)
+	third.RankedBy = -1
+	adv := advice.Advice{Search: sr, Tried: 3, Rounds: []advice.Round{{Candidates: 3, Seeds: 1}}, Crowds: 3, Meets: []advice.Candidate{first, second, third}}
+	text := AdviceText(Advised{Advice: adv, Command: func(advice.Candidate) string { return "retry-planner crowd" }})
+	for _, want := range []string{
+		"3 candidates meet every goal, ranked by recovery, then clients not through (a share of those touched), p99 latency and attempts, each at the 95th percentile (your goals first, in the order given):\n",
+		"\n1. custom (first 1000 ms, x2, longest 30000 ms, jitter decorrelated, 3 attempts)\n   the same figures with longest wait 30 s to 2 min (never reached): 3 candidates, one line\n   ranked above #2 by recovery: 36.8 s against 41.2 s\n",
+		"\n2. custom (first 1000 ms, x2, longest 10000 ms, jitter decorrelated, 3 attempts)\n   ranked above #3 by clients not through (a share of those touched): 0.5% (3 of 600 touched) against 0.7% (4 of 600 touched)\n",
+		"\n3. custom (first 1000 ms, x2, longest 5000 ms, jitter decorrelated, 3 attempts)\n   meets ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	var doc struct {
+		Meets []struct {
+			RankedBy *string `json:"ranked_by"`
+			Alike    *struct {
+				Setting      string
+				Values       []int
+				Candidates   int
+				NeverReached bool `json:"never_reached"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(AdviceDoc(Advised{Advice: adv, Command: func(advice.Candidate) string { return "x" }})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	m := doc.Meets
+	if len(m) != 3 || *m[0].RankedBy != "recovered_after_ms" || *m[1].RankedBy != "not_through" || m[2].RankedBy != nil ||
+		m[0].Alike == nil || m[0].Alike.Setting != "longest_wait_ms" || !reflect.DeepEqual(m[0].Alike.Values, []int{30000, 120000, 60000}) ||
+		m[0].Alike.Candidates != 3 || !m[0].Alike.NeverReached || m[1].Alike != nil {
+		t.Errorf("got %+v", m)
 	}
 }
