@@ -42,8 +42,8 @@ type Candidate struct {
 	// or where they tie on every key.
 	RankedBy Kind
 	// Alike are the candidates of the same shown figures (ShownFigures, and
-	// each goal's verdict) that differ from it in one setting only
-	// (AlikeIn), ranked after it: one line says them all.
+	// each goal's verdict) ranked after it: one line says them all, naming
+	// the one setting they differ in where there is one (AlikeIn).
 	Alike []Candidate
 
 	// Lost is the clients not through and the clients touched of the seed

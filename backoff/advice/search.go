@@ -66,7 +66,14 @@ type Round struct {
 
 // Advice is a search's answer.
 type Advice struct {
-	Search   Search
+	// Search is what was searched for: the question asked, less the goals
+	// that Bounds rule out.
+	Search Search
+	// Asked is the goals asked; Bounds, what arithmetic says of them before
+	// any crowd runs (Search.Bounds): a goal one of them rules out is not
+	// searched for, and when every goal is ruled out nothing runs.
+	Asked    Goals
+	Bounds   []Bound
 	Tried    int    // candidates tried: each ran on the first seed at least
 	BySource [4]int // of them, how many from each Source
 	Refined  int    // of the policies of one's own, how many the refinement tried
@@ -79,8 +86,8 @@ type Advice struct {
 	// were given, then the clients not through, the recovery, the p99
 	// latency and the attempts, each at the 95th percentile; each says the
 	// key that ranked it above the next (RankedBy), and holds the
-	// candidates of the same figures that differ from it in one setting
-	// (Alike). Every figure of each is over all the seeds.
+	// candidates of the same shown figures (Alike). Every figure of each is
+	// over all the seeds.
 	Meets []Candidate
 	// Closest, when none meets every goal, are those that came closest:
 	// the fewest goals missed first, then the least missed in all. Also
@@ -109,6 +116,15 @@ func (sr Search) Check() error {
 		return err
 	}
 	return sr.Goals.Check(sr.Settings)
+}
+
+// searchable is the goals that no bound rules out, in the order given.
+func (sr Search) searchable(bounds []Bound) Goals {
+	gs := sr.Goals
+	for _, g := range Impossible(bounds).List() {
+		gs = gs.Without(g.Kind)
+	}
+	return gs
 }
 
 // seedsAt is how many seeds each round runs its candidates on: 1, then
@@ -156,6 +172,9 @@ func (sr Search) policies() []Candidate {
 // on the first seed, then the rounds' on their seeds, as if none were run
 // once for all.
 func (sr Search) Estimate() Work {
+	if sr.Goals.Len() > 0 && sr.searchable(sr.Bounds()).Len() == 0 {
+		return Work{Clients: sr.Settings.Clients + sr.Settings.FreshRequests()} // nothing runs
+	}
 	seeds := sr.seedsAt()
 	first := len(sr.runnable(sr.policies()))
 	bases := backoff.NumShapes + len(backoff.Presets()) + KeepBases
@@ -201,9 +220,14 @@ func (sr Search) runnable(cs []Candidate) []Candidate {
 // them, and a policy between the grid's points could do better: the search
 // may miss candidates that meet the goals; it never shows one that does not.
 func Run(sr Search, o Options) (Advice, error) {
-	adv := Advice{Search: sr}
+	adv := Advice{Search: sr, Asked: sr.Goals}
 	if err := sr.Check(); err != nil {
 		return adv, err
+	}
+	adv.Bounds = sr.Bounds()
+	sr.Goals = sr.searchable(adv.Bounds)
+	if adv.Search = sr; sr.Goals.Len() == 0 {
+		return adv, nil // every goal ruled out: nothing to search for
 	}
 	ex := newExecutor(sr, o)
 	all := sr.runnable(sr.policies())
@@ -511,18 +535,16 @@ func (c Candidate) RankValue(k Kind) int {
 }
 
 // rank sorts the candidates that meet every goal by byRank, collapses
-// those of the same figures that differ in one setting into the first
-// (Alike), and says, of each, the key that ranks it above the next.
+// those of the same shown figures into the first (Alike), and says, of
+// each, the key that ranks it above the next.
 func (sr Search) rank(cs []Candidate) []Candidate {
 	cs = slices.Clone(cs)
 	slices.SortStableFunc(cs, sr.byRank)
 	var out []Candidate
 	for _, c := range cs {
 		if n := len(out); n > 0 && sameFigures(out[n-1], c) {
-			if _, ok := AlikeIn(append([]Candidate{out[n-1]}, append(out[n-1].Alike, c)...)); ok {
-				out[n-1].Alike = append(out[n-1].Alike, c)
-				continue
-			}
+			out[n-1].Alike = append(out[n-1].Alike, c)
+			continue
 		}
 		out = append(out, c)
 	}
@@ -713,6 +735,9 @@ func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures
 // at the costliest (a preset of 100 attempts) the estimate would be ten
 // times what the search takes.
 func (sr Search) Cost(workers int) backoff.Cost {
+	if sr.Goals.Len() > 0 && sr.searchable(sr.Bounds()).Len() == 0 {
+		return backoff.Cost{Parallel: 1} // nothing runs
+	}
 	cs := sr.runnable(sr.policies())
 	var c backoff.Cost
 	var most, scratch int64

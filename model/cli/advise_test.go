@@ -262,7 +262,7 @@ func TestAdviseClosestAndPlan(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "best.toml")
 	args := []string{"advise", "--clients", "300", "--outage", "5s", "--capacity", "100", "--load", "60", "--load-until", "30s",
-		"--seeds", "5", "--goal", "not-through<=0%", "--goal", "p99<=0ms"}
+		"--seeds", "5", "--goal", "not-through<=0%", "--goal", "recovered<=0ms", "--goal", "peak<=0.7x"}
 	text := adviceOf(t, append(args, "--save-plan", file)...)
 	for _, want := range []string{"No candidate meets every goal. The closest, with what each misses and by how much:\n\n1. ",
 		"   MISSES ", ", goal 0 ms\n", "Every figure and every verdict above is over all 5 seeds, 7 to 11"} {
@@ -453,5 +453,48 @@ func TestAdviseBlamesThePlansGoal(t *testing.T) {
 		if code != 2 || out != "" || errs != tt.want {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", tt.args, code, out, errs, tt.want)
 		}
+	}
+}
+
+// Goals no client policy can meet are said first, in one line each with
+// its arithmetic and what would make it possible, and not searched for
+// (issue 24 item 2): when none is left, nothing runs and advise exits 0;
+// when some are, it searches for those.
+func TestAdviseSaysImpossibleGoalsFirst(t *testing.T) {
+	// 16 a second against 15 in slots of 100 ms: still overloaded in the
+	// load's last second whatever the clients do; 2 fresh requests a slot
+	// against peak<=0.5x of ceil(1.5) = 2, which allows 1; a capacity of 31
+	// serves ceil(3.1) = 4 a slot, half of it 2.
+	scenario := []string{"advise", "--clients", "100", "--outage", "5s", "--capacity", "15", "--load", "16", "--load-until", "20s"}
+	text := adviceOf(t, append(scenario, "--goal", "recovered<=60s", "--goal", "peak<=0.5x")...)
+	want := "The scenario: 100 clients fail at 0 ms; the service is back at 5000 ms.\n" +
+		"The service: capacity 15 a second (2 a slot of 100 ms at most), fresh load 16 a second until 20000 ms (320 requests), no retry budget.\n" +
+		"Goals, each held at the 95th percentile over 20 seeds, 7 to 26, independent draws (a value equal to a goal meets it): recovered<=60s, peak<=0.5x (at most 1 attempts in a 100 ms slot that serves 2).\n" +
+		"recovered<=60s cannot be met by any client policy: the fresh load alone sends 16 requests in its last second, from 19 s to 20 s, where the service completes at most 15, so it is still overloaded when the load stops, whatever the clients do; it needs a capacity of at least 16 a second.\n" +
+		"peak<=0.5x cannot be met by any client policy: the fresh load alone sends 2 requests in the 100 ms slot from 5 s, where peak<=0.5x allows 1; the least the load allows is peak<=1x, or a capacity of 31 a second.\n" +
+		"Nothing to search for: no candidate can meet these goals. Each line above says what would make its goal possible.\n"
+	if text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	var doc struct {
+		Bounds []struct {
+			Kind, Goal     string
+			Impossible     bool
+			CapacityNeeded *int `json:"capacity_needed"`
+		}
+		Searched []string `json:"searched_goals"`
+		Tried    int      `json:"candidates_tried"`
+	}
+	if err := json.Unmarshal([]byte(adviceOf(t, append(scenario, "--goal", "recovered<=60s", "--goal", "peak<=0.5x", "--format", "json")...)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Bounds) != 2 || doc.Bounds[0].Kind != "overloaded" || !doc.Bounds[0].Impossible || *doc.Bounds[0].CapacityNeeded != 16 ||
+		doc.Bounds[1].Kind != "peak" || len(doc.Searched) != 0 || doc.Tried != 0 {
+		t.Errorf("got %+v", doc)
+	}
+	// With a goal left, the search runs for it.
+	text = adviceOf(t, append(scenario, "--goal", "peak<=0.5x", "--goal", "attempts<=3x", "--seeds", "2")...)
+	if !strings.Contains(text, "\nSearched for the other goals: attempts<=3x.\nTried ") || strings.Contains(text, "MISSES peak") || strings.Contains(text, "meets peak") {
+		t.Errorf("no search for attempts<=3x alone in\n%s", text)
 	}
 }

@@ -249,9 +249,14 @@ jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
           attempts, done, failed, finally_runs, waited_ms, balanced},
           jobs_done, jobs_gave_up, jobs_refused, jobs_out_of_time
 advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
-          limit}], candidates_tried, search {five, presets, yours, grid,
-          refined, budgets, remedies, rounds [{candidates, seeds}], crowds},
-          meets and closest (closest only when meets is empty), each
+          limit}], bounds [{kind (overloaded, peak, attempts, latency or
+          drain), goal, with, impossible, clients, crowd, backlog, lost,
+          from_ms, to_ms, arrive, serve, queue, timeout_ms, floor, slow,
+          allowed, most, capacity_needed, goal_allowed, not_through_needed,
+          words}], searched_goals [goal], candidates_tried, search {five,
+          presets, yours, grid, refined, budgets, remedies, rounds
+          [{candidates, seeds}], crowds}, meets and closest (closest only
+          when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
           service {queue, timeout_ms, drop_expired, queue_order}, settings,
           meets, ranked_by, alike {setting, values, candidates,
@@ -333,6 +338,33 @@ x 100000 <= P(thousandths) x clients_touched, peak x 1000
 <= F(thousandths) x slot capacity, peak x 1000 <= R x slot ms, attempts x
 1000 <= F(thousandths) x clients. The advice says, for each goal, the most
 of its figure that meets it ("1% (at most 3,650)").
+
+WHAT ARITHMETIC SAYS FIRST
+Before any crowd runs, advise works out what no client policy can do (any
+waits, attempts or budget, and the service's remedies, which only shorten
+the queue, drop expired requests or serve the newest first), and says it
+first, a line each with its arithmetic and what would make it possible:
+  recovered<=T   never met when the fresh load of its last second is more
+                 than the service completes then (and its queue holds; with
+                 a timeout, those sent before its end less the timeout must
+                 be done by it): the capacity it needs
+  peak<=F        never met when the fresh requests of one slot after the
+                 outage are more than it allows: the least peak it allows
+  attempts<=Fx   with not-through<=P%: the crowd and the fresh requests of
+                 the outage fail their first attempt, and each that gets
+                 through tries again: at least all + backlog - lost
+  p99<=T         with not-through<=P%: the backlog the outage leaves, less
+                 those lost, against what the service completes within T;
+                 more than a hundredth of the clients waiting longer rules
+                 it out: the least p99, the capacity or the share lost
+A goal ruled out is not searched for; the others are, and when none is left
+nothing runs. A recovered goal also gets a note when the backlog cannot all
+be through within it: the last client through no sooner than the first
+moment the service has completed the backlog and the load since, less those
+lost; a candidate that recovers sooner loses clients or keeps them waiting
+without overloading the service (recovery counts the last overload, not the
+last client through). These hold without the client guards of MODEL.md
+section 7 (breakers, hangs, pushback), which this program does not model.
 
 THE SEARCH
 advise tries, every one on the first seed: the five over your waits, the

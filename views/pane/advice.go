@@ -73,6 +73,13 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		para(d.Note, st.Note.Render)
 	}
 	if a := d.Advice; a != nil {
+		for _, b := range a.Bounds { // what arithmetic rules out, before the search
+			para(words.BoundLine(b), st.Note.Render)
+		}
+		if a.Search.Goals.Len() == 0 {
+			para("Nothing to search for: no candidate can meet these goals.", st.Text.Render)
+			return strings.Join(lines, "\n")
+		}
 		found := fmt.Sprintf("Tried %s candidates, %s crowds: ", words.Count(a.Tried), words.Count(a.Crowds))
 		switch n := len(a.Meets); {
 		case n == 1:
@@ -156,7 +163,7 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 		if l.svc {
 			heads = append(heads, "service")
 		}
-		for _, g := range d.Goals.List() {
+		for _, g := range d.Advice.Search.Goals.List() { // the goals searched: a verdict each
 			if l.heads {
 				heads = append(heads, goalHeads[g.Kind])
 			} else {

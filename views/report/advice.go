@@ -84,7 +84,24 @@ func SearchLine(a advice.Advice) string {
 func GoalsLine(a advice.Advice) string {
 	sr := a.Search
 	return fmt.Sprintf("Goals, each held at the 95th percentile over %s, %s draws (a value equal to a goal meets it): %s.",
-		seedsWords(sr.Settings.Seed, sr.Seeds), sr.Settings.Draws, strings.Join(words.GoalsOf(sr.Goals, sr.Settings), ", "))
+		seedsWords(sr.Settings.Seed, sr.Seeds), sr.Settings.Draws, strings.Join(words.GoalsOf(asked(a), sr.Settings), ", "))
+}
+
+// BoundsText is what arithmetic says of the goals, a line each, and what
+// was searched for when it rules some out: "" when it says nothing.
+func BoundsText(a advice.Advice) string {
+	var b strings.Builder
+	for _, bd := range a.Bounds {
+		b.WriteString(words.BoundLine(bd) + "\n")
+	}
+	switch searched := a.Search.Goals; {
+	case a.Asked.Len() == 0 || searched.Same(a.Asked):
+	case searched.Len() == 0:
+		b.WriteString("Nothing to search for: no candidate can meet these goals. Each line above says what would make its goal possible.\n")
+	default:
+		b.WriteString("Searched for the other goals: " + searched.String() + ".\n")
+	}
+	return b.String()
 }
 
 func seedsWords(first, n int) string {
@@ -111,6 +128,10 @@ func AdviceText(a Advised) string {
 	fmt.Fprintf(&b, "The scenario: %s clients fail at 0 ms; the service is back at %d ms.\n", words.Count(s.Clients), s.Outage)
 	b.WriteString("The service: " + ServiceLine(s) + ".\n")
 	b.WriteString(GoalsLine(adv) + "\n")
+	b.WriteString(BoundsText(adv))
+	if adv.Search.Goals.Len() == 0 {
+		return b.String()
+	}
 	b.WriteString(SearchLine(adv) + "\n")
 	cs, kind := a.shown()
 	switch {
@@ -123,7 +144,7 @@ func AdviceText(a Advised) string {
 	}
 	for i, c := range cs {
 		fmt.Fprintf(&b, "\n%d. %s\n", i+1, candidateName(adv, c))
-		if line := AlikeLine(c); line != "" {
+		if line := AlikeLine(c, s); line != "" {
 			b.WriteString("   " + line + "\n")
 		}
 		if kind == "meets" && i+1 < len(cs) {
@@ -168,7 +189,7 @@ func adviceColumns(a Advised, rank int, kind string, c advice.Candidate) []colum
 		rankedBy = c.RankedBy.Figure()
 	}
 	cols = append(cols, column{"meets", fmt.Sprint(c.Meets())}, column{"goals_missed", itoa(c.Missed())}, column{"ranked_by", rankedBy},
-		column{"alike", AlikeLine(c)})
+		column{"alike", AlikeLine(c, adv.Search.Settings)})
 	for i, v := range c.Verdicts {
 		n := itoa(i + 1)
 		value := ""
@@ -263,13 +284,21 @@ func candidateJSON(a Advised, rank int, c advice.Candidate) object {
 	if c.Meets() && c.RankedBy >= 0 {
 		rankedBy = c.RankedBy.Figure()
 	}
-	if k, ok := advice.AlikeIn(append([]advice.Candidate{c}, c.Alike...)); ok {
-		var values []any
-		for _, v := range alikeValues(c, k) {
-			values = append(values, settingJSON(v, k))
+	if len(c.Alike) > 0 {
+		group := append([]advice.Candidate{c}, c.Alike...)
+		var setting, values any
+		if k, ok := advice.AlikeIn(group); ok {
+			var vs []any
+			for _, v := range alikeValues(c, k) {
+				vs = append(vs, settingJSON(v, k))
+			}
+			setting, values = settingNames[k][0], vs
 		}
-		alike = object{{"setting", settingNames[k][0]}, {"values", values}, {"candidates", 1 + len(c.Alike)},
-			{"never_reached", advice.NeverReached(append([]advice.Candidate{c}, c.Alike...))}}
+		var names []string
+		for _, x := range group {
+			names = append(names, candidateName(a.Advice, x))
+		}
+		alike = object{{"setting", setting}, {"values", values}, {"candidates", names}, {"never_reached", advice.NeverReached(group)}}
 	}
 	return object{{"rank", rank}, {"candidate", candidateName(a.Advice, c)}, {"policy", c.Policy.Name}, {"source", SourceName(c.Source)},
 		{"policy_settings", policySettings(c.Policy)}, {"budget", s.Budget.String()},
@@ -286,8 +315,16 @@ func AdviceDoc(a Advised) string {
 	adv := a.Advice
 	sr := adv.Search
 	goals := []object{}
-	for _, g := range sr.Goals.List() {
+	for _, g := range asked(adv).List() {
 		goals = append(goals, goalJSON(g, sr.Settings))
+	}
+	searched := []string{}
+	for _, g := range sr.Goals.List() {
+		searched = append(searched, g.String())
+	}
+	bounds := []object{}
+	for _, b := range adv.Bounds {
+		bounds = append(bounds, boundJSON(b))
 	}
 	list := func(cs []advice.Candidate) []object {
 		out := []object{}
@@ -305,7 +342,7 @@ func AdviceDoc(a Advised) string {
 		{"rounds", rounds}, {"crowds", adv.Crowds}}
 	seeds := object{{"first", sr.Settings.Seed}, {"last", sr.Settings.Seed + sr.Seeds - 1}, {"count", sr.Seeds}, {"draws", sr.Settings.Draws.String()}}
 	return jsonDoc(object{{"settings", settingsJSON(sr.Settings)}, {"slot_ms", sr.Settings.Slot}, {"seeds", seeds}, {"goals", goals},
-		{"candidates_tried", adv.Tried}, {"search", search}, {"meets", list(adv.Meets)}, {"closest", list(adv.Closest)}})
+		{"bounds", bounds}, {"searched_goals", searched}, {"candidates_tried", adv.Tried}, {"search", search}, {"meets", list(adv.Meets)}, {"closest", list(adv.Closest)}})
 }
 
 // rankNames are the Ranking's keys in words, by kind.
@@ -364,6 +401,9 @@ func RankedLine(c, next advice.Candidate, nextRank int) string {
 	a, b := RankValue(c, c.RankedBy), RankValue(next, c.RankedBy)
 	if a == b { // the words round two values alike: say them exactly
 		a, b = strconv.Itoa(c.RankValue(c.RankedBy)), strconv.Itoa(next.RankValue(c.RankedBy))
+		if c.RankedBy == advice.Recovered || c.RankedBy == advice.P99 {
+			a, b = a+" ms", b+" ms"
+		}
 		if c.RankedBy == advice.NotThrough {
 			a, b = fmt.Sprintf("%d of %d", c.Lost.NotThrough, c.Lost.Touched), fmt.Sprintf("%d of %d", next.Lost.NotThrough, next.Lost.Touched)
 		}
@@ -457,16 +497,24 @@ func settingJSON(c advice.Candidate, k advice.Setting) any {
 	return settingWords(c, k)
 }
 
-// AlikeLine says the candidates collapsed into c, which show its figures
-// and differ from it in one setting: "the same figures with longest wait
-// 30 s to 2 min (never reached): 3 candidates"; "" when none is.
-func AlikeLine(c advice.Candidate) string {
+// AlikeLine says the candidates collapsed into c, which show its figures:
+// where they differ in one setting, its range, "the same figures with
+// longest wait 30 s to 2 min (never reached): 3 candidates, one line";
+// else each, "the same figures: full jitter, budget grpc:10:0.1; equal
+// jitter, budget grpc:10:0.1". "" when none is.
+func AlikeLine(c advice.Candidate, scenario backoff.Settings) string {
 	group := append([]advice.Candidate{c}, c.Alike...)
-	k, ok := advice.AlikeIn(group)
-	if !ok {
+	if len(group) < 2 {
 		return ""
 	}
-	values := alikeValues(c, k)
+	k, ok := advice.AlikeIn(group)
+	if !ok {
+		var names []string
+		for _, x := range c.Alike {
+			names = append(names, x.Name(scenario))
+		}
+		return "the same figures: " + strings.Join(names, "; ")
+	}
 	var span string
 	if _, numeric := settingNumber(c, k); numeric {
 		lo, hi := c, c
@@ -482,7 +530,7 @@ func AlikeLine(c advice.Candidate) string {
 		span = settingWords(lo, k) + " to " + settingWords(hi, k)
 	} else {
 		var ws []string
-		for _, x := range values {
+		for _, x := range alikeValues(c, k) {
 			ws = append(ws, settingWords(x, k))
 		}
 		span = strings.Join(ws, ", ")
@@ -492,4 +540,45 @@ func AlikeLine(c advice.Candidate) string {
 		note = " (never reached)"
 	}
 	return fmt.Sprintf("the same figures with %s %s%s: %d candidates, one line", settingNames[k][1], span, note, len(group))
+}
+
+// asked is the goals the person asked: Advice.Asked, or the searched
+// goals for an answer that does not say.
+func asked(a advice.Advice) advice.Goals {
+	if a.Asked.Len() > 0 {
+		return a.Asked
+	}
+	return a.Search.Goals
+}
+
+// boundKinds are the bounds' names in JSON.
+var boundKinds = [...]string{advice.Overloaded: "overloaded", advice.PeakFloor: "peak", advice.AttemptsFloor: "attempts",
+	advice.LatencyFloor: "latency", advice.Drain: "drain"}
+
+// boundJSON is a bound as the document states it: its kind, its goal (and
+// the not-through goal it is held with), whether it rules the goal out,
+// its numbers and its line.
+func boundJSON(b advice.Bound) object {
+	var with, meet, lost, needs any
+	if b.HasWith {
+		with = b.With.String()
+	}
+	if b.HasMeet {
+		meet = b.MeetGoal.String()
+	}
+	if b.HasLost && b.LostGoal.Limit <= advice.MaxNotThrough {
+		lost = b.LostGoal.String()
+	}
+	if b.Needs > 0 {
+		needs = b.Needs
+	}
+	var serve any = b.Serve
+	if b.Serve == math.MaxInt {
+		serve = nil
+	}
+	return object{{"kind", boundKinds[b.Kind]}, {"goal", b.Goal.String()}, {"with", with}, {"impossible", b.Impossible},
+		{"clients", b.Clients}, {"crowd", b.Crowd}, {"backlog", b.Backlog}, {"lost", b.Lost}, {"from_ms", b.From}, {"to_ms", b.To},
+		{"arrive", b.Arrive}, {"serve", serve}, {"queue", b.Queue}, {"timeout_ms", b.Timeout}, {"floor", b.Floor}, {"slow", b.Slow},
+		{"allowed", b.Allowed}, {"most", b.Most}, {"capacity_needed", needs}, {"goal_allowed", meet}, {"not_through_needed", lost},
+		{"words", words.BoundLine(b)}}
 }

@@ -131,6 +131,15 @@ func TestAdviceRankedAndAlike(t *testing.T) {
 	third.RankedBy = -1
 	adv := advice.Advice{Search: sr, Tried: 3, Rounds: []advice.Round{{Candidates: 3, Seeds: 1}}, Crowds: 3, Meets: []advice.Candidate{first, second, third}}
 	text := AdviceText(Advised{Advice: adv, Command: func(advice.Candidate) string { return "retry-planner crowd" }})
+	if line := AlikeLine(second, s); line != "" {
+		t.Errorf("a candidate alone: %q", line)
+	}
+	two := cand(dec(10000), 41200, 3)
+	two.Alike = []advice.Candidate{cand(backoff.Policy{Name: "custom", FirstWait: 500, LongestWait: 10000, Multiplier: 1500, Attempts: 3,
+		Jitter: backoff.Jitter{Kind: backoff.JitterDecorrelated}}, 41200, 3)}
+	if got, want := AlikeLine(two, s), "the same figures: custom (first 500 ms, x1.5, longest 10000 ms, jitter decorrelated, 3 attempts)"; got != want {
+		t.Errorf("two settings apart: got %q, want %q", got, want)
+	}
 	for _, want := range []string{
 		"3 candidates meet every goal, ranked by recovery, then clients not through (a share of those touched), p99 latency and attempts, each at the 95th percentile (your goals first, in the order given):\n",
 		"\n1. custom (first 1000 ms, x2, longest 30000 ms, jitter decorrelated, 3 attempts)\n   the same figures with longest wait 30 s to 2 min (never reached): 3 candidates, one line\n   ranked above #2 by recovery: 36.8 s against 41.2 s\n",
@@ -147,7 +156,7 @@ func TestAdviceRankedAndAlike(t *testing.T) {
 			Alike    *struct {
 				Setting      string
 				Values       []int
-				Candidates   int
+				Candidates   []string
 				NeverReached bool `json:"never_reached"`
 			}
 		}
@@ -158,7 +167,7 @@ func TestAdviceRankedAndAlike(t *testing.T) {
 	m := doc.Meets
 	if len(m) != 3 || *m[0].RankedBy != "recovered_after_ms" || *m[1].RankedBy != "not_through" || m[2].RankedBy != nil ||
 		m[0].Alike == nil || m[0].Alike.Setting != "longest_wait_ms" || !reflect.DeepEqual(m[0].Alike.Values, []int{30000, 120000, 60000}) ||
-		m[0].Alike.Candidates != 3 || !m[0].Alike.NeverReached || m[1].Alike != nil {
+		len(m[0].Alike.Candidates) != 3 || !m[0].Alike.NeverReached || m[1].Alike != nil {
 		t.Errorf("got %+v", m)
 	}
 }
