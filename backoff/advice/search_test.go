@@ -2,6 +2,8 @@ package advice
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"reflect"
 	"sync/atomic"
 	"testing"
@@ -421,6 +423,114 @@ func TestRankCollapsesAlike(t *testing.T) {
 		group := []Candidate{handCandidate(sr, 0, exp(tt.least), base, f), handCandidate(sr, 1, exp(60000), base, f)}
 		if NeverReached(group) != tt.never {
 			t.Errorf("exponential from 1 s, 4 attempts, longest %d ms and 60 s: never reached %v, want %v", tt.least, !tt.never, tt.never)
+		}
+	}
+}
+
+// The search's shape (issue 25 item 5): every candidate on the first
+// seed, the 30 most promising on 4, the 10 most promising of those on all;
+// with 3 seeds, the 30 on all 3; with one, the 10 most promising of all.
+func TestSearchShape(t *testing.T) {
+	for _, tt := range []struct {
+		seeds  int
+		rounds []Round // past the first, whose candidates are all those tried
+		shown  int     // at most, meeting or closest
+	}{
+		{20, []Round{{30, 4}, {10, 20}}, 10},
+		{3, []Round{{30, 3}}, 30},
+		{1, nil, 10},
+	} {
+		sr := Search{Settings: small(), Seeds: tt.seeds, Goals: mustGoals(t, "not-through<=10%", "recovered<=30s")}
+		adv, err := Run(sr, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append([]Round{{adv.Tried, 1}}, tt.rounds...)
+		if !reflect.DeepEqual(adv.Rounds, want) {
+			t.Errorf("%d seeds: rounds %v, want %v", tt.seeds, adv.Rounds, want)
+		}
+		shown := len(adv.Meets)
+		for _, c := range adv.Meets {
+			shown += len(c.Alike)
+		}
+		if shown == 0 || shown > tt.shown || len(adv.Closest) > 0 {
+			t.Errorf("%d seeds: %d shown that meet, %d closest; want 1 to %d meeting", tt.seeds, shown, len(adv.Closest), tt.shown)
+		}
+		if w := sr.Estimate(); adv.Crowds > w.Crowds {
+			t.Errorf("%d seeds: %d crowds, more than the %d estimated", tt.seeds, adv.Crowds, w.Crowds)
+		}
+	}
+}
+
+// promising keeps n, at most a third of them of one budget and service
+// while others are there, each goal's pick whatever its budget, and in
+// the order of byPromise: 20 candidates each of three budgets, the best
+// all of the first, keep 10 of each for 30.
+func TestPromisingCapsEachBudget(t *testing.T) {
+	sr := Search{Settings: backoff.Defaults(), Seeds: 1, Goals: mustGoals(t, "p99<=10s")}
+	budgets := []backoff.Budget{{}, {Kind: backoff.BudgetGRPC, A: 10, B: 100}, {Kind: backoff.BudgetAWS, A: 500, B: 5}}
+	var cs []Candidate
+	for b, budget := range budgets {
+		for i := range 20 {
+			s := sr.Settings
+			s.Budget = budget
+			// The first budget's the best: p99 of 1 s and up; then 4 s, 7 s.
+			f := backoff.Figures{Clients: 100, ClientsTouched: 100, Attempts: 200, LatencyP99: 1000 + b*3000 + i*10}
+			c := handCandidate(sr, b*20+i, s.Policy(backoff.FullJitter), s, f)
+			c.key = fmt.Sprint(b, i)
+			cs = append(cs, c)
+		}
+	}
+	out := sr.promising(cs, 30)
+	per := map[backoff.Budget]int{}
+	for i, c := range out {
+		per[c.Settings.Budget]++
+		if i > 0 && sr.byPromise(out[i-1], c) > 0 {
+			t.Errorf("kept %d and %d out of order", i-1, i)
+		}
+	}
+	for _, b := range budgets {
+		if per[b] != 10 {
+			t.Errorf("budget %s: %d kept, want 10 of 30", b, per[b])
+		}
+	}
+	// Of one budget alone, the cap gives way: all 20 of 20.
+	if out := sr.promising(cs[:20], 20); len(out) != 20 {
+		t.Errorf("one budget: %d kept of 20", len(out))
+	}
+}
+
+// A goal missed by a share that rounds onto its limit is still a miss,
+// never 0: 1,000 of 100,000 is 1% exactly in floating point, but a verdict
+// that says missed is missed by more than nothing; met is 0; absent 100.
+func TestMissIsNeverZero(t *testing.T) {
+	onLimit := Verdict{Goal: Goal{NotThrough, 1000}, Value: 1000, Of: 100000}
+	if m := onLimit.miss(); m <= 0 {
+		t.Errorf("a miss on the limit: %v, want more than 0", m)
+	}
+	for _, tt := range []struct {
+		v    Verdict
+		want float64
+	}{
+		{Verdict{Goal: Goal{Recovered, 60000}, Value: 60000, Met: true}, 0},
+		{Verdict{Goal: Goal{Recovered, 60000}, Value: -1, Absent: true}, 100},
+		{Verdict{Goal: Goal{Recovered, 60000}, Value: 90000}, 0.5},                    // (90000 - 60000) / 60000
+		{Verdict{Goal: Goal{NotThrough, 1000}, Value: 3000, Of: 100000}, 2},           // 3% against 1%
+		{Verdict{Goal: Goal{PeakRate, 5000}, Value: 1000, Of: 100}, 1},                // 10,000/s against 5,000/s
+		{Verdict{Goal: Goal{Attempts, 2000}, Value: 500000, Of: 1000}, 100},           // 500x: at most 100
+		{Verdict{Goal: Goal{PeakTimes, 0}, Value: 3, Of: 2}, 100},                     // against 0x: (1500 - 0) / 1, at most 100
+		{Verdict{Goal: Goal{P99, 0}, Value: 5}, 5},                                    // (5 - 0) / max(0, 1)
+		{Verdict{Goal: Goal{NotThrough, 0}, Value: 1, Of: 0}, 100},                    // of none: by 1, at most 100
+		{Verdict{Goal: Goal{PeakTimes, 2000}, Value: 5, Of: 2}, 0.25},                 // 2.5x against 2x
+		{Verdict{Goal: Goal{Attempts, 1500}, Value: 1600, Of: 1000}, 1.0 / 15},        // 1.6 against 1.5
+		{Verdict{Goal: Goal{NotThrough, 100000}, Value: 1001, Of: 1000}, 0.001 / 1.0}, // 100.1% against 100%
+		{Verdict{Goal: Goal{PeakRate, 1}, Value: 1, Of: 1000}, 1e-9},                  // 1/s on 1/s, missed: never 0
+		{Verdict{Goal: Goal{Recovered, 0}, Value: 0}, 1e-9},                           // missed on the limit
+		{Verdict{Goal: Goal{P99, 100}, Value: 101}, 0.01},                             // one ms over 100
+		{Verdict{Goal: Goal{Attempts, 1000}, Value: 1000, Of: 1000}, 1e-9},            // on the limit, missed
+	} {
+		if got := tt.v.miss(); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%+v: miss %v, want %v", tt.v, got, tt.want)
 		}
 	}
 }
