@@ -91,8 +91,10 @@ const (
 	numSettings
 )
 
-// settingOf is the candidate's value of setting k, as a comparable value.
-func settingOf(c Candidate, k Setting) any {
+// SettingOf is the candidate's value of setting k, as a comparable value:
+// an int for the waits (ms), the attempts, the multiplier (thousandths)
+// and the queue.
+func SettingOf(c Candidate, k Setting) any {
 	switch k {
 	case FirstWaitSetting:
 		return c.Policy.FirstWait
@@ -126,7 +128,7 @@ func AlikeIn(cs []Candidate) (Setting, bool) {
 	var differ []Setting
 	for k := range numSettings {
 		for _, c := range cs[1:] {
-			if settingOf(c, k) != settingOf(cs[0], k) {
+			if SettingOf(c, k) != SettingOf(cs[0], k) {
 				differ = append(differ, k)
 				break
 			}

@@ -442,19 +442,8 @@ func alikeValues(c advice.Candidate, k advice.Setting) []advice.Candidate {
 // settingNumber is setting k's value of c where it is a number: ms,
 // attempts, thousandths of the multiplier, the queue; ok false else.
 func settingNumber(c advice.Candidate, k advice.Setting) (int, bool) {
-	switch k {
-	case advice.FirstWaitSetting:
-		return c.Policy.FirstWait, true
-	case advice.LongestWaitSetting:
-		return c.Policy.LongestWait, true
-	case advice.AttemptsSetting:
-		return c.Policy.Attempts, true
-	case advice.MultiplierSetting:
-		return c.Policy.Multiplier, true
-	case advice.QueueSetting:
-		return c.Settings.Queue, true
-	}
-	return 0, false
+	n, ok := advice.SettingOf(c, k).(int)
+	return n, ok
 }
 
 // settingWords is setting k's value of c in words: "30 s", "4", "x1.5",
