@@ -421,7 +421,8 @@ func (a arithmetic) drain(b Bound) (Bound, bool) {
 // gone; a slot's capacity all at once), so it walks, skipping only the
 // ms in which the shortfall cannot be made up: in k ms the service
 // completes at most C*k/1000 + 1 more, with slots two whole slots' more
-// (the slots [t, t+k) meets span at most k + 2S).
+// (the slots that meet [O, t+k) and not [O, t) are at most ceil(k/S) + 1:
+// those that start in [t, t+k), and at t = O the one that holds O).
 func (a arithmetic) drainedBy(lost int64) (int64, bool) {
 	if a.cap <= 0 {
 		return a.o, true

@@ -295,3 +295,47 @@ func TestRunRulesOutEveryGoal(t *testing.T) {
 		t.Errorf("cost %+v, want nothing", c)
 	}
 }
+
+// More bounds on their edges: the busiest slot of a load of 11 a second
+// in 100 ms slots holds 2 only where two arrivals share one (0 and 90 ms,
+// 1,000 and 1,090 ms), once every tenth slot: from 100 ms on, not before
+// 1 s; a hundredth of 1,980 clients is 19, not 20; the capacity a load of
+// 100 a second needs is 100, far above the scenario's 15.
+func TestBoundsAtTheirEdges(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Slot, s.Load, s.LoadUntil, s.Capacity = 100, 100, 100, 11, 5000, 1000
+	b, ok := boundOf(t, s, PeakRate, "peak<=10/s") // 1 a slot
+	if !ok || b.Floor != 2 || b.From != 1000 {
+		t.Errorf("load 11 a second from 100 ms: got %v %+v, want 2 in the slot from 1 s", ok, b)
+	}
+	// 1,980 clients: 1,000 of the crowd, 980 fresh (98 a second to 10 s);
+	// at most 1% lost, 19; a hundredth slower, 19.
+	s = backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Queue, s.Load, s.LoadUntil = 1000, 10000, 100, 1000, 98, 10000
+	b, ok = boundOf(t, s, P99, "p99<=1s", "not-through<=1%")
+	if !ok || b.Allowed != 19 || b.Lost != 19 || b.Clients != 1980 {
+		t.Errorf("got %v %+v, want 19 allowed slower and 19 lost of 1,980", ok, b)
+	}
+	s = backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 100, 5000, 15, 100, 100, 20000
+	if b, ok := boundOf(t, s, Recovered, "recovered<=60s"); !ok || b.Needs != 100 {
+		t.Errorf("load 100 against 15: got %v %+v, want a capacity of 100 needed", ok, b)
+	}
+}
+
+// The drain's walk skips no moment the service could catch up at: slots
+// of 1 s serving 100 each, the outage ending at 500 ms, 1,000 clients and
+// no load: the slot holding 500 ms counts from 501 ms, so 1,000 are
+// served first at 9,001 ms (slots 0 to 9), 8,501 ms after the outage; a
+// walk that skipped (1000 - 101) * 10 ms from 500 would land at 9,490.
+func TestDrainSkipsNothing(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Slot = 1000, 500, 100, 1000
+	a := arithmeticOf(s)
+	if got, ok := a.drainedBy(0); !ok || got != 9001 {
+		t.Errorf("got %d %v, want 9001", got, ok)
+	}
+	if b, ok := boundOf(t, s, Recovered, "recovered<=1s"); !ok || b.Floor != 8501 {
+		t.Errorf("got %v %+v, want a note of 8,501 ms", ok, b)
+	}
+}

@@ -304,8 +304,12 @@ func TestParseGoalsEmptyParts(t *testing.T) {
 			t.Errorf("ParseGoals(%q): got %v, want %s", tt.text, err, tt.want)
 		}
 	}
-	if gs, err := ParseGoals("peak<=5,000/s, p99<=1s"); err != nil || gs.Len() != 2 {
-		t.Errorf("a comma in a number: got %v, %v; want two goals", gs, err)
+	// A comma is a number's only between two digits: after a number and
+	// before a name, or after a unit and before a digit, it parts goals.
+	for _, text := range []string{"peak<=5,000/s, p99<=1s", "recovered<=60000,p99<=1s", "p99<=1s,peak<=5,000/s", "peak<=2x,peak<=5/s"} {
+		if gs, err := ParseGoals(text); err != nil || gs.Len() != 2 {
+			t.Errorf("ParseGoals(%q): got %v, %v; want two goals", text, gs, err)
+		}
 	}
 }
 
@@ -495,4 +499,26 @@ func TestGoalsDoNotOverflow(t *testing.T) {
 			t.Errorf("%s against %d: most %d, want %d", tt.g, tt.of, got, tt.want)
 		}
 	}
+}
+
+// Any list of goals that parses writes itself back as the same goals; a
+// refusal is one line; nothing panics.
+func FuzzParseGoals(f *testing.F) {
+	for _, s := range []string{"recovered<=60s,", ",", ",,", "recovered<=60000,p99<=1s", "peak<=5,000/s, p99<=1s", "lost<=1%, LATENCY-P99<=30S",
+		"not-through<=1%,recovered<=2m,peak<=2x,peak<=10/s,p99<=1s,attempts<=3x", " , recovered<=1s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		gs, err := ParseGoals(text)
+		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") && !strings.Contains(text, "\n") {
+				t.Errorf("ParseGoals(%q): a message of more than one line: %q", text, msg)
+			}
+			return
+		}
+		again, err := ParseGoals(gs.String())
+		if err != nil || !again.Same(gs) {
+			t.Errorf("ParseGoals(%q) = %v, and its String reads %v, %v", text, gs, again, err)
+		}
+	})
 }

@@ -294,7 +294,7 @@ func TestAdvicePastTheLastSeed(t *testing.T) {
 // handCandidate is a candidate that ran on seeds with these figures,
 // judged against the search's goals.
 func handCandidate(sr Search, order int, p backoff.Policy, s backoff.Settings, figs ...backoff.Figures) Candidate {
-	c := Candidate{Source: FromGrid, Policy: p, Settings: s, Seeds: len(figs), order: order}
+	c := Candidate{Source: FromGrid, Policy: p, Settings: s, Seeds: len(figs), order: order, key: fmt.Sprint("hand ", order)}
 	c.Spread = backoff.SpreadOf(p, figs)
 	c.Verdicts = sr.Goals.Judge(s, figs)
 	at := shareP95(figs)
@@ -532,5 +532,154 @@ func TestMissIsNeverZero(t *testing.T) {
 		if got := tt.v.miss(); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("%+v: miss %v, want %v", tt.v, got, tt.want)
 		}
+	}
+}
+
+// The most work a search can do, by hand for the small scenario over 20
+// seeds with the service's remedies: every policy once, two refinements
+// of the best 4 at 10 neighbours each (80), 12 budgets with 20 bases (the
+// five, the 7 presets and the best 8: 240), 7 remedies with the best 8
+// (56: drop, lifo, both; the queue of 100 the capacity works off in the
+// timeout, and of 20, a tenth, each alone and dropping), then 30 on 3
+// more seeds (90) and 10 on 16 more (160): 626 past the policies; each
+// crowd of 300 clients and 2,400 fresh requests.
+func TestEstimateByHand(t *testing.T) {
+	sr := Search{Settings: small(), Seeds: 20, Goals: mustGoals(t, "p99<=10s"), AlsoService: true}
+	first := len(sr.runnable(sr.policies()))
+	w := sr.Estimate()
+	if w.Crowds != first+626 || w.Clients != 2700 || w.Total != int64(first+626)*2700 || len(Remedies(sr.Settings)) != 7 {
+		t.Errorf("got %+v and %d remedies; want %d crowds of 2,700 and 7", w, len(Remedies(sr.Settings)), first+626)
+	}
+}
+
+// A policy that draws nothing runs once for every seed; twins, candidates
+// of the same figures on every seed, go on as the first of them.
+func TestRunsOnceAndTwins(t *testing.T) {
+	sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, "p99<=10s")}
+	ex := newExecutor(sr, Options{Workers: 1})
+	fixed := newCandidate(FromFive, sr.Settings.Policy(backoff.Fixed), sr.Settings)
+	jitter := newCandidate(FromFive, sr.Settings.Policy(backoff.FullJitter), sr.Settings)
+	cs := []Candidate{fixed, jitter}
+	if err := ex.runSeeds(cs, 5); err != nil {
+		t.Fatal(err)
+	}
+	if n := ex.crowds.Load(); n != 1+5 {
+		t.Errorf("%d crowds for fixed and full jitter on 5 seeds, want 1 + 5", n)
+	}
+	twin := fixed
+	twin.key, twin.order = "a twin", 9
+	ex.figs[twin.key] = ex.figs[fixed.key]
+	twin.Seeds = 5
+	if got := ex.distinct([]Candidate{cs[0], cs[1], twin}); len(got) != 2 || got[0].key != fixed.key || got[1].key != jitter.key {
+		t.Errorf("distinct kept %d: %v", len(got), got)
+	}
+}
+
+// A neighbour whose longest wait is its first is kept (the first never
+// above the longest): from first 1 s and longest 2 s, twice the first is
+// 2 s, on the bound.
+func TestNeighbourOnTheBound(t *testing.T) {
+	p := backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: 2000, Multiplier: 2000, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 5}
+	found := false
+	for _, q := range neighbours(p) {
+		found = found || q.FirstWait == 2000 && q.LongestWait == 2000
+		if q.FirstWait > q.LongestWait || q.LongestWait < minLongest {
+			t.Errorf("neighbour %s out of the grid's bounds", q.Describe())
+		}
+	}
+	if !found {
+		t.Error("first 2 s, longest 2 s: not a neighbour of first 1 s, longest 2 s")
+	}
+}
+
+// The budgets tried, in order, and none twice the scenario's own.
+func TestBudgets(t *testing.T) {
+	var got []string
+	for _, b := range Budgets(backoff.Budget{Kind: backoff.BudgetGRPC, A: 100, B: 500}) {
+		got = append(got, b.String())
+	}
+	want := []string{"none", "grpc:10:0.1", "grpc:10:0.5", "grpc:100:0.1", "grpc:1000:0.1", "grpc:1000:0.5",
+		"aws:100:1", "aws:100:5", "aws:500:1", "aws:500:5", "aws:5000:1", "aws:5000:5"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if n := len(Budgets(backoff.Budget{})); n != 12 {
+		t.Errorf("without a budget: %d tried, want 12", n)
+	}
+}
+
+// A candidate's order among those that do not all meet: one that meets
+// every goal before one that misses any, whichever ran first; of those
+// that miss, the fewer goals missed first, then the less missed in all.
+func TestByPromise(t *testing.T) {
+	sr := Search{Settings: backoff.Defaults(), Seeds: 1, Goals: mustGoals(t, "p99<=10s", "attempts<=2x")}
+	s := sr.Settings
+	p := s.Policy(backoff.FullJitter)
+	fig := func(p99, attempts int) backoff.Figures {
+		return backoff.Figures{Clients: 100, ClientsTouched: 100, LatencyP99: p99, Attempts: attempts}
+	}
+	meets := handCandidate(sr, 3, p, s, fig(9000, 150))
+	missesOne := handCandidate(sr, 0, p, s, fig(11000, 150))
+	missesOneMore := handCandidate(sr, 1, p, s, fig(19000, 150))
+	missesTwo := handCandidate(sr, 2, p, s, fig(11000, 250))
+	got := sr.best([]Candidate{missesTwo, missesOneMore, missesOne, meets}, 4)
+	var order []int
+	for _, c := range got {
+		order = append(order, c.order)
+	}
+	if want := []int{3, 0, 1, 2}; !reflect.DeepEqual(order, want) {
+		t.Errorf("got %v, want %v (meets, the least missed, then by more, then two goals missed)", order, want)
+	}
+	// The closest: for each goal the one that meets the other and misses it
+	// the least (p99: 11 s of the two; attempts: none misses attempts
+	// alone), then the least missed in all, then the best of the rest.
+	closest := sr.closest([]Candidate{missesTwo, missesOneMore, missesOne}, 3)
+	order = nil
+	for _, c := range closest {
+		order = append(order, c.order)
+	}
+	if want := []int{0, 1, 2}; !reflect.DeepEqual(order, want) {
+		t.Errorf("closest: got %v, want %v", order, want)
+	}
+}
+
+// The share not through ranks by share, not by count: 5 of 100 (5%) after
+// 40 of 1,000 (4%).
+func TestRankByShare(t *testing.T) {
+	sr := Search{Settings: backoff.Defaults(), Seeds: 1}
+	p := sr.Settings.Policy(backoff.FullJitter)
+	five := handCandidate(sr, 0, p, sr.Settings, backoff.Figures{Clients: 2000, ClientsTouched: 100, NotThrough: 5})
+	four := handCandidate(sr, 1, p, sr.Settings, backoff.Figures{Clients: 2000, ClientsTouched: 1000, NotThrough: 40})
+	if got := sr.rank([]Candidate{five, four}); got[0].order != 1 || got[0].RankedBy != NotThrough {
+		t.Errorf("got %v first by %v, want 40 of 1,000 by the share", got[0].Lost, got[0].RankedBy)
+	}
+}
+
+// Candidates of one setting each, or of none between them, have no one
+// setting they differ in.
+func TestAlikeInNone(t *testing.T) {
+	s := backoff.Defaults()
+	c := newCandidate(FromFive, s.Policy(backoff.FullJitter), s)
+	if _, ok := AlikeIn([]Candidate{c, c}); ok {
+		t.Error("two alike in every setting: one setting named")
+	}
+	if _, ok := AlikeIn([]Candidate{c}); ok {
+		t.Error("one candidate: one setting named")
+	}
+}
+
+// A policy of one's own that waits as a preset does is named as crowd
+// names it, the preset, and counts among the presets.
+func TestOwnPolicyOfAPreset(t *testing.T) {
+	s := backoff.Defaults()
+	for _, pr := range backoff.Presets() {
+		c := newCandidate(FromGrid, pr.Policy, s)
+		if c.Source != FromPreset || c.Policy.Name != pr.Name || c.Custom() {
+			t.Errorf("%s as one's own: source %v, name %q", pr.Name, c.Source, c.Policy.Name)
+		}
+	}
+	own := backoff.Policy{Name: "custom", FirstWait: 250, LongestWait: 10000, Multiplier: 2000, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 3}
+	if c := newCandidate(FromGrid, own, s); c.Source != FromGrid || !c.Custom() {
+		t.Errorf("one's own: source %v", c.Source)
 	}
 }
