@@ -339,3 +339,24 @@ func TestDrainSkipsNothing(t *testing.T) {
 		t.Errorf("got %v %+v, want a note of 8,501 ms", ok, b)
 	}
 }
+
+// leastCapacity finds the least capacity at which a bound no longer
+// holds, for every threshold: past the scenario's capacity, up to the
+// largest; none when it holds at the largest.
+func TestLeastCapacity(t *testing.T) {
+	a := arithmeticOf(backoff.Defaults())
+	a.cap = 10
+	for _, least := range []int64{11, 12, 13, 100, 999, 1000, 1001, 65536, 50_000_001, backoff.MaxCapacity} {
+		if got := leastCapacity(a, func(c int64) bool { return c < least }); got != int(least) {
+			t.Errorf("holding below %d: got %d", least, got)
+		}
+	}
+	for least := int64(11); least < 3000; least++ {
+		if got := leastCapacity(a, func(c int64) bool { return c < least }); got != int(least) {
+			t.Fatalf("holding below %d: got %d", least, got)
+		}
+	}
+	if got := leastCapacity(a, func(int64) bool { return true }); got != 0 {
+		t.Errorf("holding at every capacity: got %d, want 0", got)
+	}
+}
