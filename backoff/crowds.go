@@ -11,12 +11,17 @@ type Crowds struct {
 	plan   plan
 }
 
-// Run runs policy p's crowd under settings s (valid under WideLimits) and
-// returns its figures: the figures RunSeeds gives p for seed s.Seed under
-// the same settings, and Run's without Options.Series. stop is as in
-// Options.
+// Run runs policy p's crowd under settings s (valid under WideLimits, but
+// that the seed may lie up to MaxSeeds-1 past its range, as RunSeeds's
+// later seeds do) and returns its figures: the figures RunSeeds gives p for
+// seed s.Seed under the same settings, and Run's without Options.Series.
+// stop is as in Options.
 func (c *Crowds) Run(p Policy, s Settings, stop func() bool) (Figures, error) {
-	if err := s.ValidateIn(WideLimits); err != nil {
+	v := s
+	if _, top := s.RangeIn(WideLimits, Seed); v.Seed > top && v.Seed-top < MaxSeeds {
+		v.Seed = top
+	}
+	if err := v.ValidateIn(WideLimits); err != nil {
 		return noFigures(), err
 	}
 	if err := p.Validate(); err != nil {

@@ -120,3 +120,22 @@ func TestCrowdsWorkers(t *testing.T) {
 		t.Errorf("CrowdsWorkers of want 1: got %d", got)
 	}
 }
+
+// Crowds.Run takes the seeds RunSeeds runs: a seed up to MaxSeeds-1 past
+// the range's top, 999,999 + 9,999 = 1,009,998, and no further (the
+// search of advice holds its figures to RunSeeds's there).
+func TestCrowdsRunPastTheLastSeed(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Draws = 50, Independent
+	_, top := s.RangeIn(WideLimits, Seed)
+	var c Crowds
+	for _, tt := range []struct {
+		seed int
+		ok   bool
+	}{{top, true}, {top + 1, true}, {top + MaxSeeds - 1, true}, {top + MaxSeeds, false}, {-1, false}} {
+		s.Seed = tt.seed
+		if _, err := c.Run(s.Policy(FullJitter), s, nil); (err == nil) != tt.ok {
+			t.Errorf("seed %d: got %v, want ok %v", tt.seed, err, tt.ok)
+		}
+	}
+}

@@ -47,10 +47,12 @@ func adviceInline(more ...Option) []Option {
 	return inline(append([]Option{WithCompute(c), WithInlineAdvice(), WithAdviceWorkers(2), WithClipboard(func(string) error { return nil })}, more...)...)
 }
 
-// manyMeets are the keys that give eight candidates meeting the goals on
-// the small metastable failure (withQueue): more than 80x24 lists at once.
+// manyMeets are the keys that give nine candidates meeting the goal
+// recovered<=60s on the small metastable failure (withQueue): more than
+// 80x24 lists at once. (A share of clients not through is of the clients
+// touched: no candidate keeps 70% of those, so the goal is recovery alone.)
 func manyMeets() []tea.Msg {
-	return cat([]tea.Msg{applied(withQueue)}, press("6", "e", "30%", "enter", "60s", "ctrl+s"))
+	return cat([]tea.Msg{applied(withQueue)}, press("6", "e", "enter", "60s", "ctrl+s"))
 }
 
 // adviceStates are pane 6's goldens, on the small metastable failure
@@ -59,7 +61,7 @@ func manyMeets() []tea.Msg {
 func adviceStates() []goldenState {
 	k := press
 	queue := applied(withQueue)
-	meets := cat([]tea.Msg{queue}, k("6", "e", "25%", "enter", "60s", "ctrl+s"))
+	meets := cat([]tea.Msg{queue}, k("6", "e", "enter", "60s", "ctrl+s"))
 	return []goldenState{
 		{"advice_empty", k("6")},
 		{"advice_form", cat([]tea.Msg{queue}, k("6", "e", "25%", "enter", "60s"))},
@@ -96,7 +98,7 @@ func TestAdviceGolden(t *testing.T) {
 // 3 and 4's chosen policy follow; the search does not run again for it.
 func TestAdviceEnterApplies(t *testing.T) {
 	m := send(t, newAppWith(t, 120, 40, adviceInline()...), applied(withQueue))
-	m = send(t, m, press("6", "e", "25%", "enter", "60s", "ctrl+s")...)
+	m = send(t, m, press("6", "e", "enter", "60s", "ctrl+s")...)
 	adv := m.AdvicePane().Advice()
 	if adv == nil || len(adv.Meets) < 2 {
 		t.Fatalf("want two candidates or more that meet the goals, got %+v", adv)

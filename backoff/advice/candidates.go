@@ -37,9 +37,145 @@ type Candidate struct {
 	Seeds    int
 	Spread   backoff.PolicySpread // over those seeds
 	Verdicts []Verdict            // each goal, in the goals' order
+	// RankedBy, among the candidates that meet every goal, is the key of
+	// the Ranking that ranks it above the next one shown; -1 for the last,
+	// or where they tie on every key.
+	RankedBy Kind
+	// Alike are the candidates of the same shown figures (ShownFigures, and
+	// each goal's verdict) ranked after it: one line says them all, naming
+	// the one setting they differ in where there is one (AlikeIn).
+	Alike []Candidate
+
+	// Lost is the clients not through and the clients touched of the seed
+	// at the 95th percentile of their share, as the not-through goal holds
+	// them (whether or not there is one).
+	Lost Share
 
 	key   string
 	order int // its place in the search, for ties
+}
+
+// A Share is clients not through of the clients touched, one seed's.
+type Share struct{ NotThrough, Touched int }
+
+// ShownFigures are the figures a candidate shows, by their JSON names: the
+// load it adds, what its goals limit, and its latency.
+var ShownFigures = []string{"attempts", "not_through", "recovered_after_ms", "peak_after_back", "latency_p99_ms"}
+
+// sameFigures reports whether a and b show the same figures: the median
+// and p95 of each of ShownFigures, and each goal's verdict.
+func sameFigures(a, b Candidate) bool {
+	for _, name := range ShownFigures {
+		if a.Spread.Spread(name) != b.Spread.Spread(name) {
+			return false
+		}
+	}
+	return slices.Equal(a.Verdicts, b.Verdicts) && a.Lost == b.Lost
+}
+
+// A Setting is one of a candidate's settings that the search varies.
+type Setting int
+
+// The settings a candidate varies, as AlikeIn names the one that differs.
+const (
+	FirstWaitSetting Setting = iota
+	LongestWaitSetting
+	AttemptsSetting
+	MultiplierSetting
+	GrowthSetting
+	JitterSetting
+	BudgetSetting
+	QueueSetting
+	DropExpiredSetting
+	QueueOrderSetting
+	numSettings
+)
+
+// SettingOf is the candidate's value of setting k, as a comparable value:
+// an int for the waits (ms), the attempts, the multiplier (thousandths)
+// and the queue.
+func SettingOf(c Candidate, k Setting) any {
+	switch k {
+	case FirstWaitSetting:
+		return c.Policy.FirstWait
+	case LongestWaitSetting:
+		return c.Policy.LongestWait
+	case AttemptsSetting:
+		return c.Policy.Attempts
+	case MultiplierSetting:
+		return c.Policy.Multiplier
+	case GrowthSetting:
+		return c.Policy.Growth
+	case JitterSetting:
+		return c.Policy.Jitter
+	case BudgetSetting:
+		return c.Settings.Budget
+	case QueueSetting:
+		return c.Settings.Queue
+	case DropExpiredSetting:
+		return c.Settings.DropExpired
+	}
+	return c.Settings.QueueOrder
+}
+
+// AlikeIn is the one setting in which the candidates differ, all else
+// (their policy's name and limit on total time, their processes and
+// timeout) the same; false when they differ in none or in more than one.
+func AlikeIn(cs []Candidate) (Setting, bool) {
+	if len(cs) < 2 {
+		return 0, false
+	}
+	var differ []Setting
+	for k := range numSettings {
+		for _, c := range cs[1:] {
+			if SettingOf(c, k) != SettingOf(cs[0], k) {
+				differ = append(differ, k)
+				break
+			}
+		}
+	}
+	for _, c := range cs[1:] {
+		if c.Policy.Name != cs[0].Policy.Name || c.Source != cs[0].Source || c.Policy.MaxElapsed != cs[0].Policy.MaxElapsed ||
+			c.Settings.Processes != cs[0].Settings.Processes || c.Settings.Timeout != cs[0].Settings.Timeout {
+			return 0, false
+		}
+	}
+	if len(differ) != 1 {
+		return 0, false
+	}
+	return differ[0], true
+}
+
+// NeverReached reports whether no wait of the candidates, which differ in
+// their longest wait alone, can reach the least of their longest waits:
+// every base wait below it (a decorrelated draw below three times the
+// last, from the first wait on), so that it bounds nothing.
+func NeverReached(cs []Candidate) bool {
+	if k, ok := AlikeIn(cs); !ok || k != LongestWaitSetting {
+		return false
+	}
+	least := cs[0].Policy.LongestWait
+	for _, c := range cs {
+		least = min(least, c.Policy.LongestWait)
+	}
+	p := cs[0].Policy
+	p.LongestWait = backoff.MaxWait * 3 // waits as if there were no longest
+	if p.Jitter.Kind == backoff.JitterDecorrelated {
+		most := int64(p.FirstWait)
+		for range p.Attempts - 1 {
+			most *= 3
+			if most >= int64(least) {
+				return false
+			}
+		}
+		return true
+	}
+	for k := 1; k < p.Attempts; k++ {
+		if p.Base(k) >= least {
+			return false
+		}
+	}
+	return true
 }
 
 // Custom reports whether the candidate's policy is one of one's own:

@@ -1,7 +1,9 @@
 package advice
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -122,13 +124,20 @@ const maxGoalBytes = 64
 type GoalError struct {
 	Text string // the goal as given
 	Rule string // what is wrong and what is allowed, in one line
+	List bool   // Text is a list of goals (ParseGoals), not one
 }
 
-func (e *GoalError) Error() string { return fmt.Sprintf("goal %s: %s", strconv.Quote(e.Text), e.Rule) }
+func (e *GoalError) Error() string {
+	what := "goal"
+	if e.List {
+		what = "goals"
+	}
+	return fmt.Sprintf("%s %s: %s", what, strconv.Quote(e.Text), e.Rule)
+}
 
-// ParseGoal reads one goal, NAME<=LIMIT, as String writes it; the name in
-// any case, with - or _ or a space between its words, spaces around <=
-// and the limit allowed. Times are whole milliseconds (60000) or a
+// ParseGoal reads one goal, NAME<=LIMIT, as String writes it; the name
+// any of its Names, spaces around <= and the limit allowed; names and units
+// in any case (P99<=60S). Times are whole milliseconds (60000) or a
 // duration of whole ms (60s, 1m30s); numbers may group their digits as
 // the flags do (5,000); decimals have at most three places.
 func ParseGoal(text string) (Goal, error) {
@@ -142,8 +151,12 @@ func ParseGoal(text string) (Goal, error) {
 	if !ok {
 		return fail("want NAME<=LIMIT, a figure and its most: %s", Forms)
 	}
-	name = strings.ToLower(strings.Join(strings.FieldsFunc(name, func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' }), "-"))
-	limit = strings.TrimSpace(limit)
+	typed := strings.TrimSpace(name)
+	name, known := canonicalName(name)
+	limit = strings.ToLower(strings.TrimSpace(limit))
+	if !known {
+		return fail("no goal is named %s: want %s", strconv.Quote(typed), Forms)
+	}
 	switch name {
 	case "not-through":
 		n, ok := cutNumber(limit, "%", backoff.ParseThousandths)
@@ -177,12 +190,37 @@ func ParseGoal(text string) (Goal, error) {
 		}
 		return Goal{Attempts, n}, nil
 	}
-	return fail("no goal is named %s: want %s", strconv.Quote(name), Forms)
+	return fail("no goal is named %s: want %s", strconv.Quote(typed), Forms)
+}
+
+// Names are the names each kind of goal goes by, its own first: the names
+// the faces show it by (the crowd pane's "lost", a table's "recovered
+// after", the JSON's latency_p99_ms) name the same goal. A name is read in
+// any case, with -, _ or spaces between its words.
+var Names = [NumKinds][]string{
+	NotThrough: {"not-through", "lost"},
+	Recovered:  {"recovered", "recovered-after", "recovered-after-ms"},
+	PeakTimes:  {"peak", "peak-after-back"},
+	PeakRate:   {"peak", "peak-after-back"},
+	P99:        {"p99", "latency-p99", "latency-p99-ms"},
+	Attempts:   {"attempts"},
+}
+
+// canonicalName is the goal's own name for a name as typed, and whether
+// it names one.
+func canonicalName(typed string) (string, bool) {
+	name := strings.ToLower(strings.Join(strings.FieldsFunc(typed, func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' }), "-"))
+	for k, names := range Names {
+		if slices.Contains(names, name) {
+			return Kind(k).Name(), true
+		}
+	}
+	return "", false
 }
 
 // cutNumber reads s, which must end in unit, with parse.
 func cutNumber(s, unit string, parse func(string) (int, bool)) (int, bool) {
-	v, ok := strings.CutSuffix(strings.ToLower(s), unit)
+	v, ok := strings.CutSuffix(s, unit)
 	if !ok {
 		return 0, false
 	}
@@ -190,17 +228,23 @@ func cutNumber(s, unit string, parse func(string) (int, bool)) (int, bool) {
 }
 
 // Goals are a person's goals: at most one of each kind (both kinds of
-// peak may be set). The zero value has none. Goals are comparable.
+// peak may be set), and the order they were given in, which ranks the
+// candidates that meet them all (Given). The zero value has none. Goals
+// are comparable; Same ignores the order.
 type Goals struct {
 	set   [NumKinds]bool
 	limit [NumKinds]int
+	given [NumKinds]int // when each was given: the larger, the later
+	n     int           // how many were given, for the next one's place
 }
 
 // With returns the goals with g added, in the place of a goal of its kind
-// given before: as with any flag, the last wins.
+// given before: as with any flag, the last wins, and it counts as given
+// last.
 func (gs Goals) With(g Goal) Goals {
 	if g.Kind >= 0 && g.Kind < NumKinds {
-		gs.set[g.Kind], gs.limit[g.Kind] = true, g.Limit
+		gs.n++
+		gs.set[g.Kind], gs.limit[g.Kind], gs.given[g.Kind] = true, g.Limit, gs.n
 	}
 	return gs
 }
@@ -208,9 +252,21 @@ func (gs Goals) With(g Goal) Goals {
 // Without returns the goals without one of kind k.
 func (gs Goals) Without(k Kind) Goals {
 	if k >= 0 && k < NumKinds {
-		gs.set[k], gs.limit[k] = false, 0
+		gs.set[k], gs.limit[k], gs.given[k] = false, 0, 0
 	}
 	return gs
+}
+
+// Same reports whether gs and o are the same goals, in whatever order
+// they were given.
+func (gs Goals) Same(o Goals) bool { return gs.set == o.set && gs.limit == o.limit }
+
+// Given is the goals in the order they were given, the first first; a
+// goal given again counts where it was given last.
+func (gs Goals) Given() []Goal {
+	out := gs.List()
+	slices.SortStableFunc(out, func(a, b Goal) int { return cmp.Compare(gs.given[a.Kind], gs.given[b.Kind]) })
+	return out
 }
 
 // Get returns the goal of kind k, if there is one.
@@ -246,14 +302,18 @@ func (gs Goals) String() string {
 }
 
 // ParseGoals reads goals separated by commas, as a form's field holds
-// them; a comma inside a number (peak<=5,000/s) is the number's. The
-// empty text is no goals.
+// them; a comma between two digits (peak<=5,000/s) is the number's. The
+// empty text is no goals; a comma with no goal beside it is refused.
 func ParseGoals(text string) (Goals, error) {
 	var gs Goals
 	if strings.TrimSpace(text) == "" {
 		return gs, nil
 	}
-	for _, part := range splitGoals(text) {
+	parts := splitGoals(text)
+	for i, part := range parts {
+		if strings.TrimSpace(part) == "" {
+			return Goals{}, &GoalError{Text: text, List: true, Rule: emptyPart(i, len(parts))}
+		}
 		g, err := ParseGoal(strings.TrimSpace(part))
 		if err != nil {
 			return Goals{}, err
@@ -263,26 +323,34 @@ func ParseGoals(text string) (Goals, error) {
 	return gs, nil
 }
 
-// splitGoals splits at the commas that start a goal: those followed, past
-// any spaces, by a letter.
+// emptyPart says what is wrong with the empty part i of n (n > 1: a
+// comma is beside it).
+func emptyPart(i, n int) string {
+	const example = ", such as recovered<=60s, p99<=30s"
+	switch i {
+	case n - 1:
+		return "a comma with no goal after it: drop the comma, or write a goal after it" + example
+	case 0:
+		return "a comma with no goal before it: drop the comma, or write a goal before it" + example
+	}
+	return "two commas with no goal between them: drop one, or write a goal between them" + example
+}
+
+// splitGoals splits at every comma but those between two digits, which
+// group a number's digits.
 func splitGoals(text string) []string {
 	var parts []string
 	start := 0
 	for i := 0; i < len(text); i++ {
-		if text[i] != ',' {
-			continue
-		}
-		j := i + 1
-		for j < len(text) && text[j] == ' ' {
-			j++
-		}
-		if j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') || j == len(text) {
+		if text[i] == ',' && !(i > 0 && isDigit(text[i-1]) && i+1 < len(text) && isDigit(text[i+1])) {
 			parts = append(parts, text[start:i])
 			start = i + 1
 		}
 	}
 	return append(parts, text[start:])
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // A NeedsCapacityError is a goal against the capacity for a service that
 // has none.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -76,7 +77,14 @@ type Round struct {
 
 // Advice is a search's answer.
 type Advice struct {
-	Search   Search
+	// Search is what was searched for: the question asked, less the goals
+	// that Bounds rule out.
+	Search Search
+	// Asked is the goals asked; Bounds, what arithmetic says of them before
+	// any crowd runs (Search.Bounds): a goal one of them rules out is not
+	// searched for, and when every goal is ruled out nothing runs.
+	Asked    Goals
+	Bounds   []Bound
 	Tried    int    // candidates tried: each ran on the first seed at least
 	BySource [4]int // of them, how many from each Source
 	Refined  int    // of the policies of one's own, how many the refinement tried
@@ -85,8 +93,12 @@ type Advice struct {
 	Rounds   []Round
 	Crowds   int // the crowds run in all
 	// Meets are the candidates that meet every goal over all the seeds,
-	// the fewest attempts a client first (the median), then the lowest
-	// median p99 latency. Every figure of each is over all the seeds.
+	// ranked (see Search.Ranking): by the goals' figures in the order they
+	// were given, then the clients not through, the recovery, the p99
+	// latency and the attempts, each at the 95th percentile; each says the
+	// key that ranked it above the next (RankedBy), and holds the
+	// candidates of the same shown figures (Alike). Every figure of each is
+	// over all the seeds.
 	Meets []Candidate
 	// Closest, when none meets every goal, are those that came closest:
 	// the fewest goals missed first, then the least missed in all. Also
@@ -115,6 +127,15 @@ func (sr Search) Check() error {
 		return err
 	}
 	return sr.Goals.Check(sr.Settings)
+}
+
+// searchable is the goals that no bound rules out, in the order given.
+func (sr Search) searchable(bounds []Bound) Goals {
+	gs := sr.Goals
+	for _, g := range Impossible(bounds).List() {
+		gs = gs.Without(g.Kind)
+	}
+	return gs
 }
 
 // seedsAt is how many seeds each round runs its candidates on: 1, then
@@ -162,6 +183,9 @@ func (sr Search) policies() []Candidate {
 // on the first seed, then the rounds' on their seeds, as if none were run
 // once for all.
 func (sr Search) Estimate() Work {
+	if sr.Goals.Len() > 0 && sr.searchable(sr.Bounds()).Len() == 0 {
+		return Work{Clients: sr.Settings.Clients + sr.Settings.FreshRequests()} // nothing runs
+	}
 	seeds := sr.seedsAt()
 	first := len(sr.runnable(sr.policies()))
 	bases := backoff.NumShapes + len(backoff.Presets()) + KeepBases
@@ -207,9 +231,14 @@ func (sr Search) runnable(cs []Candidate) []Candidate {
 // them, and a policy between the grid's points could do better: the search
 // may miss candidates that meet the goals; it never shows one that does not.
 func Run(sr Search, o Options) (Advice, error) {
-	adv := Advice{Search: sr}
+	adv := Advice{Search: sr, Asked: sr.Goals}
 	if err := sr.Check(); err != nil {
 		return adv, err
+	}
+	adv.Bounds = sr.Bounds()
+	sr.Goals = sr.searchable(adv.Bounds)
+	if adv.Search = sr; sr.Goals.Len() == 0 {
+		return adv, nil // every goal ruled out: nothing to search for
 	}
 	ex := newExecutor(sr, o)
 	o.round(1)
@@ -226,7 +255,7 @@ func Run(sr Search, o Options) (Advice, error) {
 	own := func(c Candidate) bool { return c.Source == FromGrid || c.Source == FromScenario }
 	for range RefinePasses {
 		var near []Candidate
-		for _, c := range best(filter(all, own), RefineBest) {
+		for _, c := range sr.best(filter(all, own), RefineBest) {
 			for _, q := range neighbours(c.Policy) {
 				near = append(near, newCandidate(FromGrid, q, sr.Settings))
 			}
@@ -246,7 +275,7 @@ func Run(sr Search, o Options) (Advice, error) {
 			bases = append(bases, c)
 		}
 	}
-	bases = append(bases, best(filter(all, func(c Candidate) bool { return c.Source == FromGrid }), KeepBases)...)
+	bases = append(bases, sr.best(filter(all, func(c Candidate) bool { return c.Source == FromGrid }), KeepBases)...)
 	budgets := Budgets(sr.Settings.Budget)
 	adv.Budgets = len(budgets)
 	var withBudget []Candidate
@@ -267,7 +296,7 @@ func Run(sr Search, o Options) (Advice, error) {
 		remedies := Remedies(sr.Settings)
 		adv.Remedies = len(remedies)
 		var withService []Candidate
-		for _, c := range best(all, KeepBases) {
+		for _, c := range sr.best(all, KeepBases) {
 			for _, r := range remedies {
 				s := c.Settings
 				s.Queue, s.DropExpired, s.QueueOrder = r.Queue, r.DropExpired, r.QueueOrder
@@ -306,7 +335,7 @@ func Run(sr Search, o Options) (Advice, error) {
 			adv.Meets = append(adv.Meets, c)
 		}
 	}
-	slices.SortStableFunc(adv.Meets, byLoad)
+	adv.Meets = sr.rank(adv.Meets)
 	if len(adv.Meets) == 0 {
 		adv.Closest = sr.closest(going, ShowClosest)
 	}
@@ -338,7 +367,7 @@ func (sr Search) promising(cs []Candidate, n int) []Candidate {
 		return cs
 	}
 	picks := sr.picks(cs)
-	ordered := best(cs, len(cs))
+	ordered := sr.best(cs, len(cs))
 	kept := map[string]bool{}
 	per := map[string]int{}
 	most := max(n/3, 1)
@@ -367,7 +396,7 @@ func (sr Search) promising(cs []Candidate, n int) []Candidate {
 	for _, c := range ordered {
 		take(c, false)
 	}
-	slices.SortStableFunc(out, byPromise)
+	slices.SortStableFunc(out, sr.byPromise)
 	return out
 }
 
@@ -388,7 +417,7 @@ func (sr Search) picks(cs []Candidate) []Candidate {
 			if gi >= len(c.Verdicts) || c.Verdicts[gi].Met || c.Missed() != 1 {
 				continue
 			}
-			if pick == nil || cmp.Or(cmp.Compare(c.Verdicts[gi].miss(), pick.Verdicts[gi].miss()), byLoad(*c, *pick)) < 0 {
+			if pick == nil || cmp.Or(cmp.Compare(c.Verdicts[gi].miss(), pick.Verdicts[gi].miss()), sr.byRank(*c, *pick)) < 0 {
 				pick = c
 			}
 		}
@@ -396,7 +425,7 @@ func (sr Search) picks(cs []Candidate) []Candidate {
 			out = append(out, *pick)
 		}
 	}
-	least := slices.MinFunc(cs, func(a, b Candidate) int { return cmp.Or(cmp.Compare(a.totalMiss(), b.totalMiss()), byLoad(a, b)) })
+	least := slices.MinFunc(cs, func(a, b Candidate) int { return cmp.Or(cmp.Compare(a.totalMiss(), b.totalMiss()), sr.byRank(a, b)) })
 	return append(out, least)
 }
 
@@ -407,7 +436,7 @@ func (sr Search) picks(cs []Candidate) []Candidate {
 func (sr Search) closest(cs []Candidate, n int) []Candidate {
 	kept := map[string]bool{}
 	var out []Candidate
-	for _, c := range append(sr.picks(cs), best(cs, len(cs))...) {
+	for _, c := range append(sr.picks(cs), sr.best(cs, len(cs))...) {
 		if !kept[c.key] && len(out) < n {
 			kept[c.key] = true
 			out = append(out, c)
@@ -427,17 +456,17 @@ func filter(cs []Candidate, keep func(Candidate) bool) []Candidate {
 }
 
 // best is the n most promising candidates, best first, by their figures
-// over the seeds they ran on: those that meet every goal, the fewest
-// attempts first, then the lowest p99 latency; then the others, the
-// fewest goals missed first, then the least missed in all (each goal's
-// miss as a share of its limit), then the fewest attempts.
-func best(cs []Candidate, n int) []Candidate {
+// over the seeds they ran on: those that meet every goal, ranked (see
+// Ranking); then the others, the fewest goals missed first, then the least
+// missed in all (each goal's miss as a share of its limit), then as
+// ranked.
+func (sr Search) best(cs []Candidate, n int) []Candidate {
 	out := slices.Clone(cs)
-	slices.SortStableFunc(out, byPromise)
+	slices.SortStableFunc(out, sr.byPromise)
 	return out[:min(n, len(out))]
 }
 
-func byPromise(a, b Candidate) int {
+func (sr Search) byPromise(a, b Candidate) int {
 	am, bm := a.Meets(), b.Meets()
 	switch {
 	case am && !bm:
@@ -445,23 +474,102 @@ func byPromise(a, b Candidate) int {
 	case bm && !am:
 		return 1
 	case am && bm:
-		return byLoad(a, b)
+		return sr.byRank(a, b)
 	}
-	return cmp.Or(cmp.Compare(a.Missed(), b.Missed()), cmp.Compare(a.totalMiss(), b.totalMiss()), byLoad(a, b))
+	return cmp.Or(cmp.Compare(a.Missed(), b.Missed()), cmp.Compare(a.totalMiss(), b.totalMiss()), sr.byRank(a, b))
 }
 
-// byLoad orders by the median attempts (the clients are the same for every
-// candidate), then the median p99 latency (absent last), then the order
-// the search made them in.
-func byLoad(a, b Candidate) int {
-	p99 := func(c Candidate) int {
-		if v := c.Spread.Spread("latency_p99_ms").Median; v >= 0 {
-			return v
+// Ranking is the keys that rank candidates, the first that differs
+// deciding: the figures of the goals in the order they were given, then
+// the clients not through, the recovery, the p99 latency and the attempts,
+// each kind once; each at the 95th percentile over the seeds, the lower
+// the better (a share of the clients touched for not-through; either kind
+// of peak is the peak, PeakTimes; still overloaded and no latency worst).
+// Candidates that tie on every key keep the order the search made them in.
+func (sr Search) Ranking() []Kind {
+	var out []Kind
+	add := func(k Kind) {
+		if k == PeakRate {
+			k = PeakTimes // one figure, peak_after_back
 		}
-		return int(^uint(0) >> 1)
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
 	}
-	return cmp.Or(cmp.Compare(a.Spread.Spread("attempts").Median, b.Spread.Spread("attempts").Median),
-		cmp.Compare(p99(a), p99(b)), cmp.Compare(a.order, b.order))
+	for _, g := range sr.Goals.Given() {
+		add(g.Kind)
+	}
+	for _, k := range []Kind{NotThrough, Recovered, P99, Attempts} {
+		add(k)
+	}
+	return out
+}
+
+// byRank orders two candidates by the Ranking's keys, then the order the
+// search made them in.
+func (sr Search) byRank(a, b Candidate) int {
+	if k, ok := sr.decider(a, b); ok {
+		return compareOn(k, a, b)
+	}
+	return cmp.Compare(a.order, b.order)
+}
+
+// decider is the first of the Ranking's keys on which a and b differ.
+func (sr Search) decider(a, b Candidate) (Kind, bool) {
+	for _, k := range sr.Ranking() {
+		if compareOn(k, a, b) != 0 {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// compareOn compares a and b on one key of the Ranking, the better first.
+func compareOn(k Kind, a, b Candidate) int {
+	if k == NotThrough { // shares, not_through / clients_touched, in whole numbers
+		return cmp.Compare(int64(a.Lost.NotThrough)*int64(b.Lost.Touched), int64(b.Lost.NotThrough)*int64(a.Lost.Touched))
+	}
+	return cmp.Compare(a.RankValue(k), b.RankValue(k))
+}
+
+// RankValue is the candidate's figure that key k of the Ranking compares,
+// at the 95th percentile: the clients not through of the seed whose share
+// is there, the recovery or the p99 latency in ms (the largest int where
+// absent: still overloaded, none through), the peak after back, the
+// attempts.
+func (c Candidate) RankValue(k Kind) int {
+	if k == NotThrough {
+		return c.Lost.NotThrough
+	}
+	if v := c.Spread.Spread(k.Figure()).P95; v >= 0 {
+		return v
+	}
+	return math.MaxInt
+}
+
+// rank sorts the candidates that meet every goal by byRank, collapses
+// those of the same shown figures into the first (Alike), and says, of
+// each, the key that ranks it above the next.
+func (sr Search) rank(cs []Candidate) []Candidate {
+	cs = slices.Clone(cs)
+	slices.SortStableFunc(cs, sr.byRank)
+	var out []Candidate
+	for _, c := range cs {
+		if n := len(out); n > 0 && sameFigures(out[n-1], c) {
+			out[n-1].Alike = append(out[n-1].Alike, c)
+			continue
+		}
+		out = append(out, c)
+	}
+	for i := range out {
+		out[i].RankedBy = -1
+		if i+1 < len(out) {
+			if k, ok := sr.decider(out[i], out[i+1]); ok {
+				out[i].RankedBy = k
+			}
+		}
+	}
+	return out
 }
 
 func (c Candidate) totalMiss() float64 {
@@ -531,7 +639,9 @@ func (ex *executor) runSeeds(cs []Candidate, n int) error {
 		}
 		c.Seeds = n
 		c.Spread = backoff.SpreadOf(c.Policy, figs[:n])
-		c.Verdicts = ex.sr.Goals.Judge(c.Settings, c.Spread)
+		c.Verdicts = ex.sr.Goals.Judge(c.Settings, figs[:n])
+		at := shareP95(figs[:n])
+		c.Lost = Share{at.NotThrough, at.ClientsTouched}
 	}
 	return nil
 }
@@ -638,6 +748,9 @@ func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures
 // at the costliest (a preset of 100 attempts) the estimate would be ten
 // times what the search takes.
 func (sr Search) Cost(workers int) backoff.Cost {
+	if sr.Goals.Len() > 0 && sr.searchable(sr.Bounds()).Len() == 0 {
+		return backoff.Cost{Parallel: 1} // nothing runs
+	}
 	cs := sr.runnable(sr.policies())
 	var c backoff.Cost
 	var most, scratch int64

@@ -33,7 +33,7 @@ type goalKey struct {
 
 func goalKeyList() []goalKey {
 	return []goalKey{
-		{advice.NotThrough, "not_through_percent", "Clients that never get through, as a percent of all the clients:\nnot-through<=1% is 1.0. From 0 to 100, at most three decimals.",
+		{advice.NotThrough, "not_through_percent", "Clients that never get through, as a percent of the clients touched\n(those that start by the run's last failure): not-through<=1% is 1.0. From\n0 to 100, at most three decimals.",
 			true, false, 0, advice.MaxNotThrough, "1.0"},
 		{advice.Recovered, "recovered_after_ms", "From the outage's end until the service is stable (recovered<=60s); a\nservice still overloaded when the load stops never meets it. From 0 to " +
 			strconv.Itoa(advice.MaxTime) + " ms.", false, true, 0, advice.MaxTime, "60000"},
@@ -106,4 +106,24 @@ func goalExample(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// GoalKey is the [goals] key of kind k and its value in p as the plan
+// writes it: "peak_times_capacity", "2.0".
+func GoalKey(p Plan, k advice.Kind) (name, value string) {
+	if k < 0 || k >= advice.NumKinds {
+		return "", ""
+	}
+	key := goalKeys()[k] // in the kinds' order
+	return key.name, key.value(p)
+}
+
+// GoalKeyExample is kind k's key with its example value, as a plan writes
+// it: "peak_per_second = 5000".
+func GoalKeyExample(k advice.Kind) string {
+	if k < 0 || k >= advice.NumKinds {
+		return ""
+	}
+	gk := goalKeyList()[k]
+	return gk.name + " = " + gk.example
 }

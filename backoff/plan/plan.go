@@ -75,7 +75,7 @@ func DefaultSettings() backoff.Settings {
 // list of them are the same.
 func (p Plan) Equal(q Plan) bool {
 	return p.Settings == q.Settings && slices.Equal(p.Policies, q.Policies) && p.Seeds == q.Seeds &&
-		p.SeedDraws == q.SeedDraws && p.Note == q.Note && p.Goals == q.Goals
+		p.SeedDraws == q.SeedDraws && p.Note == q.Note && p.Goals.Same(q.Goals)
 }
 
 // PolicyList is the policies the plan compares, in its order: the five when

@@ -31,9 +31,11 @@ growth near the best), retry budgets (grpc and aws) and, with
 requests, lifo, a shorter queue).
 
 A goal holds when it holds at the 95th percentile over the seeds; it shows
-those that meet every goal, the fewest attempts a client first, each with
-its figures (median and p95) and the crowd command that gives them. When
-none meets, it shows the closest and what each misses, by how much.
+those that meet every goal, ranked by your goals in the order given, then
+the clients not through, the recovery, the p99 latency and the attempts,
+each with its figures (median and p95), the figure that ranked it and the
+crowd command that gives them. When none meets, it shows the closest and
+what each misses, by how much.
 
 Every candidate shown ran on all the seeds: its figures and verdicts are
 exactly what its command gives. The search is not exhaustive: it drops the
@@ -119,6 +121,11 @@ func checkAdvise(r *report, draft *settingsDraft) error {
 	}
 	var nc *advice.NeedsCapacityError
 	if err := sr.Check(); errors.As(err, &nc) {
+		if _, byFlag := draft.goalFlags.Get(nc.Goal.Kind); !byFlag && draft.plan != nil {
+			key, value := plan.GoalKey(draft.plan.plan, nc.Goal.Kind)
+			return usagef("--plan %s: [goals] %s = %s measures the peak against the capacity, and the service has none: add --capacity N, or give the peak as a rate, [goals] %s",
+				shownFile(draft.plan.file), key, value, plan.GoalKeyExample(advice.PeakRate))
+		}
 		return usagef("--goal %s: the peak against the capacity needs one: add --capacity N, or give the peak as a rate, such as --goal 'peak<=5000/s'", quoteOdd(nc.Goal.String()))
 	} else if err != nil {
 		return usagef("%v", err)

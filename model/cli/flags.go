@@ -180,8 +180,9 @@ type settingsDraft struct {
 	slotFrom       string // where the slot came from: "", "--slot" or "--plan"
 	plan           *loadedPlan
 	// goals are what advise and the advice pane search for: each --goal,
-	// over the last plan's, one of each kind (the last wins).
-	goals advice.Goals
+	// over the last plan's, one of each kind (the last wins); goalFlags
+	// those given by --goal since the last --plan, the rest the plan's.
+	goals, goalFlags advice.Goals
 }
 
 // loadedPlan is the last --plan read.
@@ -283,7 +284,7 @@ func (d *settingsDraft) take(u flagUse) error {
 		if errors.As(err, &ge) {
 			return usagef("--goal %s: %s", quoteOdd(u.value), ge.Rule)
 		}
-		d.goals = d.goals.With(g)
+		d.goals, d.goalFlags = d.goals.With(g), d.goalFlags.With(g)
 	case presetValue:
 		pr, ok := lookupPreset(u.value)
 		if !ok {
@@ -328,7 +329,7 @@ func (d *settingsDraft) takePlan(file string, p plan.Plan) {
 	d.seedDraws, d.seedDrawsGiven = p.SeedDraws, false
 	d.slotFrom = "--plan"
 	d.plan = &loadedPlan{file: file, plan: p}
-	d.goals = p.Goals
+	d.goals, d.goalFlags = p.Goals, advice.Goals{}
 	d.given = nil
 	for _, f := range backoff.Fields() {
 		v := d.settings.Get(f)

@@ -213,7 +213,9 @@ jobs      job,attempt,outcome,wait_ms: a row per attempt; outcome is done,
 advise    a row per candidate shown: rank, result (meets or closest),
           candidate, policy, source (five, preset, yours or grid), budget,
           processes, queue, timeout_ms, drop_expired, queue_order, the
-          policy's settings, meets, goals_missed, then for each goal n
+          policy's settings, meets, goals_missed, ranked_by (the figure
+          that ranked it above the next), alike (the candidates of the same
+          figures it stands for), then for each goal n
           goal_n, goal_n_figure, goal_n_p95, goal_n_most (the most that
           meets it), goal_n_met; FIGURE_median and FIGURE_p95 of attempts,
           not_through, recovered_after, peak_after_back and latency_p99 (ms
@@ -255,12 +257,19 @@ jobs      policy, policy_settings, jobs [{job, failures, fatal, result,
           attempts, done, failed, finally_runs, waited_ms, balanced},
           jobs_done, jobs_gave_up, jobs_refused, jobs_out_of_time
 advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
-          limit}], candidates_tried, search {five, presets, yours, grid,
-          refined, budgets, remedies, rounds [{candidates, seeds}], crowds},
-          meets and closest (closest only when meets is empty), each
+          limit}], bounds [{kind (overloaded, peak, attempts, latency or
+          drain), goal, with, impossible, clients, crowd, backlog, lost,
+          from_ms, to_ms, arrive, serve, queue, timeout_ms, floor, slow,
+          allowed, most, capacity_needed, goal_allowed, not_through_needed,
+          words}], searched_goals [goal], candidates_tried, search {five,
+          presets, yours, grid, refined, budgets, remedies, rounds
+          [{candidates, seeds}], crowds}, meets and closest (closest only
+          when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
           service {queue, timeout_ms, drop_expired, queue_order}, settings,
-          meets, goals_met [goal], goals [{goal, figure, p95, most, met,
+          meets, ranked_by, alike {setting, values, candidates,
+          never_reached} or null, goals_met [goal], goals [{goal, figure, p95,
+          clients_touched (not-through's: the p95 seed's), most, met,
           words}], figures {attempts, not_through, recovered_after_ms,
           peak_after_back, latency_p99_ms: {median, p95}}, clients, seeds,
           command}]
@@ -305,8 +314,11 @@ the last of a name wins), in a plan's [goals] table, or in the pane's form.
 Quote a goal for the shell: --goal 'recovered<=60s'.
 
   not-through<=P%   not_through, the clients that never get through, at most
-                    P percent of all the clients (the crowd and the fresh
-                    requests); P from 0 to 100, three decimals at most
+                    P percent of the clients touched (clients_touched: the
+                    crowd and the fresh requests that start by the run's
+                    last failure; those after it meet nothing but success,
+                    so a longer load cannot dilute the share); P from 0 to
+                    100, three decimals at most
   recovered<=T      recovered_after_ms: from the outage's end until the
                     service is stable; a service still overloaded when the
                     load stops never meets it
@@ -317,17 +329,50 @@ Quote a goal for the shell: --goal 'recovered<=60s'.
   attempts<=Fx      attempts per client, all attempts over all the clients:
                     the load the clients add; F from 1 to 100
 T is whole milliseconds (60000) or a duration (60s, 1m30s); F a decimal of
-three places at most.
+three places at most. A goal also goes by the names the tables and the
+JSON give its figure: not-through as lost, recovered as recovered-after or
+recovered_after_ms, peak as peak-after-back, p99 as latency-p99 or
+latency_p99_ms. Names and units are read in any case (P99<=30S), with -, _
+or spaces between a name's words.
 
 HOW A GOAL IS HELD
 Over the seeds S to S+N-1 (--seed, --seeds; 20 unless told), independent
 draws unless --seed-draws reference: the figure's 95th percentile by nearest
 rank, the value at rank ceil(95 N / 100) from the best (20 seeds: the 19th)
-must be no more than the limit: a value equal to the limit meets it. In
-whole numbers: not_through x 100000 <= P(thousandths) x clients, peak x 1000
+must be no more than the limit: a value equal to the limit meets it. For
+not-through it is each seed's share, not_through / clients_touched, at that
+rank (the seed whose share it is gives both). In whole numbers: not_through
+x 100000 <= P(thousandths) x clients_touched, peak x 1000
 <= F(thousandths) x slot capacity, peak x 1000 <= R x slot ms, attempts x
 1000 <= F(thousandths) x clients. The advice says, for each goal, the most
 of its figure that meets it ("1% (at most 3,650)").
+
+WHAT ARITHMETIC SAYS FIRST
+Before any crowd runs, advise works out what no client policy can do (any
+waits, attempts or budget, and the service's remedies, which only shorten
+the queue, drop expired requests or serve the newest first), and says it
+first, a line each with its arithmetic and what would make it possible:
+  recovered<=T   never met when the fresh load of its last second is more
+                 than the service completes then (and its queue holds; with
+                 a timeout, those sent before its end less the timeout must
+                 be done by it): the capacity it needs
+  peak<=F        never met when the fresh requests of one slot after the
+                 outage are more than it allows: the least peak it allows
+  attempts<=Fx   with not-through<=P%: the crowd and the fresh requests of
+                 the outage fail their first attempt, and each that gets
+                 through tries again: at least all + backlog - lost
+  p99<=T         with not-through<=P%: the backlog the outage leaves, less
+                 those lost, against what the service completes within T;
+                 more than a hundredth of the clients waiting longer rules
+                 it out: the least p99, the capacity or the share lost
+A goal ruled out is not searched for; the others are, and when none is left
+nothing runs. A recovered goal also gets a note when the backlog cannot all
+be through within it: the last client through no sooner than the first
+moment the service has completed the backlog and the load since, less those
+lost; a candidate that recovers sooner loses clients or keeps them waiting
+without overloading the service (recovery counts the last overload, not the
+last client through). These hold without the client guards of MODEL.md
+section 7 (breakers, hangs, pushback), which this program does not model.
 
 THE SEARCH
 advise tries, every one on the first seed: the five over your waits, the
@@ -352,8 +397,14 @@ may miss a candidate that meets the goals, one dropped after fewer seeds or
 a policy between the grid's points. --max-work refuses a search that would
 run more clients, summed over its crowds, than it allows, before it starts.
 
-Candidates that meet every goal come the fewest attempts a client first (the
-median), then the lowest median p99 latency. When none meets, the closest:
+Candidates that meet every goal are ranked by your goals' figures in the
+order you gave them, then the clients not through (a share of those
+touched), the recovery, the p99 latency and the attempts, each at the 95th
+percentile; each says the figure that ranked it above the next, with both
+values. Candidates of the same figures that differ in one setting are one
+line, naming the setting's range ("longest wait 30 s to 2 min (never
+reached)"). A plan keeps no order: its goals rank in the order above
+(not-through, recovered, peak, p99, attempts). When none meets, the closest:
 for each goal, the one that meets every other and misses it the least, then
 the one that misses least in all, each with what it misses and by how much.
 

@@ -78,12 +78,19 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		para(d.Note, st.Note.Render)
 	}
 	if a := d.Advice; a != nil {
+		for _, b := range a.Bounds { // what arithmetic rules out, before the search
+			para(words.BoundLine(b), st.Note.Render)
+		}
+		if a.Search.Goals.Len() == 0 {
+			para("Nothing to search for: no candidate can meet these goals.", st.Text.Render)
+			return strings.Join(lines, "\n")
+		}
 		found := fmt.Sprintf("Tried %s candidates, %s crowds: ", words.Count(a.Tried), words.Count(a.Crowds))
 		switch n := len(a.Meets); {
 		case n == 1:
 			found += fmt.Sprintf("1 meets every goal over all %d seeds.", a.Search.Seeds)
 		case n > 1:
-			found += fmt.Sprintf("%d meet every goal over all %d seeds, the fewest attempts a client first.", n, a.Search.Seeds)
+			found += fmt.Sprintf("%d meet every goal over all %d seeds, ranked by your goals first, then clients not through, recovery, latency and attempts.", n, a.Search.Seeds)
 		default:
 			found += fmt.Sprintf("none meets every goal; the closest, over all %d seeds.", a.Search.Seeds)
 		}
@@ -263,7 +270,7 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 	}
 	scenario := d.Advice.Search.Settings
 	settings := differing(scenario, cs)
-	_, attemptsGoal := d.Goals.Get(advice.Attempts)
+	_, attemptsGoal := d.Advice.Search.Goals.Get(advice.Attempts)
 	// The goals' marks: a column each, one column of them all, or none.
 	const (
 		noMarks = iota
@@ -283,7 +290,7 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 		if l.marks == oneColumn {
 			heads = append(heads, "goals")
 		}
-		for _, g := range d.Goals.List() {
+		for _, g := range d.Advice.Search.Goals.List() { // the goals searched: a verdict each
 			if l.marks != columns {
 				break
 			}

@@ -1,7 +1,10 @@
 package words
 
 import (
+	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
@@ -12,14 +15,14 @@ import (
 // share or a ratio rounds.
 
 // GoalValue is the verdict's value at the 95th percentile: "not through
-// 0.8% (3,012 of 365,000)", "recovered 41.5 s", "peak 1.4x (280 in a slot
+// 0.8% (3,012 of 365,000 touched)", "recovered 41.5 s", "peak 1.4x (280 in a slot
 // that serves 200)", "peak 4,800/s (480 in a 100 ms slot)", "p99 12.3
 // s", "attempts 1.3 a client (467,005)"; what is absent: "still
 // overloaded", "p99: none got through".
 func GoalValue(v advice.Verdict) string {
 	switch v.Goal.Kind {
 	case advice.NotThrough:
-		return "not through " + Percent(v.Value, v.Of) + " (" + Count(v.Value) + " of " + Count(v.Of) + ")"
+		return "not through " + Percent(v.Value, v.Of) + " (" + Count(v.Value) + " of " + Count(v.Of) + " touched)"
 	case advice.Recovered:
 		if v.Absent {
 			return "still overloaded when the load stops"
@@ -102,7 +105,7 @@ func timePair(a, b int) (string, string) {
 
 // GoalsOf is a crowd's figures' goals, for the text that states them: each
 // goal with the most of its figure that meets it under these settings and
-// clients, "not-through<=1% (at most 3,650 of 365,000 clients)", "peak<=1.5x
+// clients, "not-through<=1% (of the clients touched: ...)", "peak<=1.5x
 // (at most 300 attempts in a 100 ms slot that serves 200)".
 func GoalsOf(gs advice.Goals, s backoff.Settings) []string {
 	clients := s.Clients + s.FreshRequests()
@@ -113,18 +116,99 @@ func GoalsOf(gs advice.Goals, s backoff.Settings) []string {
 	var out []string
 	for _, g := range gs.List() {
 		text := g.String()
-		lim := int64(g.Limit)
 		switch g.Kind {
 		case advice.NotThrough:
-			text += " (at most " + Count(int(lim*int64(clients)/100000)) + " of " + Count(clients) + " clients)"
+			text += " (of the clients touched: those that start by the run's last failure)"
 		case advice.PeakTimes:
-			text += " (at most " + Count(int(lim*int64(slotCap)/1000)) + " attempts in a " + Human(s.Slot) + " slot that serves " + Count(slotCap) + ")"
+			text += " (at most " + Count(g.Most(slotCap)) + " attempts in a " + Human(s.Slot) + " slot that serves " + Count(slotCap) + ")"
 		case advice.PeakRate:
-			text += " (at most " + Count(int(lim*int64(s.Slot)/1000)) + " attempts in a " + Human(s.Slot) + " slot)"
+			text += " (at most " + Count(g.Most(s.Slot)) + " attempts in a " + Human(s.Slot) + " slot)"
 		case advice.Attempts:
-			text += " (at most " + Count(int(lim*int64(clients)/1000)) + " attempts)"
+			text += " (at most " + Count(g.Most(clients)) + " attempts)"
 		}
 		out = append(out, text)
 	}
 	return out
+}
+
+// backlogWords is who waits when the service is back: "255,000 clients
+// (the crowd of 120,000 and 135,000 fresh requests of the outage)".
+func backlogWords(b advice.Bound) string {
+	if fresh := b.Backlog - b.Crowd; fresh > 0 {
+		return fmt.Sprintf("%s clients (the crowd of %s and %s fresh requests of the outage)", Count(b.Backlog), Count(b.Crowd), Count(fresh))
+	}
+	return Count(b.Backlog) + " clients (the crowd)"
+}
+
+// lostWords is how many a bound allows lost: "with at most 4,350 lost",
+// "with none lost".
+func lostWords(b advice.Bound) string {
+	if b.Lost == 0 {
+		return "with none lost"
+	}
+	return "with at most " + Count(b.Lost) + " lost"
+}
+
+// orWords are the ways out a bound names, joined: "the least it allows is
+// p99<=1 min 5 s, or a capacity of 4,300 a second, or not-through<=3.5%".
+func orWords(b advice.Bound, least string) string {
+	var ways []string
+	if b.HasMeet {
+		ways = append(ways, least+" is "+b.MeetGoal.String())
+	}
+	if b.Needs > 0 {
+		ways = append(ways, "a capacity of "+Count(b.Needs)+" a second")
+	}
+	if b.HasLost && b.LostGoal.Limit <= advice.MaxNotThrough {
+		ways = append(ways, b.LostGoal.String()+" beside it")
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(ways, ", or ")
+}
+
+// BoundLine is a bound in one line, with its arithmetic and what would
+// lift it: "recovered<=60s cannot be met by any client policy: ...".
+func BoundLine(b advice.Bound) string {
+	g := b.Goal.String()
+	switch b.Kind {
+	case advice.Overloaded:
+		sends := fmt.Sprintf("the fresh load alone sends %s requests in its last second, from %s to %s,", Count(b.Arrive), Human(b.From), Human(b.To))
+		if b.Timeout > 0 {
+			sends = fmt.Sprintf("the fresh load alone sends %s requests from %s to %s, each to be completed within the %s timeout, by %s,",
+				Count(b.Arrive), Human(b.From), Human(b.To-b.Timeout), Human(b.Timeout), Human(b.To))
+		}
+		where := "where the service completes at most " + Count(b.Serve)
+		if b.Queue > 0 && b.Timeout == 0 {
+			where += " and holds " + Count(b.Queue) + " in its queue"
+		}
+		line := fmt.Sprintf("%s cannot be met by any client policy: %s %s, so it is still overloaded when the load stops, whatever the clients do", g, sends, where)
+		if b.Needs > 0 {
+			line += "; it needs a capacity of at least " + Count(b.Needs) + " a second"
+		}
+		return line + "."
+	case advice.PeakFloor:
+		return fmt.Sprintf("%s cannot be met by any client policy: the fresh load alone sends %s requests in the %s slot from %s, where %s allows %s%s.",
+			g, Count(b.Arrive), Human(b.To-b.From), Human(b.From), g, Count(b.Most), orWords(b, "the least the load allows"))
+	case advice.AttemptsFloor:
+		return fmt.Sprintf("%s cannot be met with %s: %s fail their first attempt while the service is down, and each that gets through tries again, "+
+			"so %s the %s clients make at least %s + %s - %s = %s attempts (%s a client), more than the %s %s allows%s.",
+			g, b.With, backlogWords(b), lostWords(b), Count(b.Clients), Count(b.Clients), Count(b.Backlog), Count(b.Lost),
+			Count(b.Floor), Each(b.Floor, b.Clients), Count(b.Most), g, orWords(b, "the least it allows"))
+	case advice.LatencyFloor:
+		serve := "within " + Human(b.Goal.Limit) + " of it the service completes at most " + Count(b.Serve)
+		if b.Serve == math.MaxInt {
+			serve = "none is served before it"
+		}
+		return fmt.Sprintf("%s cannot be met with %s: %s wait when the service is back at %s, and %s; "+
+			"%s, at least %s of them wait longer than %s, more than the %s a p99 allows (a hundredth of the %s clients)%s.",
+			g, b.With, backlogWords(b), Human(b.From), serve, lostWords(b), Count(b.Slow),
+			Human(b.Goal.Limit), Count(b.Allowed), Count(b.Clients), orWords(b, "the least p99 it allows"))
+	case advice.Drain:
+		return fmt.Sprintf("%s: %s wait when the service is back at %s; %s, the last client is through no sooner than %s after it, whatever the clients do, "+
+			"so a candidate that recovers within %s loses clients or keeps them waiting quietly, without overloading the service, past that.",
+			g, backlogWords(b), Human(b.From), lostWords(b), Human(b.Floor), Human(b.Goal.Limit))
+	}
+	return ""
 }

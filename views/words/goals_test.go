@@ -14,7 +14,7 @@ func TestGoalWords(t *testing.T) {
 		line, short string
 	}{
 		{advice.Verdict{Goal: g(advice.NotThrough, 1000), Value: 3651, Of: 365000, Most: 3650},
-			"not through 1% (3,651 of 365,000), goal 1% (at most 3,650)", "1%"},
+			"not through 1% (3,651 of 365,000 touched), goal 1% (at most 3,650)", "1%"},
 		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 94000, Most: 60000}, "recovered 1 min 34 s, goal 1 min", "1 min 34 s"},
 		// A value that would read as the goal is written in ms, both.
 		{advice.Verdict{Goal: g(advice.Recovered, 60000), Value: 60001, Most: 60000}, "recovered 60001 ms, goal 60000 ms", "60001 ms"},
@@ -38,7 +38,7 @@ func TestGoalWords(t *testing.T) {
 	s := backoff.Defaults()
 	s.Clients, s.Capacity, s.Load, s.LoadUntil = 50000, 2000, 1500, 210000
 	gs := advice.Goals{}.With(g(advice.NotThrough, 1000)).With(g(advice.PeakTimes, 1500)).With(g(advice.PeakRate, 5000)).With(g(advice.Attempts, 3000))
-	want := []string{"not-through<=1% (at most 3,650 of 365,000 clients)", "peak<=1.5x (at most 300 attempts in a 100 ms slot that serves 200)",
+	want := []string{"not-through<=1% (of the clients touched: those that start by the run's last failure)", "peak<=1.5x (at most 300 attempts in a 100 ms slot that serves 200)",
 		"peak<=5000/s (at most 500 attempts in a 100 ms slot)", "attempts<=3x (at most 1,095,000 attempts)"}
 	got := GoalsOf(gs, s)
 	for i := range want {
@@ -54,5 +54,38 @@ func TestCount64(t *testing.T) {
 		if got := Count64(n); got != want {
 			t.Errorf("Count64(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The issue's scenario (issue 24 item 2) in words: 120,000 clients, 4,000
+// a second with 3,000 of load until 10 min, 45 s down, a queue of 10,000
+// and 3 s timeouts: 255,000 wait, 1,000 a second to spare, 4 min 15 s at
+// least; p99<=60s with not-through<=1% (19,200 of 1,920,000 lost at most)
+// is ruled out: of the crowd at most 4 * 15,001 = 60,004 are served by 60
+// s, of the whole backlog at most min(240,000, 60,004 + 135,000) =
+// 195,004, so 255,000 - 195,004 - 19,200 = 40,796 wait longer, more than
+// the 19,200 a p99 allows.
+func TestBoundLines(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Capacity, s.Load, s.Outage, s.Queue, s.Timeout, s.LoadUntil = 120000, 4000, 3000, 45000, 10000, 3000, 600000
+	gs, err := advice.ParseGoals("recovered<=60s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := (advice.Search{Settings: s, Seeds: 20, Goals: gs}).Bounds()
+	want := "recovered<=60s: 255,000 clients (the crowd of 120,000 and 135,000 fresh requests of the outage) wait when the service is back at 45 s; " +
+		"with none lost, the last client is through no sooner than 4 min 15 s after it, whatever the clients do, so a candidate that recovers within 1 min " +
+		"loses clients or keeps them waiting quietly, without overloading the service, past that."
+	if len(bs) != 1 || BoundLine(bs[0]) != want {
+		t.Errorf("got %d bounds: %v\nwant %s", len(bs), bs, want)
+	}
+	gs, _ = advice.ParseGoals("not-through<=1%, p99<=60s")
+	bs = (advice.Search{Settings: s, Seeds: 20, Goals: gs}).Bounds()
+	want = "p99<=60s cannot be met with not-through<=1%: 255,000 clients (the crowd of 120,000 and 135,000 fresh requests of the outage) wait when the service is back at 45 s, " +
+		"and within 1 min of it the service completes at most 240,000; with at most 19,200 lost, at least 40,796 of them wait longer than 1 min, " +
+		"more than the 19,200 a p99 allows (a hundredth of the 1,920,000 clients); the least p99 it allows is p99<=65399ms, or a capacity of 5,440 a second, " +
+		"or not-through<=2.125% beside it."
+	if len(bs) != 1 || BoundLine(bs[0]) != want {
+		t.Errorf("got %d bounds: %+v\n%s\nwant %s", len(bs), bs, BoundLine(bs[0]), want)
 	}
 }
