@@ -1,6 +1,7 @@
 package words
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -39,6 +40,11 @@ func TestMarksBoundaries(t *testing.T) {
 		// service was back; it is the worst of not through, so no best here.
 		{"a low value got by losing clients is not the best", vals(0, 200, 9), []int{200, 0, 0}, backoff.Lower, []Mark{U, W, B}},
 		{"ties in not through share the best", vals(7, 7, 9), []int{1, 1, 5}, backoff.Lower, []Mark{B, B, W}},
+		// Issue 25, item 1: two policies tie on the best value, 7, but the
+		// second leaves 5 clients not through against the first's 1: it
+		// is no best, and 9 is the worst.
+		{"a tie on the best value with more lost is no best", vals(7, 7, 9), []int{1, 5, 5}, backoff.Lower, []Mark{B, U, W}},
+		{"the same, higher is better", vals(9, 9, 7), []int{5, 1, 5}, backoff.Higher, []Mark{U, B, W}},
 		{"ties in not through on the column's worst: worst, no best", vals(7, 7, 2), []int{1, 1, 5}, backoff.Lower, []Mark{W, W, U}},
 		{"ties in not through, and the best among them differs", vals(7, 6, 2), []int{1, 1, 5}, backoff.Lower, []Mark{W, B, U}},
 		{"every value alike: no marks", vals(4, 4, 4), []int{0, 3, 9}, backoff.Lower, []Mark{U, U, U}},
@@ -55,6 +61,40 @@ func TestMarksBoundaries(t *testing.T) {
 	for _, tt := range tests {
 		if got := Marks(tt.values, tt.notThrough, tt.better); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The rule the README promises, over random tables: a best mark never
+// lands on a policy that leaves more clients not through than another
+// policy shown, nor on the column's worst value; an absent value is never
+// the best.
+func TestMarksNeverPraiseALoss(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 1))
+	for trial := range 20000 {
+		n := 1 + rng.IntN(6)
+		values := make([]Value, n)
+		notThrough := make([]int, n)
+		for i := range values {
+			// Few distinct values, so that ties are common.
+			values[i] = Value{V: rng.IntN(4), OK: rng.IntN(5) > 0}
+			notThrough[i] = rng.IntN(3)
+		}
+		better := []backoff.Better{backoff.Lower, backoff.Higher, backoff.Neither}[rng.IntN(3)]
+		got := Marks(values, notThrough, better)
+		for i, m := range got {
+			if m != Best {
+				continue
+			}
+			for j := range values {
+				if notThrough[j] < notThrough[i] {
+					t.Fatalf("trial %d: values %v, not through %v, %v: got a best mark on %d (%d not through), want none: %d leaves %d",
+						trial, values, notThrough, better, i, notThrough[i], j, notThrough[j])
+				}
+			}
+			if !values[i].OK || better == backoff.Neither {
+				t.Fatalf("trial %d: values %v, %v: got a best mark on %d, want none", trial, values, better, i)
+			}
 		}
 	}
 }
