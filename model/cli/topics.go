@@ -92,6 +92,12 @@ FIGURES (their JSON names)
   through, gave_up, throttled, out_of_time
                         clients by how they ended; they add up to clients
   not_through           gave_up + throttled + out_of_time
+  clients_touched       the clients that start no later than the run's last
+                        failure (failed while down, rejected, timed out, a
+                        hang's end), the crowd always; a later one meets
+                        nothing but success. Every share of clients not
+                        through, in every face, is of these, so a longer
+                        load cannot dilute it
   most_in_a_slot, busiest_slot_from_ms
                         the most retries in one slot, and the first such
                         slot's start

@@ -113,11 +113,13 @@ func crowdVerdicts(t *testing.T, draws string) {
 // The issue's scenario: 50,000 clients, a 30 s outage, capacity 2,000 a
 // second, a fresh load of 1,500 a second, the grpc and aws presets, with
 // a budget grpc:10:0.1. Every client of the crowd and every fresh one that
-// came while the service was down is throttled: 95,000 of 185,000.
+// came while the service was down is throttled: 95,000 of 185,000, every
+// one of the 95,000 clients the outage touched (50,000 and 30 s of 1,500 a
+// second), which the share is of (issue 24, item 1).
 func TestBudgetVerdict(t *testing.T) {
 	args := []string{"--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc,aws", "--budget", "grpc:10:0.1"}
 	doc := crowdJSON(t, args...)
-	want := "The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
+	want := "The service is stable from the moment it is back, at 30 s; none of the 95,000 clients the outage touched gets through (100%), of 185,000 clients in all: " +
 		"all 95,000 were throttled by the budget (185,000 clients share one bucket), the whole crowd of 50,000 among them; " +
 		"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."
 	if doc.Ranking.Choose != "" {
@@ -130,8 +132,8 @@ func TestBudgetVerdict(t *testing.T) {
 	}
 	text := reportOf(t, append([]string{"crowd"}, args...)...)
 	for _, line := range []string{
-		"  grpc             95,000 of 185,000, 51.4%                      -              0 ms\n",
-		"1 grpc, aws (tied). No policy does better than another here: they tie on every figure the ranking weighs; whatever the policy, the budget throttles 95,000 of 185,000 (51.4%).\n",
+		"  grpc             95,000 of 95,000, 100%                      -              0 ms\n",
+		"1 grpc, aws (tied). No policy does better than another here: they tie on every figure the ranking weighs; whatever the policy, the budget throttles 95,000 of the 95,000 clients the outage touched (100%).\n",
 	} {
 		if !strings.Contains(text, line) {
 			t.Errorf("the text does not say %q:\n%s", line, text)

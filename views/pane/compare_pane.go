@@ -21,10 +21,16 @@ const (
 )
 
 // compareFields are the figures A and B are held against, by JSON name:
-// the crowd's, then the service's when either plan has one, and its
-// queue's when either queues.
+// the crowd's, with the clients the outage touched where that is not
+// every client on a side (the share of clients not through is of them),
+// then the service's when either plan has one, and its queue's when either
+// queues.
 func compareFields(a, b RunData) []backoff.FigureField {
-	names := []string{"not_through", "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
+	names := []string{"not_through"}
+	if touchedDiffers(a) || touchedDiffers(b) {
+		names = append(names, "clients_touched")
+	}
+	names = append(names, "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms")
 	if a.Settings.HasService() || b.Settings.HasService() {
 		names = append(names, "served", "rejected")
 		if a.Settings.Budget.Kind != backoff.BudgetNone || b.Settings.Budget.Kind != backoff.BudgetNone {
@@ -223,9 +229,10 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 		}
 		medLostA, medLostB = medLost(spA), medLost(spB)
 	}
-	value := func(f backoff.FigureField, v, clients int) string {
+	// A share of clients not through is of the clients the outage touched.
+	value := func(f backoff.FigureField, v, touched int) string {
 		if f.Name == "not_through" {
-			return words.Count(v) + " · " + words.Percent(v, clients)
+			return words.Count(v) + " · " + words.Percent(v, touched)
 		}
 		return paneFigureValue(f, v)
 	}
@@ -235,13 +242,13 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 		va, vb := f.Get(fa), f.Get(fb)
 		text, better := Change(f, va, vb)
 		better = judged(f, better, lostA, lostB)
-		row := []string{f.Label, value(f, va, fa.Clients), value(f, vb, fb.Clients), changeCell(text, better)}
+		row := []string{f.Label, value(f, va, words.Touched(fa)), value(f, vb, words.Touched(fb)), changeCell(text, better)}
 		kind := [2]int{better, 0}
 		if medians {
 			ma, mb := spA.Spread(f.Name).Median, spB.Spread(f.Name).Median
 			text, better := Change(f, ma, mb)
 			better = judged(f, better, medLostA, medLostB)
-			row = append(row, value(f, ma, medLostA.Clients), value(f, mb, medLostB.Clients), changeCell(text, better))
+			row = append(row, value(f, ma, spA.Spread("clients_touched").Median), value(f, mb, spB.Spread("clients_touched").Median), changeCell(text, better))
 			kind[1] = better
 		}
 		rows, kinds = append(rows, row), append(kinds, kind)

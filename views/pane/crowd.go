@@ -72,30 +72,44 @@ func present(get func(backoff.Figures) int) func(backoff.Figures) (int, bool) {
 	return func(f backoff.Figures) (int, bool) { v := get(f); return v, v >= 0 }
 }
 
-// withShare is a count of clients and its share of all clients: "95,000 ·
-// 51.4%".
-func withShare(get func(backoff.Figures) int) func(RunData, backoff.Figures) string {
-	return func(_ RunData, f backoff.Figures) string {
-		return words.Count(get(f)) + " · " + words.Percent(get(f), f.Clients)
+// notThroughCell is the clients not through and their share of the
+// clients the outage touched: "95,000 · 51.4%".
+func notThroughCell(_ RunData, f backoff.Figures) string {
+	return words.Count(f.NotThrough) + " · " + words.NotThroughShare(f)
+}
+
+// touchedDiffers reports whether the outage touched fewer than all the
+// clients under some policy of the run: then the share of clients not
+// through is of fewer than the clients, and the table shows of how many.
+func touchedDiffers(d RunData) bool {
+	for _, r := range d.Crowds {
+		if words.Touched(r.Figures) != r.Figures.Clients {
+			return true
+		}
 	}
+	return false
 }
 
 // paneCrowdColumns are the crowd table's: the clients not through and
 // their share first, then the reference's, with the retries per client and
 // the busiest slot as a rate.
-func paneCrowdColumns() []figureColumn {
+func paneCrowdColumns(d RunData) []figureColumn {
 	retries := func(f backoff.Figures) int { return f.Retries }
 	most := func(f backoff.Figures) int { return f.MostInASlot }
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
 	notThrough := func(f backoff.Figures) int { return f.NotThrough }
-	return []figureColumn{
-		{head: "not through", short: "lost", cell: withShare(notThrough), spread: "not_through", value: always(notThrough)},
+	cols := []figureColumn{{head: "not through", short: "lost", cell: notThroughCell, spread: "not_through", value: always(notThrough)}}
+	if touchedDiffers(d) {
+		// What the share is of, where it is not every client.
+		cols = append(cols, figureColumn{head: "clients touched", short: "touched", cell: count(words.Touched), spread: "clients_touched"})
+	}
+	return append(cols, []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
 		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }},
 		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
 		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
-	}
+	}...)
 }
 
 // backColumns are the figures once the service is back. With a fresh load,
@@ -462,7 +476,8 @@ func ownPolicy(d RunData) string {
 func crowdLegend(d RunData) string {
 	s := d.Settings
 	out := fmt.Sprintf("%s the best of its column among the policies with the fewest clients not through (a policy does no better by losing clients), "+
-		"%s the worst of its column. not through (lost): the clients that never got through, gave up, throttled or out of time, and their share of all clients; "+
+		"%s the worst of its column. not through (lost): the clients that never got through, gave up, throttled or out of time, and their share of the clients the outage touched "+
+		"(clients touched: those that start no later than the run's last failure; a later one meets nothing but success); "+
 		"most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
 		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot))
@@ -566,7 +581,7 @@ func crowdTables(d RunData, w int, st *Styles) string {
 		"",
 		st.Text.Render(prose(CrowdIntroFull(s, d.Policies), w)),
 		"",
-		figureTable(d, paneCrowdColumns(), w, st),
+		figureTable(d, paneCrowdColumns(d), w, st),
 	}
 	if note := spreadSoFarNote(d); note != "" {
 		parts = append(parts, st.Note.Render(prose(note, w)))

@@ -40,7 +40,7 @@ func six(t testing.TB, s backoff.Settings, seeds int) RunData {
 // a column where all are alike has neither.
 func TestMarks(t *testing.T) {
 	d := six(t, backoff.Defaults(), 0)
-	cols := paneCrowdColumns()
+	cols := paneCrowdColumns(d)
 	mk := marks(d.Crowds, cols)
 	fixed, exp, equal, custom := 0, 1, 3, 5 // full jitter 2 and decorrelated 4 carry none
 	const notThrough, retries, mostInASlot, gaveUp = 0, 1, 3, 5
@@ -105,7 +105,7 @@ func TestMarkRuleOverRandomFigures(t *testing.T) {
 	s := backoff.Defaults()
 	s.Capacity, s.Load, s.Budget = 100, 50, backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
 	d := RunData{Settings: s}
-	cols := append(append(paneCrowdColumns(), backColumns(d)...), serviceColumns(d)...)
+	cols := append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...)
 	pick := func(n int) int { return rnd.IntN(n) }
 	for trial := range 2000 {
 		n := 1 + pick(6)
@@ -467,7 +467,7 @@ func TestQuickTableIsLipglosss(t *testing.T) {
 	// Pane 2's tables keep within any width, drawn the quick way or,
 	// where they must shrink, by lipgloss.
 	for w := 40; w <= 200; w += 7 {
-		for _, cols := range [][]figureColumn{paneCrowdColumns(), backColumns(d)} {
+		for _, cols := range [][]figureColumn{paneCrowdColumns(d), backColumns(d)} {
 			got := figureTable(d, cols, w, st)
 			if Width(got) > w {
 				t.Errorf("width %d: a table %d wide", w, Width(got))
@@ -508,5 +508,32 @@ func TestCompareViewDoesNotPraiseLosingClients(t *testing.T) {
 	}
 	if !strings.Contains(out, NotJudgedMark+" not judged") {
 		t.Error("the legend does not explain " + NotJudgedMark)
+	}
+}
+
+// Issue 24, item 1: pane 2's share of clients not through is of the
+// clients the outage touched, so a longer load window that touches no more
+// (the service is stable long before 70 s, the window's first end) leaves
+// its cells and verdicts as they are; the table says of how many.
+func TestPaneShareOfClientsTouched(t *testing.T) {
+	st := DefaultStyles()
+	run := func(until int) RunData {
+		s := backoff.Defaults()
+		s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil = 2000, 10000, 200, 150, until
+		return six(t, s, 0)
+	}
+	short, long := run(70000), run(300000)
+	if got, want := verdicts(long, 100, st), verdicts(short, 100, st); got != want {
+		t.Errorf("load until 5 min:\n%s\nwant what load until 70 s says:\n%s", got, want)
+	}
+	for i := range short.Crowds {
+		a, b := short.Crowds[i].Figures, long.Crowds[i].Figures
+		if got, want := notThroughCell(long, b), notThroughCell(short, a); got != want || a.Clients == b.Clients {
+			t.Errorf("%s: got %q of %d clients, want %q of %d", short.Policies[i].Name, got, b.Clients, want, a.Clients)
+		}
+	}
+	cols := paneCrowdColumns(long)
+	if len(cols) < 2 || cols[1].head != "clients touched" {
+		t.Errorf("got the columns %v, want the clients touched after the clients not through", cols)
 	}
 }

@@ -34,9 +34,9 @@ var policyColors = []color.RGBA{
 // name, in the unit its title gives.
 type crowdFigure struct {
 	title, name string
-	// unit turns the figure's value into the panel's unit; clients is the
-	// crowd's, for a share.
-	unit   func(v, clients int, s backoff.Settings) float64
+	// unit turns the figure's value into the panel's unit, of the clients
+	// where it is a figure a client.
+	unit   func(v int, of clientsOf, s backoff.Settings) float64
 	format func(v float64) string
 	// alarm marks, above its bar, a policy whose service was still
 	// overloaded when the load ended.
@@ -50,19 +50,22 @@ type crowdFigure struct {
 // nothing is rejected and every policy is stable from the outage's end, so
 // that panel is left out too.
 func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure {
-	share := func(v, clients int, _ backoff.Settings) float64 { return 100 * float64(v) / float64(max(clients, 1)) }
-	seconds := func(v, _ int, _ backoff.Settings) float64 { return float64(v) / 1000 }
-	perSecond := func(v, _ int, s backoff.Settings) float64 { return float64(v) * 1000 / float64(s.Slot) }
+	// A share of the clients not through is of those the outage touched.
+	share := func(v int, of clientsOf, _ backoff.Settings) float64 {
+		return 100 * float64(v) / float64(max(of.touched, 1))
+	}
+	seconds := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) / 1000 }
+	perSecond := func(v int, _ clientsOf, s backoff.Settings) float64 { return float64(v) * 1000 / float64(s.Slot) }
 	wholeText := func(v float64) string { return groupThousands(strconv.FormatFloat(math.Round(v), 'f', 0, 64)) }
 	figs := []crowdFigure{
-		{title: "retries per client", name: "retries", unit: func(v, clients int, _ backoff.Settings) float64 {
-			return float64(v) / float64(max(clients, 1))
+		{title: "retries per client", name: "retries", unit: func(v int, of clientsOf, _ backoff.Settings) float64 {
+			return float64(v) / float64(max(of.all, 1))
 		}, format: func(v float64) string { return significant(v) }},
 		{title: "busiest slot, retries a second", name: "most_in_a_slot", unit: perSecond, format: wholeText},
 		{title: "peak after back, attempts a second", name: "peak_after_back", unit: perSecond, format: wholeText},
-		{title: "gave up, % of clients", name: "gave_up", unit: share, format: percentText},
-		{title: "throttled, % of clients", name: "throttled", unit: share, format: percentText},
-		{title: "out of time, % of clients", name: "out_of_time", unit: share, format: percentText},
+		{title: "gave up, % of clients touched", name: "gave_up", unit: share, format: percentText},
+		{title: "throttled, % of clients touched", name: "throttled", unit: share, format: percentText},
+		{title: "out of time, % of clients touched", name: "out_of_time", unit: share, format: percentText},
 		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant, alarm: true},
 		{title: "all through by, seconds", name: "all_through_by_ms", unit: seconds, format: significant},
 		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, format: significant},
@@ -70,13 +73,13 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 	// A queue: the capacity spent on clients that had left, or the requests
 	// dropped unworked, and how full the queue got.
 	if s.HasQueue() {
-		count := func(v, _ int, _ backoff.Settings) float64 { return float64(v) }
+		count := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) }
 		if s.DropExpired {
 			figs = append(figs, crowdFigure{title: "dropped, expired requests", name: "dropped", unit: count, format: wholeText})
 		} else {
 			figs = append(figs, crowdFigure{title: "wasted, expired requests worked on", name: "wasted", unit: count, format: wholeText})
 		}
-		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v, _ int, s backoff.Settings) float64 {
+		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v int, _ clientsOf, s backoff.Settings) float64 {
 			return 100 * float64(v) / float64(max(s.Queue, 1))
 		}, format: percentText})
 	}
@@ -91,6 +94,10 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 	}
 	return out
 }
+
+// clientsOf are what a figure a client is of: all the clients, and those
+// the outage touched, which a share of clients not through is of.
+type clientsOf struct{ all, touched int }
 
 // crowdBar is one policy's bar in one panel: its value and the spread's
 // median and 95th percentile, each absent when ok is false.
@@ -235,12 +242,12 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 // crowdBarOf is policy j's bar in figure f's panel.
 func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spread *backoff.SeedsCrowd, j int) crowdBar {
 	field, _ := backoff.FindField(f.name)
-	clientsField, _ := backoff.FindField("clients")
+
 	present := func(v int) bool { return !field.Optional || v >= 0 }
 	var b crowdBar
 	if spread != nil {
 		ps := spread.Policies[j]
-		clients := ps.Spread("clients").Median
+		clients := clientsOf{all: ps.Spread("clients").Median, touched: ps.Spread("clients_touched").Median}
 		sp := ps.Spread(f.name)
 		if present(sp.Median) && present(sp.P95) {
 			b.median, b.p95, b.hasWhisker = f.unit(sp.Median, clients, s), f.unit(sp.P95, clients, s), true
@@ -252,7 +259,7 @@ func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spr
 	if len(results) > 0 {
 		fig := results[j].Figures
 		if v := field.Get(fig); present(v) {
-			b.value, b.hasValue = f.unit(v, clientsField.Get(fig), s), true
+			b.value, b.hasValue = f.unit(v, clientsOf{all: fig.Clients, touched: fig.ClientsTouched}, s), true
 		}
 	}
 	return b

@@ -391,8 +391,8 @@ func TestCrowdPictureFigures(t *testing.T) {
 		if got := strings.Join(last, " "); got != tt.want {
 			t.Errorf("a queue, drop expired %v: the last figures %s, want %s", tt.drop, got, tt.want)
 		}
-		if peak := figs[len(figs)-1]; peak.unit(250, 30500, q) != 25 {
-			t.Errorf("a queue peak of 250 of 1,000: got %v%%, want 25%%", peak.unit(250, 30500, q))
+		if peak := figs[len(figs)-1]; peak.unit(250, clientsOf{all: 30500, touched: 30500}, q) != 25 {
+			t.Errorf("a queue peak of 250 of 1,000: got %v%%, want 25%%", peak.unit(250, clientsOf{all: 30500, touched: 30500}, q))
 		}
 	}
 }

@@ -54,3 +54,41 @@ func five(t testing.TB, s backoff.Settings, series bool) []backoff.Result {
 	}
 	return results
 }
+
+// Issue 24, item 1: a share of clients not through is of the clients the
+// outage touched, so the same run with a longer load window says the same:
+// 2,000 clients, a 10 s outage, capacity 200 a second and a load of 150 a
+// second until 70 s or until 5 min. The service is stable long before
+// either end, so the later clients all get through: the clients grow from
+// 12,500 to 47,000, those touched and those lost stay as they are, and the
+// verdicts, the ranking and the table of clients not through read the same.
+func TestShareOfClientsTouchedIgnoresTheLoadWindow(t *testing.T) {
+	run := func(until int) (backoff.Settings, []backoff.Result) {
+		t.Helper()
+		s := backoff.Defaults()
+		s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil = 2000, 10000, 200, 150, until
+		ps := []backoff.Policy{s.Five()[backoff.Fixed], s.Five()[backoff.FullJitter]}
+		rs, err := backoff.RunAll(ps, s, backoff.Options{}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, rs
+	}
+	short, rsShort := run(70000)
+	long, rsLong := run(300000)
+	for i := range rsShort {
+		a, b := rsShort[i].Figures, rsLong[i].Figures
+		if a.Clients == b.Clients || a.NotThrough != b.NotThrough || a.ClientsTouched != b.ClientsTouched {
+			t.Fatalf("%s: clients %d and %d, not through %d and %d, touched %d and %d: want more clients, the same lost and touched",
+				rsShort[i].Policy.Name, a.Clients, b.Clients, a.NotThrough, b.NotThrough, a.ClientsTouched, b.ClientsTouched)
+		}
+	}
+	got, want := VerdictBlock(long, rsLong), VerdictBlock(short, rsShort)
+	if got != want {
+		t.Errorf("load until 5 min:\n%s\nwant what load until 70 s says:\n%s", got, want)
+	}
+	// fixed: 3,100 of the 4,550 clients the outage touched.
+	if line := "3,100 of the 4,550 clients the outage touched (68.1%) never get through"; !strings.Contains(got, line) {
+		t.Errorf("got\n%s\nwant it to say %q", got, line)
+	}
+}

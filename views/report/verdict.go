@@ -26,7 +26,8 @@ func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
 	}
 	b.WriteString(words.RankingLine(s, crowds) + "\n")
 	head := []string{"policy", "not through"}
-	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of all clients"}
+	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of the clients the outage touched " +
+		"(clients_touched: those that start no later than the run's last failure; a later one meets nothing but success)"}
 	if s.Load > 0 {
 		head = append(head, "crowd all through by")
 		about = append(about, "crowd all through by: when the last client of the crowd, not of the fresh load, got through (all through by is when the load stops)")
@@ -38,7 +39,7 @@ func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
 	var rows [][]string
 	for _, c := range crowds {
 		f := c.Figures
-		row := []string{c.Policy.String(), words.Share(f.NotThrough, f.Clients)}
+		row := []string{c.Policy.String(), words.Share(f.NotThrough, words.Touched(f))}
 		if s.Load > 0 {
 			row = append(row, plain.ThroughBy(f.CrowdAllThroughBy))
 		}

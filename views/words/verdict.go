@@ -38,10 +38,35 @@ func Share(n, all int) string {
 	return Count(n) + " of " + Count(all) + ", " + Percent(n, all)
 }
 
-// notThroughOf is a count of clients with its share, for a sentence: "19
-// of 200 (9.5%)".
-func notThroughOf(n, all int) string {
-	return Count(n) + " of " + Count(all) + " (" + Percent(n, all) + ")"
+// Touched is the clients a share of clients not through is of: the
+// clients the outage touched (MODEL.md section 5, clients_touched), those
+// that start no later than the run's last failure. A later client meets
+// nothing but success, so a longer load window adds clients to Clients
+// but none to Touched, and cannot dilute the share.
+func Touched(f backoff.Figures) int { return f.ClientsTouched }
+
+// NotThroughShare is the clients not through as a share of the clients
+// the outage touched, to a tenth: "75%".
+func NotThroughShare(f backoff.Figures) string { return Percent(f.NotThrough, Touched(f)) }
+
+// NotThroughOf is the clients not through and their share, for a
+// sentence: "19 of 200 (9.5%)" where the outage touched every client,
+// "228,135 of the 304,167 clients the outage touched (75%)" where it
+// touched fewer, so that the reader knows what the share is of.
+func NotThroughOf(f backoff.Figures) string { return countOfTouched(f.NotThrough, f) }
+
+// countOfTouched is n of the clients the outage touched, with its share.
+func countOfTouched(n int, f backoff.Figures) string {
+	return Count(n) + " of " + TouchedWords(f) + " (" + Percent(n, Touched(f)) + ")"
+}
+
+// TouchedWords is what a share of clients not through is of: "200", or
+// "the 304,167 clients the outage touched" where that is fewer than all.
+func TouchedWords(f backoff.Figures) string {
+	if Touched(f) == f.Clients {
+		return Count(f.Clients)
+	}
+	return "the " + clientsOf(Touched(f)) + " the outage touched"
 }
 
 // Times is a ratio of two counts to a tenth, halves up, without a
@@ -81,9 +106,11 @@ func serviceClause(s backoff.Settings, f backoff.Figures) string {
 	return "The service recovers " + Human(f.RecoveredAfter) + " after it is back, at " + Human(f.StableFrom)
 }
 
-// clientsClause is the share of clients that never gets through, and why.
+// clientsClause is the share of clients that never gets through, and why:
+// a share of the clients the outage touched, which where it touched fewer
+// than all says so.
 func clientsClause(s backoff.Settings, f backoff.Figures) string {
-	all := f.Clients
+	all, touched := f.Clients, Touched(f)
 	var out string
 	switch {
 	case f.NotThrough == 0:
@@ -98,13 +125,17 @@ func clientsClause(s backoff.Settings, f backoff.Figures) string {
 			}
 			out += ", " + last + "at " + Human(f.CrowdAllThroughBy)
 		}
-	case f.NotThrough == all:
+	case f.NotThrough == touched && touched == all:
 		out = "none of the " + clientsOf(all) + " gets through (100%): " + reasons(s, f)
 		if all == 1 {
 			out = "the 1 client never gets through (100%): " + reasons(s, f)
 		}
-	default:
+	case f.NotThrough == touched:
+		out = "none of " + TouchedWords(f) + " gets through (100%), of " + clientsOf(all) + " in all: " + reasons(s, f)
+	case touched == all:
 		out = Count(f.NotThrough) + " of " + clientsOf(all) + " (" + Percent(f.NotThrough, all) + ") never get through: " + reasons(s, f)
+	default:
+		out = Count(f.NotThrough) + " of " + TouchedWords(f) + " (" + Percent(f.NotThrough, touched) + ") never get through: " + reasons(s, f)
 	}
 	if f.NotThrough > 0 && s.Load > 0 && f.CrowdAllThroughBy < 0 {
 		out += ", the whole crowd of " + Count(s.Clients) + " among them"
@@ -325,7 +356,7 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 		// does when a budget throttles clients.
 		out := "No policy does better than another here: they tie on every figure the ranking weighs"
 		if g.Throttled > 0 {
-			out += "; whatever the policy, the budget throttles " + notThroughOf(g.Throttled, g.Clients)
+			out += "; whatever the policy, the budget throttles " + countOfTouched(g.Throttled, g)
 		}
 		return out
 	}
@@ -338,15 +369,15 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 		out += " (or " + Or(tied) + ", which " + verb + " as well)"
 	}
 	o, on := rs[next].Figures, rs[next].Policy.Name
-	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g.NotThrough, g.Clients))
+	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g))
 	var why string
 	switch ka, kb := rankKeys(g), rankKeys(o); {
 	case ka[0] != kb[0]:
 		why = fmt.Sprintf("with it the service recovers, %s after it is back, where with %s it is still overloaded when the load stops", Human(g.RecoveredAfter), on)
 	case ka[1] != kb[1] && g.NotThrough == 0:
-		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, notThroughOf(o.NotThrough, o.Clients))
+		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, NotThroughOf(o))
 	case ka[1] != kb[1]:
-		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, notThroughOf(g.NotThrough, g.Clients), notThroughOf(o.NotThrough, o.Clients))
+		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, NotThroughOf(g), NotThroughOf(o))
 	case ka[2] != kb[2]:
 		why = fmt.Sprintf("%s, and the service recovers sooner, %s after it is back against %s", as, Human(g.RecoveredAfter), Human(o.RecoveredAfter))
 	case ka[3] != kb[3]:
@@ -372,7 +403,7 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 		if fewest >= 0 {
 			f := rs[fewest].Figures
 			why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
-				rs[fewest].Policy.Name, notThroughOf(f.NotThrough, f.Clients))
+				rs[fewest].Policy.Name, NotThroughOf(f))
 		}
 	}
 	return out + ": " + why
@@ -380,11 +411,11 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 
 // noneOr is a count of clients not through for "as few as": "none of 200",
 // or "19 of 200 (9.5%)".
-func noneOr(n, all int) string {
-	if n == 0 {
-		return "none of " + Count(all)
+func noneOr(f backoff.Figures) string {
+	if f.NotThrough == 0 {
+		return "none of " + Count(f.Clients)
 	}
-	return notThroughOf(n, all)
+	return NotThroughOf(f)
 }
 
 // SeedsVerdict is a policy's verdict over many seeds, figure by figure:
@@ -409,7 +440,16 @@ func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string
 	if nt := ps.Spread("not_through"); nt.Worst == 0 {
 		clients = everyOne(all) + " gets through in every seed"
 	} else {
-		clients = "not through, of " + clientsOf(all) + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, all) + ")" })
+		// The share is of the clients the outage touched; where that
+		// varies over the seeds, of its median, as the words say.
+		// Clients touched sorts from low to high: a worst of all is a
+		// median of all only where every seed touched every client.
+		touched := ps.Spread("clients_touched")
+		of := "not through, of " + clientsOf(all)
+		if touched.Median != all {
+			of = "not through, of the " + clientsOf(touched.Median) + " the outage touched (their median over the seeds)"
+		}
+		clients = of + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, touched.Median) + ")" })
 	}
 	peak := ps.Spread("peak_after_back")
 	load := "peak after back, in a " + Human(s.Slot) + " slot: " + trio(peak, attempts)
