@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -566,4 +567,30 @@ func TestPictureSizes(t *testing.T) {
 func updatingGoldens() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
+}
+
+// Issue 24, item 1: the picture's shares of clients are of the clients the
+// outage touched, so a longer load window (more clients, as many touched)
+// draws the same bar; retries per client stay per client.
+func TestPictureSharesOfClientsTouched(t *testing.T) {
+	s := backoff.Defaults()
+	figs := crowdFigures(s, func(string) bool { return true })
+	short := backoff.Result{Figures: backoff.Figures{Clients: 12500, ClientsTouched: 4550, GaveUp: 3100, Retries: 6200}}
+	long := short
+	long.Figures.Clients = 47000
+	for _, f := range figs {
+		a := crowdBarOf(f, s, []backoff.Result{short}, nil, 0)
+		b := crowdBarOf(f, s, []backoff.Result{long}, nil, 0)
+		switch f.name {
+		case "gave_up":
+			// 3,100 of the 4,550 touched: 68.1%.
+			if a.value != b.value || math.Abs(a.value-68.13) > 0.01 {
+				t.Errorf("gave up: got %v and %v, want 68.1 both", a.value, b.value)
+			}
+		case "retries":
+			if a.value != 6200.0/12500 || b.value != 6200.0/47000 {
+				t.Errorf("retries per client: got %v and %v, want per client", a.value, b.value)
+			}
+		}
+	}
 }
