@@ -199,8 +199,9 @@ crowd --seeds
 crowd --compare
           policy,figure,a,b,change,verdict: a row per policy and figure;
           verdict is better, worse, same, n/a, not judged (the side that
-          does better leaves a larger share of its clients not through),
-          only in a or only in b.
+          does better leaves more of its clients not through: by count
+          where both run as many clients, else by share of the clients
+          touched), only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
           capacity and, with a queue, timed_out, wasted, dropped, queue;
           then slot_ms (the crowd's slot, which shares out the capacity) and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // six is the six policies' run under s, its series kept, and its spread
@@ -407,11 +408,22 @@ func TestChange(t *testing.T) {
 		{"all_through_by_ms", -1, 15000, "some now", 1},
 		{"gave_up", 0, 0, SameMark, 0},
 	}
+	even := words.Lost{NotThrough: 10, Clients: 100, Touched: 100}
 	for _, tt := range tests {
-		text, better := Change(field(tt.name), tt.a, tt.b)
+		text, better := Change(field(tt.name), tt.a, tt.b, even, even)
 		if text != tt.text || better != tt.better {
 			t.Errorf("%s %d → %d: got %q, %d; want %q, %d", tt.name, tt.a, tt.b, text, better, tt.text, tt.better)
 		}
+	}
+	// Issue 25, item 2: B's 150 through of 200 against A's 90 of 100 is
+	// more through, but B leaves 25% not through against A's 10%: worse;
+	// and B's fewer retries are then won by losing clients.
+	lostB := words.Lost{NotThrough: 50, Clients: 200, Touched: 200}
+	if text, better := Change(field("through"), 90, 150, even, lostB); text != "+60" || better != -1 {
+		t.Errorf("through 90 of 100 → 150 of 200: got %q, %d; want \"+60\", -1 (worse)", text, better)
+	}
+	if _, better := Change(field("retries"), 900, 800, even, lostB); better != notJudged {
+		t.Errorf("retries 900 → 800 while losing 25%% against 10%%: got %d, want %d (not judged)", better, notJudged)
 	}
 }
 

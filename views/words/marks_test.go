@@ -109,7 +109,7 @@ func TestJudge(t *testing.T) {
 		}
 		return f
 	}
-	even := Lost{NotThrough: 10, Clients: 100}
+	even := Lost{NotThrough: 10, Clients: 100, Touched: 100}
 	tests := []struct {
 		figure       string
 		a, b         int
@@ -118,29 +118,49 @@ func TestJudge(t *testing.T) {
 	}{
 		{"retries", 900, 800, even, even, Better},
 		{"retries", 800, 900, even, even, Worse},
-		{"retries", 800, 800, even, Lost{50, 100}, Same},
+		{"retries", 800, 800, even, Lost{50, 100, 100}, Same},
 		// The issue's budget: gave up fell because B's clients were
 		// throttled instead, and B leaves more not through.
-		{"gave_up", 91880, 0, Lost{87897, 185000}, Lost{95000, 185000}, ByLosing},
-		{"peak_after_back", 771, 150, Lost{87897, 185000}, Lost{95000, 185000}, ByLosing},
+		{"gave_up", 91880, 0, Lost{87897, 185000, 185000}, Lost{95000, 185000, 185000}, ByLosing},
+		{"peak_after_back", 771, 150, Lost{87897, 185000, 185000}, Lost{95000, 185000, 185000}, ByLosing},
 		// B keeps its clients: its retries are higher, but A won them by
 		// losing clients.
-		{"retries", 1500, 2470, Lost{500, 500}, Lost{440, 500}, ByLosing},
+		{"retries", 1500, 2470, Lost{500, 500, 500}, Lost{440, 500, 500}, ByLosing},
 		// Worse where B also loses more: worse stands.
-		{"served", 97103, 90000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
+		{"served", 97103, 90000, Lost{87897, 185000, 185000}, Lost{95000, 185000, 185000}, Worse},
 		// Better where B also loses fewer: better stands.
-		{"stable_from_ms", 30000, 10000, Lost{9, 100}, Lost{3, 100}, Better},
+		{"stable_from_ms", 30000, 10000, Lost{9, 100, 100}, Lost{3, 100, 100}, Better},
 		// The figures the rule weighs are always judged.
-		{"not_through", 87897, 95000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
-		{"through", 97103, 90000, Lost{87897, 185000}, Lost{95000, 185000}, Worse},
+		{"not_through", 87897, 95000, Lost{87897, 185000, 185000}, Lost{95000, 185000, 185000}, Worse},
+		{"through", 97103, 90000, Lost{87897, 185000, 185000}, Lost{95000, 185000, 185000}, Worse},
 		// Shares, not counts: 20 of 200 is no more than 10 of 100.
-		{"retries", 900, 800, Lost{10, 100}, Lost{20, 200}, Better},
-		{"retries", 900, 800, Lost{10, 100}, Lost{21, 200}, ByLosing},
+		{"retries", 900, 800, Lost{10, 100, 100}, Lost{20, 200, 200}, Better},
+		{"retries", 900, 800, Lost{10, 100, 100}, Lost{21, 200, 200}, ByLosing},
+		// Issue 25, item 2: through with different totals, A 90 of 100
+		// through (10 lost, 10%), B 150 of 200 (50 lost, 25%): B has more
+		// through but leaves a larger share not through, so it is worse,
+		// on both figures.
+		{"through", 90, 150, Lost{10, 100, 100}, Lost{50, 200, 200}, Worse},
+		{"not_through", 10, 50, Lost{10, 100, 100}, Lost{50, 200, 200}, Worse},
+		{"through", 150, 90, Lost{50, 200, 200}, Lost{10, 100, 100}, Better},
+		// The share is of the clients touched: B's longer load window adds
+		// 800 clients that all get through, and no more lost: neither
+		// better nor worse.
+		{"through", 90, 890, Lost{10, 100, 100}, Lost{10, 900, 100}, Neither},
+		{"not_through", 10, 20, Lost{10, 100, 100}, Lost{20, 900, 200}, Neither},
+		// B leaves 20 of its 200 touched (10%) against A's 10 of 50
+		// (20%): better, though more by count, its clients being more.
+		{"not_through", 10, 20, Lost{10, 100, 50}, Lost{20, 900, 200}, Better},
+		// As many clients: the same clients, so the count decides, whatever
+		// the clients touched (B's longer trouble touches more, and loses
+		// more: 120 against 100).
+		{"not_through", 100, 120, Lost{100, 1000, 200}, Lost{120, 1000, 600}, Worse},
+		{"retries", 900, 800, Lost{100, 1000, 200}, Lost{120, 1000, 600}, ByLosing},
 		{"clients", 200, 300, even, even, Neither},
 		{"all_through_by_ms", 15000, -1, even, even, Worse},
 		{"all_through_by_ms", -1, 15000, even, even, Better},
 		{"all_through_by_ms", -1, -1, even, even, Same},
-		{"all_through_by_ms", -1, 15000, Lost{100, 100}, Lost{0, 100}, Better},
+		{"all_through_by_ms", -1, 15000, Lost{100, 100, 100}, Lost{0, 100, 100}, Better},
 	}
 	for _, tt := range tests {
 		if got := Judge(field(tt.figure), tt.a, tt.b, tt.lostA, tt.lostB); got != tt.want {
