@@ -2,6 +2,7 @@ package words
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -195,6 +196,54 @@ func TestVerdictOfOneClient(t *testing.T) {
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got  %q\nwant %q", tt.got, tt.want)
+		}
+	}
+}
+
+// Issue 25, item 6: the verdict's words at their edges. One timed-out
+// attempt is one; clients that gave up while attempts timed out, with
+// nothing rejected, gave up after the service was back (a queue's timeouts
+// come only once it is), so the sentence must not say before; and a
+// recovery time below zero, which no run gives, is never printed.
+func TestVerdictWordsAtTheEdges(t *testing.T) {
+	s := settingsWith(100, 50, backoff.Budget{}, 1)
+	s.Queue, s.Timeout = 100, 1000
+	base := backoff.Figures{Clients: 3700, ClientsTouched: 3700, NotThrough: 3, GaveUp: 3, StableFrom: 12000, RecoveredAfter: 2000,
+		PeakAfterBack: 10, SlotCapacity: 10, CrowdAllThroughBy: 15000}
+	tests := []struct {
+		name      string
+		change    func(f *backoff.Figures)
+		want      []string
+		wantNever []string
+	}{
+		{"one timed-out attempt", func(f *backoff.Figures) { f.TimedOut = 1 },
+			[]string{"all 3 gave up (1 attempt timed out waiting in the queue)"}, []string{"1 attempts"}},
+		{"two timed-out attempts", func(f *backoff.Figures) { f.TimedOut = 2 },
+			[]string{"all 3 gave up (2 attempts timed out waiting in the queue)"}, nil},
+		{"timeouts and no rejection: not before the service was back", func(f *backoff.Figures) { f.TimedOut = 40 },
+			[]string{"all 3 gave up (40 attempts timed out"}, []string{"before the service was back"}},
+		{"neither rejected nor timed out: before the service was back", func(f *backoff.Figures) {},
+			[]string{"all 3 gave up before the service was back"}, nil},
+		{"rejected and no timeout: not before", func(f *backoff.Figures) { f.Rejected = 1 },
+			[]string{"all 3 gave up;"}, []string{"before the service was back"}},
+		{"a recovery below zero is not printed", func(f *backoff.Figures) { f.RecoveredAfter = -1 },
+			[]string{"still overloaded"}, []string{"recovers -", " -1", "-1 ms"}},
+		{"nor further below", func(f *backoff.Figures) { f.RecoveredAfter = -2500 },
+			[]string{"still overloaded"}, []string{"recovers -", "-2"}},
+	}
+	for _, tt := range tests {
+		f := base
+		tt.change(&f)
+		got := Verdict(s, f)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: got %q, want it to say %q", tt.name, got, w)
+			}
+		}
+		for _, w := range tt.wantNever {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: got %q, want no %q", tt.name, got, w)
+			}
 		}
 	}
 }
