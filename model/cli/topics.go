@@ -176,6 +176,8 @@ name can) gets a leading ', so that a spreadsheet shows it as text. JSON is
 one indented document. Times are whole milliseconds, named _ms. A figure that
 does not exist (all through by when no client got through, a slot's capacity
 without one) is an empty CSV field and a JSON null, never -1.
+all_through_by_ms is the latest served attempt: all through by where every
+client got through, else only the last success, as the text names it.
 
 CSV COLUMNS
 schedule  attempt,wait_ms,at_ms,low_ms,high_ms,cut_short,outcome: a row per
@@ -236,8 +238,8 @@ crowd     slot_ms, policies [{policy, verdict, every figure, still_overloaded,
           the rates, cut_short_from_attempt, policy_settings}], ranking
           {line, choose (null when every policy ties), order [{rank,
           policy}]}: a service that recovers first, then by clients not
-          through, when it recovers, the peak after back, when the crowd is
-          all through, the retries
+          through, when it recovers, the peak after back, the crowd's last
+          success, the retries
 crowd --seeds
           slot_ms, seeds {first, last, count}, policies [{policy, verdict,
           every figure as {median, p95, worst}, seeds_none_through,

@@ -233,7 +233,9 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 	for _, f := range fields {
 		va, vb := f.Get(fa), f.Get(fb)
 		text, better := Change(f, va, vb, lostA, lostB)
-		row := []string{f.Label, value(f, va, lostA.Touched), value(f, vb, lostB.Touched), changeCell(text, better)}
+		// Where a side loses clients, all through by is the last success.
+		label := words.FigureLabel(f, fa.NotThrough > 0 || fb.NotThrough > 0)
+		row := []string{label, value(f, va, lostA.Touched), value(f, vb, lostB.Touched), changeCell(text, better)}
 		kind := [2]int{better, 0}
 		if medians {
 			ma, mb := spA.Spread(f.Name).Median, spB.Spread(f.Name).Median

@@ -114,13 +114,22 @@ func paneCrowdColumns(d RunData) []figureColumn {
 
 // backColumns are the figures once the service is back. With a fresh load,
 // all through by is when the load stops: the crowd's own is shown instead.
+// Where a policy leaves clients not through, either is the last success
+// (words.LastSuccess), and named so.
 func backColumns(d RunData) []figureColumn {
 	peak := func(f backoff.Figures) int { return f.PeakAfterBack }
 	through := func(f backoff.Figures) int { return f.AllThroughBy }
-	throughCol := figureColumn{head: "all through by", short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)}
+	lost := words.AnyLost(d.Crowds)
+	throughCol := figureColumn{head: words.LastSuccess(lost), short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)}
+	if lost {
+		throughCol.short = "last success"
+	}
 	if d.Settings.Load > 0 {
 		crowd := func(f backoff.Figures) int { return f.CrowdAllThroughBy }
-		throughCol = figureColumn{head: "crowd all through by", short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
+		throughCol = figureColumn{head: words.CrowdLastSuccess(lost), short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
+		if lost {
+			throughCol.short = "crowd's last"
+		}
 	}
 	return []figureColumn{
 		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak)},
@@ -481,8 +490,14 @@ func crowdLegend(d RunData) string {
 		"most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
 		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot))
-	if s.Load > 0 {
+	lost := words.AnyLost(d.Crowds)
+	switch {
+	case s.Load > 0 && lost:
+		out += " crowd's last success: when the last client of the crowd, not of the fresh load, to get through did; some never did."
+	case s.Load > 0:
 		out += " crowd all through by: when the last client of the crowd, not of the fresh load, got through."
+	case lost:
+		out += " last success: the latest served attempt; some clients never got through."
 	}
 	if s.HasService() {
 		out += " recovered after: from the outage's end until the service is stable; overloaded: still overloaded when the fresh load stops."

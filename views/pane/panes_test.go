@@ -549,3 +549,43 @@ func TestPaneShareOfClientsTouched(t *testing.T) {
 		t.Errorf("got the columns %v, want the clients touched after the clients not through", cols)
 	}
 }
+
+// Issue 24, item 13: where a policy leaves clients not through, the latest
+// served attempt is the last success, not "all through by"; with a fresh
+// load, the crowd's. Where none is lost it is all through by.
+func TestLastSuccessIsNamedSo(t *testing.T) {
+	tests := []struct {
+		name     string
+		s        func() backoff.Settings
+		policies []backoff.Shape
+		head     string
+	}{
+		// fixed's 200 clients all give up at the defaults.
+		{"the defaults: fixed loses every client", backoff.Defaults, []backoff.Shape{backoff.Fixed, backoff.Exponential}, "last success"},
+		{"exponential alone: all through", backoff.Defaults, []backoff.Shape{backoff.Exponential}, "all through by"},
+		{"a load: the crowd's", func() backoff.Settings {
+			s := backoff.Defaults()
+			s.Capacity, s.Load = 100, 50
+			return s
+		}, []backoff.Shape{backoff.Fixed}, "crowd's last success"},
+	}
+	for _, tt := range tests {
+		s := tt.s()
+		var ps []backoff.Policy
+		for _, i := range tt.policies {
+			ps = append(ps, s.Five()[i])
+		}
+		rs, err := backoff.RunAll(ps, s, backoff.Options{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := RunData{Settings: s, Policies: ps, Crowds: rs}
+		cols := backColumns(d)
+		if got := cols[len(cols)-1].head; got != tt.head {
+			t.Errorf("%s: got the column %q, want %q", tt.name, got, tt.head)
+		}
+		if legend := crowdLegend(d); !strings.Contains(legend, tt.head+":") && tt.head != "all through by" {
+			t.Errorf("%s: the legend does not say what %q is:\n%s", tt.name, tt.head, legend)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // CrowdPictureHeight is the crowd picture's default height in points for
@@ -50,6 +51,8 @@ type crowdFigure struct {
 // nothing is rejected and every policy is stable from the outage's end, so
 // that panel is left out too.
 func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure {
+	// Where a client was lost, all through by is the last success.
+	lost := has("not_through")
 	// A share of the clients not through is of those the outage touched.
 	share := func(v int, of clientsOf, _ backoff.Settings) float64 {
 		return 100 * float64(v) / float64(max(of.touched, 1))
@@ -67,7 +70,7 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 		{title: "throttled, % of clients touched", name: "throttled", unit: share, format: percentText},
 		{title: "out of time, % of clients touched", name: "out_of_time", unit: share, format: percentText},
 		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant, alarm: true},
-		{title: "all through by, seconds", name: "all_through_by_ms", unit: seconds, format: significant},
+		{title: words.LastSuccess(lost) + ", seconds", name: "all_through_by_ms", unit: seconds, format: significant},
 		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, format: significant},
 	}
 	// A queue: the capacity spent on clients that had left, or the requests
@@ -142,23 +145,7 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 			}
 		}
 	}
-	has := func(name string) bool {
-		field, _ := backoff.FindField(name)
-		for _, r := range results {
-			if field.Get(r.Figures) > 0 {
-				return true
-			}
-		}
-		if spread != nil {
-			for _, ps := range spread.Policies {
-				if ps.Spread(name).Worst > 0 {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	figs := crowdFigures(s, has)
+	figs := crowdFigures(s, hasFigure(results, spread))
 	const cols = 2
 	rows := (len(figs) + cols - 1) / cols
 	w, h, dpi, err := pictureSize(format, width, height, CrowdPictureHeight(rows))
@@ -237,6 +224,27 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 		}
 	}
 	return pictureBytes(format, c)
+}
+
+// hasFigure reports whether a figure, by its JSON name, is above 0 for
+// some policy of the results or some seed of the spread.
+func hasFigure(results []backoff.Result, spread *backoff.SeedsCrowd) func(name string) bool {
+	return func(name string) bool {
+		field, _ := backoff.FindField(name)
+		for _, r := range results {
+			if field.Get(r.Figures) > 0 {
+				return true
+			}
+		}
+		if spread != nil {
+			for _, ps := range spread.Policies {
+				if ps.Spread(name).Worst > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
 }
 
 // crowdBarOf is policy j's bar in figure f's panel.

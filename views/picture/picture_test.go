@@ -320,7 +320,7 @@ func TestCrowdPicture(t *testing.T) {
 				t.Fatal(err)
 			}
 			paths, texts := parseSVG(t, svg)
-			figs := crowdFigures(tc.s, func(string) bool { return false })
+			figs := crowdFigures(tc.s, hasFigure(tc.results, tc.spread))
 			all := strings.Join(texts, "\n")
 			wantBars := 0
 			for _, f := range figs {
@@ -592,5 +592,24 @@ func TestPictureSharesOfClientsTouched(t *testing.T) {
 				t.Errorf("retries per client: got %v and %v, want per client", a.value, b.value)
 			}
 		}
+	}
+}
+
+// Issue 24, item 13: the panel of the latest served attempt is the last
+// success where some client was lost, all through by where none was.
+func TestPictureNamesTheLastSuccess(t *testing.T) {
+	title := func(lost bool) string {
+		for _, f := range crowdFigures(backoff.Defaults(), func(name string) bool { return lost && name == "not_through" }) {
+			if f.name == "all_through_by_ms" {
+				return f.title
+			}
+		}
+		return ""
+	}
+	if got := title(true); got != "last success, seconds" {
+		t.Errorf("clients lost: got %q, want \"last success, seconds\"", got)
+	}
+	if got := title(false); got != "all through by, seconds" {
+		t.Errorf("none lost: got %q, want \"all through by, seconds\"", got)
 	}
 }

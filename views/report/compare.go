@@ -243,7 +243,14 @@ func CompareText(c Comparison) string {
 	}
 	var rows [][]string
 	var onlyA, onlyB []string
-	for _, pc := range c.changes() {
+	changes := c.changes()
+	lost := false // where a client is lost, all through by is the last success
+	for _, pc := range changes {
+		for _, fc := range pc.figures {
+			lost = lost || fc.field.Name == "not_through" && (fc.a > 0 || fc.b > 0)
+		}
+	}
+	for _, pc := range changes {
 		switch pc.in {
 		case "a":
 			onlyA = append(onlyA, pc.name)
@@ -264,7 +271,7 @@ func CompareText(c Comparison) string {
 					change += " ms"
 				}
 			}
-			rows = append(rows, []string{policy, fc.field.Label, spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc)})
+			rows = append(rows, []string{policy, words.FigureLabel(fc.field, lost), spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc)})
 		}
 	}
 	if len(rows) > 0 {

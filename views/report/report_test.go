@@ -92,3 +92,44 @@ func TestShareOfClientsTouchedIgnoresTheLoadWindow(t *testing.T) {
 		t.Errorf("got\n%s\nwant it to say %q", got, line)
 	}
 }
+
+// Issue 24, item 13: where clients were lost, the latest served attempt is
+// named the last success in the text reports: the verdict block says what
+// the first table's all through by is, the spread over seeds and the A/B
+// comparison name the row so. Where none is lost, all through by stays.
+func TestLastSuccessInTheReports(t *testing.T) {
+	s := backoff.Defaults()
+	run := func(ps ...backoff.Policy) []backoff.Result {
+		t.Helper()
+		rs, err := backoff.RunAll(ps, s, backoff.Options{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	fixed, exp := s.Five()[backoff.Fixed], s.Five()[backoff.Exponential]
+	lost, none := run(fixed, exp), run(exp) // fixed's 200 all give up
+	if got := VerdictBlock(s, lost); !strings.Contains(got, "all through by, in the first table, is the last success") {
+		t.Errorf("fixed loses every client: got\n%s\nwant it to say all through by is the last success", got)
+	}
+	if got := VerdictBlock(s, none); strings.Contains(got, "is the last success") {
+		t.Errorf("every client through: got\n%s\nwant no last success", got)
+	}
+	spread := func(ps ...backoff.Policy) backoff.SeedsCrowd {
+		sc, err := backoff.RunSeeds(ps, s, 3, backoff.SeedOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	if got := SeedsText(s, spread(fixed, exp)); !strings.Contains(got, "  last success ") || strings.Contains(got, "all through by") {
+		t.Errorf("over seeds, fixed losing: got\n%s\nwant the row named last success", got)
+	}
+	if got := SeedsText(s, spread(exp)); !strings.Contains(got, "  all through by ") {
+		t.Errorf("over seeds, none lost: got\n%s\nwant the row named all through by", got)
+	}
+	cmp := CompareText(Comparison{A: CompareSide{Settings: s, Results: lost}, B: CompareSide{Settings: s, Results: lost}})
+	if !strings.Contains(cmp, "  last success ") {
+		t.Errorf("A/B, fixed losing: got\n%s\nwant the row named last success", cmp)
+	}
+}

@@ -28,9 +28,17 @@ func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
 	head := []string{"policy", "not through"}
 	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of the clients the outage touched " +
 		"(clients_touched: those that start no later than the run's last failure; a later one meets nothing but success)"}
-	if s.Load > 0 {
-		head = append(head, "crowd all through by")
+	lost := words.AnyLost(crowds)
+	switch {
+	case s.Load > 0 && lost:
+		head = append(head, words.CrowdLastSuccess(lost))
+		about = append(about, "crowd's last success: when the last client of the crowd, not of the fresh load, to get through did; "+
+			"all through by, in the first table, is the last success of any client, when the load stops")
+	case s.Load > 0:
+		head = append(head, words.CrowdLastSuccess(lost))
 		about = append(about, "crowd all through by: when the last client of the crowd, not of the fresh load, got through (all through by is when the load stops)")
+	case lost:
+		about = append(about, "all through by, in the first table, is the last success: the latest served attempt, though some clients never got through")
 	}
 	if s.HasService() {
 		head = append(head, "recovered after")

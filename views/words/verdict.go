@@ -242,8 +242,9 @@ type Ranked struct {
 // rankKeys are what the ranking weighs, in order: whether the service is
 // still overloaded when the fresh load stops (a service that does not
 // recover does not survive, whatever else), the clients not through, when
-// the service recovers, the peak after back, when the crowd is all
-// through, and the retries; lower is better in each. A time that does not
+// the service recovers, the peak after back, the crowd's last success
+// (when it is all through, where none is lost), and the retries; lower is
+// better in each. A time that does not
 // exist ranks after every time.
 func rankKeys(f backoff.Figures) [6]int64 {
 	absent := func(v int) int64 {
@@ -260,7 +261,7 @@ func rankKeys(f backoff.Figures) [6]int64 {
 }
 
 // RankingWeighs says in words what the ranking weighs, in its order.
-const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, when the crowd is all through, the retries"
+const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, the crowd's last success, the retries"
 
 // Rank orders the run's results by rankKeys, ties in the run's order.
 func Rank(rs []backoff.Result) []Ranked {
@@ -382,8 +383,13 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 		why = fmt.Sprintf("%s, and the service recovers sooner, %s after it is back against %s", as, Human(g.RecoveredAfter), Human(o.RecoveredAfter))
 	case ka[3] != kb[3]:
 		why = fmt.Sprintf("%s, and a lower peak after back, %s against %s in a %s slot", as, Count(g.PeakAfterBack), Count(o.PeakAfterBack), Human(s.Slot))
+	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0 && g.NotThrough > 0:
+		why = fmt.Sprintf("%s, and the crowd's last success at %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
 	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0:
 		why = fmt.Sprintf("%s, and the crowd all through by %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
+	case ka[4] != kb[4] && g.NotThrough > 0:
+		// Both leave clients not through: the crowd is not all through.
+		why = fmt.Sprintf("%s, and the crowd's last success sooner, at %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
 	case ka[4] != kb[4]:
 		why = fmt.Sprintf("%s, and the crowd all through sooner, by %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
 	default:
@@ -409,13 +415,13 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	return out + ": " + why
 }
 
-// noneOr is a count of clients not through for "as few as": "none of 200",
-// or "19 of 200 (9.5%)".
+// noneOr is a count of clients not through for "as few as", inside
+// brackets: "none of 200", or "19 of 200, 9.5%".
 func noneOr(f backoff.Figures) string {
 	if f.NotThrough == 0 {
 		return "none of " + Count(f.Clients)
 	}
-	return NotThroughOf(f)
+	return Count(f.NotThrough) + " of " + TouchedWords(f) + ", " + Percent(f.NotThrough, Touched(f))
 }
 
 // SeedsVerdict is a policy's verdict over many seeds, figure by figure:
@@ -487,4 +493,51 @@ func trio(sp backoff.Spread, show func(int) string) string {
 		return show(m) + " at the median, " + show(p) + " at the 95th percentile and at worst"
 	}
 	return show(m) + " at the median, " + show(p) + " at the 95th percentile, " + show(w) + " at worst"
+}
+
+// The latest served attempt is all_through_by_ms (and the crowd's own,
+// crowd_all_through_by_ms): "all through by" where every client got
+// through, but where some never did it is only the last success, and "all
+// through by 599,999 ms" would read as though everyone got through. A
+// face names it by whether any client it shows was lost.
+
+// LastSuccess is the face's name of all_through_by_ms: "all through by"
+// where no client was lost, else "last success".
+func LastSuccess(lost bool) string {
+	if lost {
+		return "last success"
+	}
+	return "all through by"
+}
+
+// CrowdLastSuccess is the face's name of crowd_all_through_by_ms: "crowd
+// all through by" where no client was lost, else "crowd's last success".
+func CrowdLastSuccess(lost bool) string {
+	if lost {
+		return "crowd's last success"
+	}
+	return "crowd all through by"
+}
+
+// FigureLabel is a figure's name on a face whose policies leave clients
+// not through (lost) or not: the two latest served attempts as LastSuccess
+// and CrowdLastSuccess name them, every other figure by its Label.
+func FigureLabel(ff backoff.FigureField, lost bool) string {
+	switch ff.Name {
+	case "all_through_by_ms":
+		return LastSuccess(lost)
+	case "crowd_all_through_by_ms":
+		return CrowdLastSuccess(lost)
+	}
+	return ff.Label
+}
+
+// AnyLost reports whether any of the results leaves a client not through.
+func AnyLost(rs []backoff.Result) bool {
+	for _, r := range rs {
+		if r.Figures.NotThrough > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -149,6 +149,12 @@ func TestRank(t *testing.T) {
 			"Choose x: as few clients not through as y (none of 200), and the crowd all through by 15 s, where with y none of the crowd gets through"},
 		{backoff.Figures{Clients: 200, ClientsTouched: 200, CrowdAllThroughBy: 15000}, backoff.Figures{Clients: 200, ClientsTouched: 200, CrowdAllThroughBy: 25700},
 			"Choose x: as few clients not through as y (none of 200), and the crowd all through sooner, by 15 s against 25.7 s"},
+		// Issue 24, item 13: both lose 3 clients, so the crowd is not all
+		// through: its last success.
+		{backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 3, CrowdAllThroughBy: 15000}, backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 3, CrowdAllThroughBy: 25700},
+			"Choose x: as few clients not through as y (3 of 200, 1.5%), and the crowd's last success sooner, at 15 s against 25.7 s"},
+		{backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 3, CrowdAllThroughBy: 15000}, backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 3, CrowdAllThroughBy: -1},
+			"Choose x: as few clients not through as y (3 of 200, 1.5%), and the crowd's last success at 15 s, where with y none of the crowd gets through"},
 		{backoff.Figures{Clients: 200, ClientsTouched: 200, Retries: 770}, backoff.Figures{Clients: 200, ClientsTouched: 200, Retries: 800},
 			"Choose x: as few clients not through as y (none of 200), and fewer retries, 770 against 800"},
 		{backoff.Figures{Clients: 200, ClientsTouched: 200}, backoff.Figures{Clients: 200, ClientsTouched: 200},
