@@ -205,7 +205,8 @@ crowd --compare
           where both run as many clients, else by share of the clients
           touched), only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
-          capacity and, with a queue, timed_out, wasted, dropped, queue;
+          capacity (empty while the service is down, or without one) and,
+          with a queue, timed_out, wasted, dropped, queue;
           then slot_ms (the crowd's slot, which shares out the capacity) and
           row_ms (--every: the row's width, a whole number of slots): a row
           per row of time up to the last with any attempt, its slots summed
