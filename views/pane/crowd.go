@@ -105,7 +105,7 @@ func paneCrowdColumns(d RunData) []figureColumn {
 	}
 	return append(cols, []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
-		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }},
+		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.PerClient(f.Retries, f.Clients) }},
 		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
 		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},

@@ -133,3 +133,21 @@ func TestLastSuccessInTheReports(t *testing.T) {
 		t.Errorf("A/B, fixed losing: got\n%s\nwant the row named last success", cmp)
 	}
 }
+
+// Issue 24, item 12: the text, the CSV and the JSON write the retries a
+// client and the rates a second as words rounds them: 5,548 retries over
+// 10,000 clients are 0.55 in each (the JSON said 0.554, the text 0.55).
+func TestReportsRoundAsWordsDoes(t *testing.T) {
+	s := backoff.Defaults()
+	r := []backoff.Result{{Policy: s.Five()[backoff.Fixed], Figures: backoff.Figures{Clients: 10000, ClientsTouched: 10000, Retries: 5548, MostInASlot: 28}}}
+	s.Slot = 30
+	if got := CrowdReportDoc(s, r); !strings.Contains(got, `"retries_per_client": 0.55,`) || !strings.Contains(got, `"most_in_a_slot_per_s": 933,`) {
+		t.Errorf("JSON: got\n%s\nwant retries_per_client 0.55 and most_in_a_slot_per_s 933", got)
+	}
+	if got := CrowdReportCSV(s, r); !strings.Contains(got, ",0.55,933,") {
+		t.Errorf("CSV: got\n%s\nwant 0.55 and 933", got)
+	}
+	if got := ratesTable(s, r); !strings.Contains(got, " 0.55 ") || !strings.Contains(got, "28 (933/s)") {
+		t.Errorf("text: got\n%s\nwant 0.55 and 28 (933/s)", got)
+	}
+}
