@@ -334,8 +334,8 @@ of its figure that meets it ("1% (at most 3,650)").
 THE SEARCH
 advise tries, every one on the first seed: the five over your waits, the
 presets, your own policy when the settings make one, a grid of policies of
-your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s, 1
-min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
+your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s,
+1 min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
 spread:0.5 jitter), twice the neighbours of its best four (multipliers 1.5,
 2 and 3, linear growth, half and twice each wait, the attempts between);
 then 12 budgets (grpc:10, 100 and 1000 tokens at 0.1 and 0.5; aws:100, 500
