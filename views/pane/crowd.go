@@ -98,15 +98,15 @@ func paneCrowdColumns(d RunData) []figureColumn {
 	most := func(f backoff.Figures) int { return f.MostInASlot }
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
 	notThrough := func(f backoff.Figures) int { return f.NotThrough }
-	cols := []figureColumn{{head: "not through", short: "lost", cell: notThroughCell, spread: "not_through", value: always(notThrough)}}
+	cols := []figureColumn{{head: "not through", short: "not through", cell: notThroughCell, spread: "not_through", value: always(notThrough)}}
 	if touchedDiffers(d) {
 		// What the share is of, where it is not every client.
 		cols = append(cols, figureColumn{head: "clients touched", short: "touched", cell: count(words.Touched), spread: "clients_touched"})
 	}
 	return append(cols, []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
-		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.PerClient(f.Retries, f.Clients) }},
-		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
+		{head: "per client", short: "per client", cell: func(_ RunData, f backoff.Figures) string { return words.PerClient(f.Retries, f.Clients) }},
+		{head: "most in a slot", short: "most", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
 		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
 	}...)
@@ -165,7 +165,7 @@ func serviceColumns(d RunData) []figureColumn {
 	}
 	for _, p := range d.Policies {
 		if p.MaxElapsed > 0 {
-			cols = append(cols, figureColumn{head: "out of time", short: "late", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time"))})
+			cols = append(cols, figureColumn{head: "out of time", short: "out of time", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time"))})
 			break
 		}
 	}
@@ -485,9 +485,9 @@ func ownPolicy(d RunData) string {
 func crowdLegend(d RunData) string {
 	s := d.Settings
 	out := fmt.Sprintf("%s the best of its column among the policies with the fewest clients not through (a policy does no better by losing clients), "+
-		"%s the worst of its column. not through (lost): the clients that never got through, gave up, throttled or out of time, and their share of the clients the outage touched "+
+		"%s the worst of its column. not through: the clients that never got through, gave up, throttled or out of time, and their share of the clients the outage touched "+
 		"(clients touched: those that start no later than the run's last failure; a later one meets nothing but success); "+
-		"most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
+		"most in a slot: the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
 		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot))
 	lost := words.AnyLost(d.Crowds)

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -605,4 +606,37 @@ func TestPaneRoundsAsWordsDoes(t *testing.T) {
 		}
 	}
 	t.Error("no per client column")
+}
+
+// Issue 24, item 11: one name per thing. A column's short head, for a
+// narrow pane, takes its words from its head (not "lost" for not
+// through, "late" for out of time, "each" for per client); the strip of
+// pane 1 names its marks as the schedule's table does ("○ not needed",
+// which it called "not made").
+func TestOneNamePerThing(t *testing.T) {
+	s := backoff.Defaults()
+	s.Capacity, s.Load, s.Queue, s.Timeout, s.MaxElapsed = 100, 50, 100, 1000, 20000
+	s.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+	for _, lost := range []bool{false, true} {
+		f := backoff.Figures{Clients: 10, ClientsTouched: 5}
+		if lost {
+			f.NotThrough = 1
+		}
+		d := RunData{Settings: s, Policies: s.Five(), Crowds: []backoff.Result{{Policy: s.Five()[0], Figures: f}}}
+		for _, col := range append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...) {
+			for _, w := range strings.Fields(col.short) {
+				if !slices.Contains(strings.Fields(strings.ReplaceAll(col.head, "'s", "")), strings.ReplaceAll(w, "'s", "")) {
+					t.Errorf("the column %q is short for %q: %q is none of its words", col.short, col.head, w)
+				}
+			}
+		}
+	}
+	// Exponential at the defaults: through at 15 s, the attempt after it
+	// not needed.
+	d := backoff.Defaults()
+	sc := backoff.ScheduleOf(d.Five()[backoff.Exponential], d, 1)
+	strip := ansi.Strip(TimelineStrip(sc.Retries, 10000, 60, DefaultStyles()))
+	if !strings.Contains(strip, "○ not needed") || strings.Contains(strip, "not made") {
+		t.Errorf("the strip's legend:\n%s\nwant ○ not needed, as the table says", strip)
+	}
 }
