@@ -128,3 +128,31 @@ func TestFormExplainsTheBudget(t *testing.T) {
 		t.Errorf("with one process typed, the budget field does not say 185,000 share one bucket:\n%s", view)
 	}
 }
+
+// Issue 24, item 3, in the full-screen program: where no policy is good
+// for the service (the README's metastable queue, all five overloaded),
+// pane 2 chooses none, and the service's remedies run off the update loop
+// on the first ranked policy (named as being tried until they land), then
+// say what each gives.
+func TestProgramTriesTheRemediesOffTheLoop(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Attempts, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout = 2000, 30000, 4, 100, 95, 300000, 1000, 1000
+	tm := teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), WithSeeds(0), WithInlineWork(0), WithCompute(memo), WithPolicies([]string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated"})),
+		teatest.WithInitialTermSize(120, 60))
+	sendKeys(tm, "2")
+	waitFor(t, tm, pane.VerdictTitle)
+	waitFor(t, tm, "alone:") // "none of the service's own remedies is enough alone:", once they ran
+	view := strings.Join(strings.Fields(finalApp(t, tm).View()), " ")
+	for _, w := range []string{
+		"No policy here is good for your service: with every one the service is still overloaded when the fresh load stops; " +
+			"with decorrelated, none of the service's own remedies is enough alone: dropping expired requests (--drop-expired)",
+		"retry-planner advise",
+	} {
+		if !strings.Contains(view, w) {
+			t.Errorf("pane 2 does not say %q:\n%s", w, view)
+		}
+	}
+	if strings.Contains(view, "Choose") {
+		t.Errorf("pane 2 chooses a policy:\n%s", view)
+	}
+}

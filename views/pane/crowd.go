@@ -45,6 +45,9 @@ type figureColumn struct {
 	// alarm, if set, marks a value with OverloadedMark in the Overloaded
 	// style, over any other mark.
 	alarm func(f backoff.Figures) bool
+	// perSlot is a count in a slot, held against the slot's capacity: far
+	// above it, it is no merit (words.FarAboveCapacity).
+	perSlot bool
 }
 
 // count is a column cell of a whole-number figure.
@@ -106,7 +109,7 @@ func paneCrowdColumns(d RunData) []figureColumn {
 	return append(cols, []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
 		{head: "per client", short: "per client", cell: func(_ RunData, f backoff.Figures) string { return words.PerClient(f.Retries, f.Clients) }},
-		{head: "most in a slot", short: "most", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
+		{head: "most in a slot", short: "most", cell: withRate(most), spread: "most_in_a_slot", value: always(most), perSlot: true},
 		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
 	}...)
@@ -132,7 +135,7 @@ func backColumns(d RunData) []figureColumn {
 		}
 	}
 	return []figureColumn{
-		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak)},
+		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak), perSlot: true},
 		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom })},
 		throughCol,
 	}
@@ -189,10 +192,11 @@ func serviceColumns(d RunData) []figureColumn {
 
 // marks says, for each policy and column, whether its value is the best
 // (+1) or the worst (-1) of the column, by words.Marks: the best only among
-// the policies with the fewest clients not through, the worst wherever the
-// values differ. A column's bad values are the worst whatever the others
-// are.
-func marks(crowds []backoff.Result, cols []figureColumn) [][]int {
+// the policies with the fewest clients not through, never for a policy no
+// good for the service (words.Failure) nor for a count far above the
+// slot's capacity, the worst wherever the values differ. A column's bad
+// values are the worst whatever the others are.
+func marks(s backoff.Settings, crowds []backoff.Result, cols []figureColumn) [][]int {
 	out := make([][]int, len(crowds))
 	for i := range out {
 		out[i] = make([]int, len(cols))
@@ -206,7 +210,8 @@ func marks(crowds []backoff.Result, cols []figureColumn) [][]int {
 			values := make([]words.Value, len(crowds))
 			for i, r := range crowds {
 				v, ok := col.value(r.Figures)
-				values[i] = words.Value{V: v, OK: ok}
+				disaster := words.Failure(s, r.Figures) != "" || col.perSlot && words.FarAboveCapacity(s, v)
+				values[i] = words.Value{V: v, OK: ok, Disaster: disaster}
 			}
 			for i, m := range words.Marks(values, notThrough, col.better) {
 				switch m {
@@ -271,7 +276,7 @@ func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
 }
 
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {
-	mk := marks(d.Crowds, cols)
+	mk := marks(d.Settings, d.Crowds, cols)
 	var rows [][]string
 	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row, 3 still overloaded
 	for i, r := range d.Crowds {
@@ -485,6 +490,7 @@ func ownPolicy(d RunData) string {
 func crowdLegend(d RunData) string {
 	s := d.Settings
 	out := fmt.Sprintf("%s the best of its column among the policies with the fewest clients not through (a policy does no better by losing clients), "+
+		"never a policy no good for your service (still overloaded, or most of its crowd lost) nor a slot more than twice the capacity, "+
 		"%s the worst of its column. not through: the clients that never got through, gave up, throttled or out of time, and their share of the clients the outage touched "+
 		"(clients touched: those that start no later than the run's last failure; a later one meets nothing but success); "+
 		"most in a slot: the most retries in one %s slot, and that as a rate a second; "+
@@ -627,7 +633,7 @@ const VerdictTitle = "Will the service survive the retries?"
 // for, then each policy's verdict, its name first, then the run's ranking.
 func verdicts(d RunData, w int, st *Styles) string {
 	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
-	ranking, choice := words.RankingAndChoice(d.Settings, d.Crowds)
+	ranking, choice := words.RankingAndChoice(d.Settings, d.Crowds, d.Evidence())
 	if len(d.Crowds) > 1 {
 		lines = append(lines, st.Answer.Render(prose(choice, w)))
 	}

@@ -128,25 +128,27 @@ func CrowdReportCSV(s backoff.Settings, crowds []backoff.Result) string {
 
 // CrowdReportDoc is the crowd table as a JSON document: the settings, the
 // slot, for each policy its verdict and every figure under its MODEL.md
-// name, then the ranking (null without policies).
-func CrowdReportDoc(s backoff.Settings, crowds []backoff.Result) string {
+// name, then the ranking (null without policies); remedies as for
+// VerdictBlock.
+func CrowdReportDoc(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) string {
 	policies := []object{}
 	for _, c := range crowds {
 		_, doc := crowdColumns(s, c)
 		policies = append(policies, doc)
 	}
-	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}, {"ranking", rankingDoc(s, crowds)}})
+	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}, {"ranking", rankingDoc(s, crowds, remedies)}})
 }
 
 // CrowdReport is the crowd report's text: the reference's block (the table
 // and, for the five, its sentences) as --plain writes it, then each
 // policy's verdict, the ranking and the figures they rest on, the policies
 // beyond the five, the retries a client and the busiest slots as rates, the
-// service's table when there is a service, and the draws.
-func CrowdReport(s backoff.Settings, crowds []backoff.Result) string {
+// service's table when there is a service, and the draws; remedies as
+// for VerdictBlock.
+func CrowdReport(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) string {
 	var b strings.Builder
 	b.WriteString(plain.CrowdText(s, crowds))
-	b.WriteString(VerdictBlock(s, crowds))
+	b.WriteString(VerdictBlock(s, crowds, remedies))
 	if len(crowds) > backoff.NumShapes && plain.AreTheFive(s, crowds[:backoff.NumShapes]) {
 		// The five and more: the reference's sentences speak of the five.
 		b.WriteString(plain.CrowdExplained(crowds[:backoff.NumShapes]) + "\n")

@@ -83,7 +83,7 @@ func TestShareOfClientsTouchedIgnoresTheLoadWindow(t *testing.T) {
 				rsShort[i].Policy.Name, a.Clients, b.Clients, a.NotThrough, b.NotThrough, a.ClientsTouched, b.ClientsTouched)
 		}
 	}
-	got, want := VerdictBlock(long, rsLong), VerdictBlock(short, rsShort)
+	got, want := VerdictBlock(long, rsLong, nil), VerdictBlock(short, rsShort, nil)
 	if got != want {
 		t.Errorf("load until 5 min:\n%s\nwant what load until 70 s says:\n%s", got, want)
 	}
@@ -109,10 +109,10 @@ func TestLastSuccessInTheReports(t *testing.T) {
 	}
 	fixed, exp := s.Five()[backoff.Fixed], s.Five()[backoff.Exponential]
 	lost, none := run(fixed, exp), run(exp) // fixed's 200 all give up
-	if got := VerdictBlock(s, lost); !strings.Contains(got, "all through by, in the first table, is the last success") {
+	if got := VerdictBlock(s, lost, nil); !strings.Contains(got, "all through by, in the first table, is the last success") {
 		t.Errorf("fixed loses every client: got\n%s\nwant it to say all through by is the last success", got)
 	}
-	if got := VerdictBlock(s, none); strings.Contains(got, "is the last success") {
+	if got := VerdictBlock(s, none, nil); strings.Contains(got, "is the last success") {
 		t.Errorf("every client through: got\n%s\nwant no last success", got)
 	}
 	spread := func(ps ...backoff.Policy) backoff.SeedsCrowd {
@@ -141,7 +141,7 @@ func TestReportsRoundAsWordsDoes(t *testing.T) {
 	s := backoff.Defaults()
 	r := []backoff.Result{{Policy: s.Five()[backoff.Fixed], Figures: backoff.Figures{Clients: 10000, ClientsTouched: 10000, Retries: 5548, MostInASlot: 28}}}
 	s.Slot = 30
-	if got := CrowdReportDoc(s, r); !strings.Contains(got, `"retries_per_client": 0.55,`) || !strings.Contains(got, `"most_in_a_slot_per_s": 933,`) {
+	if got := CrowdReportDoc(s, r, nil); !strings.Contains(got, `"retries_per_client": 0.55,`) || !strings.Contains(got, `"most_in_a_slot_per_s": 933,`) {
 		t.Errorf("JSON: got\n%s\nwant retries_per_client 0.55 and most_in_a_slot_per_s 933", got)
 	}
 	if got := CrowdReportCSV(s, r); !strings.Contains(got, ",0.55,933,") {

@@ -19,10 +19,14 @@ const (
 
 // A Value is one policy's figure in a column; OK is false for a figure that
 // does not exist (a time when no client got through), which ranks after
-// every value.
+// every value. Disaster is a value that is no merit whatever the others
+// are (issue 24, item 3): its policy is no good for the service (Failure),
+// or the value itself is far above the service's capacity
+// (FarAboveCapacity); it takes no best mark.
 type Value struct {
-	V  int
-	OK bool
+	V        int
+	OK       bool
+	Disaster bool
 }
 
 // Marks marks one column of the policies shown, given each policy's
@@ -34,7 +38,8 @@ type Value struct {
 //     absent value being worse than any;
 //   - the best mark goes only to the policies with the fewest clients not
 //     through: to those of them with the best value among them, unless
-//     that value is also the column's worst.
+//     that value is also the column's worst, and never to a disaster's
+//     value.
 func Marks(values []Value, notThrough []int, better backoff.Better) []Mark {
 	out := make([]Mark, len(values))
 	if better == backoff.Neither || len(values) == 0 {
@@ -70,7 +75,7 @@ func Marks(values []Value, notThrough []int, better backoff.Better) []Mark {
 		switch r := rank(v); {
 		case r == hi:
 			out[i] = Worst
-		case found && r == best && notThrough[i] == fewest:
+		case found && r == best && notThrough[i] == fewest && !v.Disaster:
 			out[i] = Best
 		}
 	}

@@ -50,11 +50,15 @@ func TestMarksBoundaries(t *testing.T) {
 		{"every value alike: no marks", vals(4, 4, 4), []int{0, 3, 9}, backoff.Lower, []Mark{U, U, U}},
 		{"all alike but with different losses: still no marks", vals(0, 0), []int{0, 200}, backoff.Lower, []Mark{U, U}},
 		{"the fewest lost have only the worst value: no best", vals(10, 3, 3), []int{0, 5, 5}, backoff.Lower, []Mark{W, U, U}},
-		{"an absent value is the worst", []Value{{15000, true}, none, {25000, true}}, []int{0, 200, 0}, backoff.Lower, []Mark{B, W, U}},
-		{"the fewest lost have no value: no best", []Value{none, {1, true}, {2, true}}, []int{0, 9, 9}, backoff.Lower, []Mark{W, U, U}},
+		{"an absent value is the worst", []Value{{V: 15000, OK: true}, none, {V: 25000, OK: true}}, []int{0, 200, 0}, backoff.Lower, []Mark{B, W, U}},
+		{"the fewest lost have no value: no best", []Value{none, {V: 1, OK: true}, {V: 2, OK: true}}, []int{0, 9, 9}, backoff.Lower, []Mark{W, U, U}},
 		{"every value absent: no marks", []Value{none, none}, []int{0, 1}, backoff.Lower, []Mark{U, U}},
-		{"present values alike, one absent", []Value{{5, true}, {5, true}, none}, []int{0, 0, 3}, backoff.Lower, []Mark{B, B, W}},
+		{"present values alike, one absent", []Value{{V: 5, OK: true}, {V: 5, OK: true}, none}, []int{0, 0, 3}, backoff.Lower, []Mark{B, B, W}},
 		{"a figure with no direction has no marks", vals(1, 2, 3), []int{0, 0, 0}, backoff.Neither, []Mark{U, U, U}},
+		// Issue 24, item 3: a disaster's value is no best, even the lowest
+		// of the fewest lost; the next best is not promoted in its place.
+		{"a disaster's best value is not marked", []Value{{V: 3, OK: true, Disaster: true}, {V: 5, OK: true}, {V: 9, OK: true}}, []int{0, 0, 0}, backoff.Lower, []Mark{U, U, W}},
+		{"a disaster's worst value is still the worst", []Value{{V: 3, OK: true}, {V: 9, OK: true, Disaster: true}}, []int{0, 0}, backoff.Lower, []Mark{B, W}},
 		{"one policy: no marks", vals(3), []int{0}, backoff.Lower, []Mark{U}},
 		{"no policies", nil, nil, backoff.Lower, []Mark{}},
 	}
@@ -67,8 +71,8 @@ func TestMarksBoundaries(t *testing.T) {
 
 // The rule the README promises, over random tables: a best mark never
 // lands on a policy that leaves more clients not through than another
-// policy shown, nor on the column's worst value; an absent value is never
-// the best.
+// policy shown, nor on the column's worst value; an absent value, or a
+// disaster's, is never the best.
 func TestMarksNeverPraiseALoss(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 1))
 	for trial := range 20000 {
@@ -77,7 +81,7 @@ func TestMarksNeverPraiseALoss(t *testing.T) {
 		notThrough := make([]int, n)
 		for i := range values {
 			// Few distinct values, so that ties are common.
-			values[i] = Value{V: rng.IntN(4), OK: rng.IntN(5) > 0}
+			values[i] = Value{V: rng.IntN(4), OK: rng.IntN(5) > 0, Disaster: rng.IntN(4) == 0}
 			notThrough[i] = rng.IntN(3)
 		}
 		better := []backoff.Better{backoff.Lower, backoff.Higher, backoff.Neither}[rng.IntN(3)]
@@ -92,7 +96,7 @@ func TestMarksNeverPraiseALoss(t *testing.T) {
 						trial, values, notThrough, better, i, notThrough[i], j, notThrough[j])
 				}
 			}
-			if !values[i].OK || better == backoff.Neither {
+			if !values[i].OK || values[i].Disaster || better == backoff.Neither {
 				t.Fatalf("trial %d: values %v, %v: got a best mark on %d, want none", trial, values, better, i)
 			}
 		}

@@ -293,11 +293,21 @@ func Rank(rs []backoff.Result) []Ranked {
 	return order
 }
 
+// Evidence is what a choice rests on beyond the run's one seed: the
+// spread of the run's policies over seeds, in their order, when it has
+// landed; and the service's remedies, tried or to try, for when no policy
+// shown is good for the service.
+type Evidence struct {
+	Spread   *backoff.SeedsCrowd
+	Remedies []Remedy
+	Trying   bool // the remedies are running: their figures are on their way
+}
+
 // RankingLine is the run's ranking and the policy to choose, and why, in
 // one line: "Ranking for this run (...): 1 equal jitter; 2 exponential,
 // custom (tied); ... Choose equal jitter: ...".
-func RankingLine(s backoff.Settings, rs []backoff.Result) string {
-	ranking, choice := RankingAndChoice(s, rs)
+func RankingLine(s backoff.Settings, rs []backoff.Result, ev Evidence) string {
+	ranking, choice := RankingAndChoice(s, rs, ev)
 	if ranking == "" {
 		return ""
 	}
@@ -308,7 +318,7 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 // run (...): 1 equal jitter; 2 exponential, custom (tied); ..."), and the
 // policy to choose and why, another ("Choose equal jitter: ..."), from one
 // ranking of the run; both "" for no results.
-func RankingAndChoice(s backoff.Settings, rs []backoff.Result) (ranking, choice string) {
+func RankingAndChoice(s backoff.Settings, rs []backoff.Result, ev Evidence) (ranking, choice string) {
 	if len(rs) == 0 {
 		return "", ""
 	}
@@ -327,49 +337,179 @@ func RankingAndChoice(s backoff.Settings, rs []backoff.Result) (ranking, choice 
 		groups = append(groups, g)
 		i = j
 	}
-	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ".", Choice(s, rs, order) + "."
+	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ".", Choice(s, rs, order, ev) + "."
 }
 
-// Choice says which policy to choose and why, or that none does better
-// when every policy ties: the first of the ranking,
-// against the first that ranks after it, by the first figure the ranking
-// weighs on which they differ; and, where a policy ranked lower for
-// leaving the service overloaded leaves fewer clients not through, that
-// too.
-func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
-	first := rs[order[0].Index]
-	name, g := first.Policy.Name, first.Figures
-	if len(order) == 1 {
-		return "Only " + name + " ran"
+// Chosen is the run's policy to choose, by its place in the run: the
+// first of the ranking that is good for the service (Failure), unless the
+// next one ranks as high, or close enough that the seeds may not tell
+// them apart; ok is false when none is chosen.
+func Chosen(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) (index int, ok bool) {
+	d := decide(s, rs, order, ev)
+	return d.chosen, d.chosen >= 0 && d.noise == "" && !d.allTie
+}
+
+// decision is what Choice says, before it says it.
+type decision struct {
+	chosen int    // the policy chosen, its place in the run; -1 for none
+	at     int    // its place in the ranking
+	next   int    // the first that ranks after it, its place in the run; -1 for none
+	tied   []int  // those that rank as it does, in the run
+	allTie bool   // every policy ties: none does better
+	noise  string // why chosen and rival may differ by chance alone; "" if not
+	rival  int    // the good policy ranked next, where noise says so
+}
+
+// decide picks the policy to choose (see Chosen).
+func decide(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) decision {
+	d := decision{chosen: -1, next: -1, rival: -1}
+	for i, r := range order {
+		if Failure(s, rs[r.Index].Figures) == "" {
+			d.chosen, d.at = r.Index, i
+			break
+		}
 	}
-	var tied []string
-	next := -1
-	for _, r := range order[1:] {
-		if r.Rank == order[0].Rank {
-			tied = append(tied, rs[r.Index].Policy.Name)
+	if d.chosen < 0 {
+		return d
+	}
+	for _, r := range order[d.at+1:] {
+		if r.Rank == order[d.at].Rank {
+			d.tied = append(d.tied, r.Index)
 			continue
 		}
-		next = r.Index
+		d.next = r.Index
 		break
 	}
-	if next < 0 {
+	d.allTie = d.next < 0 && d.at == 0 && len(d.tied) == len(order)-1
+	// Chance matters only against another policy that could be chosen: a
+	// good one, ranked next of those that are.
+	for _, r := range order[d.at+1:] {
+		if r.Rank != order[d.at].Rank && Failure(s, rs[r.Index].Figures) == "" {
+			d.noise = noise(s, rs, d.chosen, r.Index, ev)
+			if d.noise != "" {
+				d.rival = r.Index
+			}
+			break
+		}
+	}
+	return d
+}
+
+// The figures the ranking weighs, by rankKeys' place, for saying which
+// decided: their JSON names.
+var rankFigures = [6]string{"", "not_through", "recovered_after_ms", "peak_after_back", "crowd_all_through_by_ms", "retries"}
+
+// decidingKey is the first of rankKeys on which a and b differ; 6 if none.
+func decidingKey(a, b backoff.Figures) int {
+	ka, kb := rankKeys(a), rankKeys(b)
+	for k := range ka {
+		if ka[k] != kb[k] {
+			return k
+		}
+	}
+	return len(ka)
+}
+
+// noise says why the figure that ranks policy a above b may do so by
+// chance, "" where it does not. Over seeds (ev.Spread): their medians of
+// it differ by no more than either's 95th percentile from its median.
+// On one seed, where a policy draws its waits (a jitter): two counts
+// (clients, attempts) closer than three times the root of their sum, as a
+// count that chance makes varies by about its root ((a-b)^2 < 9(a+b): 36
+// against 65 is chance, 35 against 65 not), or two times closer than a
+// tenth of the later (91 ms against 100 ms is chance, 90 not). Whether
+// the service recovers at all is no matter of degree, and policies that
+// draw nothing give every seed the same figures.
+func noise(s backoff.Settings, rs []backoff.Result, a, b int, ev Evidence) string {
+	k := decidingKey(rs[a].Figures, rs[b].Figures)
+	if k == 0 || k >= len(rankFigures) {
+		return ""
+	}
+	ff, _ := backoff.FindField(rankFigures[k])
+	lost := rs[a].Figures.NotThrough > 0 || rs[b].Figures.NotThrough > 0
+	// pair is the two values in words: "36 clients not through against
+	// 65", "a peak after back of 6 against 14".
+	pair := func(x, y int) string {
+		switch ff.Name {
+		case "not_through":
+			return Count(x) + " clients not through against " + Count(y)
+		case "retries":
+			return Count(x) + " retries against " + Count(y)
+		case "peak_after_back":
+			return "a peak after back of " + Count(x) + " against " + Count(y)
+		case "recovered_after_ms":
+			return "a recovery " + Human(x) + " after the service is back against " + Human(y)
+		}
+		return FigureLabel(ff, lost) + " " + Human(x) + " against " + Human(y)
+	}
+	an, bn := rs[a].Policy.Name, rs[b].Policy.Name
+	if sp := ev.Spread; sp != nil && len(sp.Policies) == len(rs) && sp.Policies[a].Policy.Name == an && sp.Policies[b].Policy.Name == bn {
+		x, y := sp.Policies[a].Spread(ff.Name), sp.Policies[b].Spread(ff.Name)
+		if x.Median < 0 || y.Median < 0 || x.P95 < 0 || y.P95 < 0 {
+			return ""
+		}
+		abs := func(v int) int64 { return max(int64(v), -int64(v)) }
+		if abs(x.Median-y.Median) > max(abs(x.P95-x.Median), abs(y.P95-y.Median)) {
+			return ""
+		}
+		return fmt.Sprintf("over the %s seeds, at the median %s lie closer than the seeds spread them (at the 95th percentile %s)",
+			Count(sp.Count), pair(x.Median, y.Median), pair(x.P95, y.P95))
+	}
+	if !rs[a].Policy.Jitter.Draws() && !rs[b].Policy.Jitter.Draws() {
+		return ""
+	}
+	x, y := ff.Get(rs[a].Figures), ff.Get(rs[b].Figures)
+	d := int64(max(x, y) - min(x, y))
+	switch {
+	case x < 0 || y < 0:
+		return ""
+	case ff.Time && d*10 >= int64(max(x, y)):
+		return ""
+	case !ff.Time && d*d >= 9*(int64(x)+int64(y)):
+		return ""
+	}
+	return fmt.Sprintf("on seed %d alone, %s may be chance, which another seed's draws can turn round: --seeds 20 shows whether it holds",
+		s.Seed, pair(x, y))
+}
+
+// Choice says which policy to choose and why: the first of the ranking
+// that is good for the service (Failure), against the first that ranks
+// after it, by the first figure the ranking weighs on which they differ;
+// and, where a policy ranked lower for leaving the service overloaded
+// leaves fewer clients not through, that too. It chooses none, and says
+// why, where every policy ties, where the two differ by no more than the
+// seeds may (noise), and where no policy is good for the service, then
+// with the way out (the service's remedies, advise).
+func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) string {
+	d := decide(s, rs, order, ev)
+	first := rs[order[0].Index]
+	switch {
+	case d.chosen < 0 && len(order) == 1:
+		return "Only " + first.Policy.Name + " ran, and it is no good for your service: " + Failure(s, first.Figures) + "; " + wayOut(s, first.Policy.Name, ev)
+	case d.chosen < 0:
+		return noChoice(s, rs, order) + "; " + wayOut(s, first.Policy.Name, ev)
+	case len(order) == 1:
+		return "Only " + first.Policy.Name + " ran"
+	case d.allTie:
 		// A tie of all: the policy does not decide this run. Say what
 		// does when a budget throttles clients.
 		out := "No policy does better than another here: they tie on every figure the ranking weighs"
-		if g.Throttled > 0 {
+		if g := first.Figures; g.Throttled > 0 {
 			out += "; whatever the policy, the budget throttles " + countOfTouched(g.Throttled, g)
 		}
 		return out
 	}
-	out := "Choose " + name
-	if tied != nil {
-		verb := "do"
-		if len(tied) == 1 {
-			verb = "does"
-		}
-		out += " (or " + Or(tied) + ", which " + verb + " as well)"
+	chosen := rs[d.chosen]
+	name, g := chosen.Policy.Name, chosen.Figures
+	if d.noise != "" {
+		return "Choose " + name + " or " + rs[d.rival].Policy.Name + ": " + d.noise + above(s, rs, order, d)
 	}
-	o, on := rs[next].Figures, rs[next].Policy.Name
+	if d.next < 0 {
+		// Those above it are no good, and the rest tie with it.
+		return "Choose " + name + orAsWell(rs, d.tied) + above(s, rs, order, d)
+	}
+	o, on := rs[d.next].Figures, rs[d.next].Policy.Name
+	out := "Choose " + name + orAsWell(rs, d.tied)
 	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g))
 	var why string
 	switch ka, kb := rankKeys(g), rankKeys(o); {
@@ -398,21 +538,72 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	// A policy ranked lower only for leaving the service overloaded may
 	// leave fewer clients not through: say so, with the one that leaves
 	// the fewest.
-	if !g.StillOverloaded {
-		fewest := -1
-		for _, r := range order {
-			f := rs[r.Index].Figures
-			if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
-				fewest = r.Index
-			}
-		}
-		if fewest >= 0 {
-			f := rs[fewest].Figures
-			why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
-				rs[fewest].Policy.Name, NotThroughOf(f))
+	fewest := -1
+	for _, r := range order {
+		f := rs[r.Index].Figures
+		if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
+			fewest = r.Index
 		}
 	}
-	return out + ": " + why
+	if fewest >= 0 {
+		f := rs[fewest].Figures
+		why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
+			rs[fewest].Policy.Name, NotThroughOf(f))
+	}
+	return out + ": " + why + above(s, rs, order, d)
+}
+
+// orAsWell names the policies tied with the chosen: " (or b, which does as
+// well)"; "" for none.
+func orAsWell(rs []backoff.Result, tied []int) string {
+	if len(tied) == 0 {
+		return ""
+	}
+	var names []string
+	for _, i := range tied {
+		names = append(names, rs[i].Policy.Name)
+	}
+	verb := "do"
+	if len(names) == 1 {
+		verb = "does"
+	}
+	return " (or " + Or(names) + ", which " + verb + " as well)"
+}
+
+// above says why the policies ranked above the chosen are not chosen:
+// "; fixed ranks above it, but none of the crowd of 200 gets through";
+// "" when the chosen ranks first.
+func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision) string {
+	if d.at == 0 {
+		return ""
+	}
+	var parts []string
+	for _, r := range order[:d.at] {
+		parts = append(parts, rs[r.Index].Policy.Name+" ranks above it, but with it "+Failure(s, rs[r.Index].Figures))
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+// noChoice is the sentence where no policy is good for the service: with
+// every one the service stays overloaded, or each loses most of its crowd
+// or leaves it overloaded, the first ranked's reason given.
+func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
+	overloaded := 0
+	for _, r := range rs {
+		if r.Figures.StillOverloaded {
+			overloaded++
+		}
+	}
+	if overloaded == len(rs) {
+		return "No policy here is good for your service: with every one the service is still overloaded when the fresh load stops"
+	}
+	first := rs[order[0].Index]
+	out := "No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with " +
+		first.Policy.Name + ", which ranks first, " + Failure(s, first.Figures)
+	if g := first.Figures; g.Throttled > 0 {
+		out += "; the budget throttles " + countOfTouched(g.Throttled, g)
+	}
+	return out
 }
 
 // noneOr is a count of clients not through for "as few as", inside

@@ -123,7 +123,7 @@ func TestRank(t *testing.T) {
 	if !slices.Equal(got, order) {
 		t.Errorf("got %v, want %v", got, order)
 	}
-	line := RankingLine(s, rs)
+	line := RankingLine(s, rs, Evidence{})
 	wantLine := "Ranking for this run (" + RankingWeighs + "): 1 b, c (tied); 3 a; 4 fixed; 5 d. " +
 		"Choose b (or c, which does as well): as few clients not through as a (none of 200), and the service recovers sooner, 0 ms after it is back against 2 s."
 	if line != wantLine {
@@ -168,7 +168,7 @@ func TestRank(t *testing.T) {
 			if tt.a == tt.b {
 				rs = []backoff.Result{r("x", tt.a), r("y", tt.b)}
 			}
-			if got := Choice(s, rs, Rank(rs)); got != tt.want {
+			if got := Choice(s, rs, Rank(rs), Evidence{}); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		}
@@ -183,7 +183,7 @@ func TestRank(t *testing.T) {
 	}
 	want := "Choose decorrelated: it leaves fewer clients not through than full jitter, 3,040 of 59,000 (5.2%) against 3,399 of 59,000 (5.8%); " +
 		"exponential leaves fewer not through, 2,970 of 59,000 (5%), but with it the service is still overloaded when the load stops"
-	if got := Choice(s, ms, Rank(ms)); got != want {
+	if got := Choice(s, ms, Rank(ms), Evidence{}); got != want {
 		t.Errorf("the metastable failure:\ngot  %q\nwant %q", got, want)
 	}
 }
