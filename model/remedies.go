@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/views/words"
@@ -76,17 +78,18 @@ func RunRemedies(crowds func([]backoff.Policy, backoff.Settings) ([]backoff.Resu
 const remedyWork = 2 * backoff.WorkPerSecond
 
 // RemediesToRun are the service's remedies for the results of policies
-// ps under s, where no policy is good for the service (words.NoneGood): p
-// the first ranked, to run them with, their settings, and the remedies as
-// words say them; run reports whether they cost no more than the run did,
-// or than remedyWork, so that they may run (else they are named, to try).
-// None where a policy is good.
+// ps under s, where some policy is no good for the service (words.Failure):
+// p the first ranked, to run them with, their settings, and the remedies
+// as words say them, named, for the choice to offer should the spread over
+// seeds find none good; run reports whether no policy is good
+// (words.NoneGood) and they cost no more than the run did, or than
+// remedyWork, so that they may run. None where every policy is good.
 func RemediesToRun(ps []backoff.Policy, s backoff.Settings, results []backoff.Result, workers int) (p backoff.Policy, settings []backoff.Settings, remedies []words.Remedy, run bool) {
-	if !words.NoneGood(s, results) {
+	if !slices.ContainsFunc(results, func(r backoff.Result) bool { return words.Failure(s, r.Figures) != "" }) {
 		return p, nil, nil, false
 	}
 	p = results[words.Rank(results)[0].Index].Policy
 	settings, remedies = Remedies(s)
 	work := backoff.RunAllCost(ps, s, backoff.Options{}, workers).Work
-	return p, settings, remedies, len(settings) > 0 && RemediesCost(p, settings, workers) <= max(work, remedyWork)
+	return p, settings, remedies, words.NoneGood(s, results) && len(settings) > 0 && RemediesCost(p, settings, workers) <= max(work, remedyWork)
 }

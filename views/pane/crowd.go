@@ -193,10 +193,11 @@ func serviceColumns(d RunData) []figureColumn {
 // marks says, for each policy and column, whether its value is the best
 // (+1) or the worst (-1) of the column, by words.Marks: the best only among
 // the policies with the fewest clients not through, never for a policy no
-// good for the service (words.Failure) nor for a count far above the
+// good for the service (words.FailureOver, on the one seed and, once it
+// has landed, over the spread's seeds sp) nor for a count far above the
 // slot's capacity, the worst wherever the values differ. A column's bad
 // values are the worst whatever the others are.
-func marks(s backoff.Settings, crowds []backoff.Result, cols []figureColumn) [][]int {
+func marks(s backoff.Settings, crowds []backoff.Result, sp *backoff.SeedsCrowd, cols []figureColumn) [][]int {
 	out := make([][]int, len(crowds))
 	for i := range out {
 		out[i] = make([]int, len(cols))
@@ -210,7 +211,7 @@ func marks(s backoff.Settings, crowds []backoff.Result, cols []figureColumn) [][
 			values := make([]words.Value, len(crowds))
 			for i, r := range crowds {
 				v, ok := col.value(r.Figures)
-				disaster := words.Failure(s, r.Figures) != "" || col.perSlot && words.FarAboveCapacity(s, v)
+				disaster := words.FailureOver(s, crowds, i, sp) != "" || col.perSlot && words.FarAboveCapacity(s, v)
 				values[i] = words.Value{V: v, OK: ok, Disaster: disaster}
 			}
 			for i, m := range words.Marks(values, notThrough, col.better) {
@@ -276,7 +277,7 @@ func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
 }
 
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {
-	mk := marks(d.Settings, d.Crowds, cols)
+	mk := marks(d.Settings, d.Crowds, d.Evidence().Spread, cols)
 	var rows [][]string
 	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row, 3 still overloaded
 	for i, r := range d.Crowds {

@@ -43,7 +43,7 @@ func six(t testing.TB, s backoff.Settings, seeds int) RunData {
 func TestMarks(t *testing.T) {
 	d := six(t, backoff.Defaults(), 0)
 	cols := paneCrowdColumns(d)
-	mk := marks(d.Settings, d.Crowds, cols)
+	mk := marks(d.Settings, d.Crowds, nil, cols)
 	fixed, exp, equal, custom := 0, 1, 3, 5 // full jitter 2 and decorrelated 4 carry none
 	const notThrough, retries, mostInASlot, gaveUp = 0, 1, 3, 5
 	want := map[[2]int]int{
@@ -64,7 +64,7 @@ func TestMarks(t *testing.T) {
 	// Once the service is back: fixed's peak of 0 comes from clients who
 	// all gave up before it was back; it is not the best.
 	bcols := backColumns(d)
-	bmk := marks(d.Settings, d.Crowds, bcols)
+	bmk := marks(d.Settings, d.Crowds, nil, bcols)
 	if bmk[fixed][0] == 1 || bmk[equal][0] != 1 || bmk[exp][0] != -1 {
 		t.Errorf("peak after back: fixed %d, equal jitter %d, exponential %d; want not best, best, worst", bmk[fixed][0], bmk[equal][0], bmk[exp][0])
 	}
@@ -75,7 +75,7 @@ func TestMarks(t *testing.T) {
 	// 1000 retries.
 	s := backoff.Defaults()
 	s.FirstWait = 100
-	for p, row := range marks(s, six(t, s, 0).Crowds, cols) {
+	for p, row := range marks(s, six(t, s, 0).Crowds, nil, cols) {
 		if row[retries] != 0 {
 			t.Errorf("%d: retries marked %d although all are 1000", p, row[retries])
 		}
@@ -85,7 +85,7 @@ func TestMarks(t *testing.T) {
 	s.Capacity, s.Load = 100, 150 // more load than it serves: still overloaded
 	sd := six(t, s, 0)
 	scols := serviceColumns(sd)
-	smk := marks(sd.Settings, sd.Crowds, scols)
+	smk := marks(sd.Settings, sd.Crowds, nil, scols)
 	for c, col := range scols {
 		if col.head != "recovered after" {
 			continue
@@ -127,7 +127,7 @@ func TestMarkRuleOverRandomFigures(t *testing.T) {
 			f.LatencyP50, f.LatencyP99 = pick(3)*100-100, pick(3)*100-100
 			crowds[i].Figures = f
 		}
-		mk := marks(s, crowds, cols)
+		mk := marks(s, crowds, nil, cols)
 		fewest := crowds[0].Figures.NotThrough
 		for _, r := range crowds {
 			fewest = min(fewest, r.Figures.NotThrough)
@@ -658,7 +658,7 @@ func TestNoBestMarkForADisaster(t *testing.T) {
 		RecoveredAfter: 33900, CrowdAllThroughBy: -1, PeakAfterBack: 1816}
 	d := RunData{Settings: s, Crowds: []backoff.Result{{Policy: backoff.Policy{Name: "grpc"}, Figures: grpc}, {Policy: backoff.Policy{Name: "full jitter"}, Figures: full}}}
 	cols := append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...)
-	for p, row := range marks(s, d.Crowds, cols) {
+	for p, row := range marks(s, d.Crowds, nil, cols) {
 		for c, m := range row {
 			if m == 1 {
 				t.Errorf("%s, %s: got a best mark, want none: the policy loses the whole crowd", d.Crowds[p].Policy.Name, cols[c].head)
@@ -676,7 +676,7 @@ func TestNoBestMarkForADisaster(t *testing.T) {
 		values []int
 		want   []int
 	}{{[]int{900, 1000}, []int{0, -1}}, {[]int{700, 1000}, []int{1, -1}}} {
-		mk := marks(s, []backoff.Result{good(tt.values[0]), good(tt.values[1])}, most)
+		mk := marks(s, []backoff.Result{good(tt.values[0]), good(tt.values[1])}, nil, most)
 		if mk[0][0] != tt.want[0] || mk[1][0] != tt.want[1] {
 			t.Errorf("most in a slot %v against 400 a slot: got marks %d, %d; want %v", tt.values, mk[0][0], mk[1][0], tt.want)
 		}

@@ -364,7 +364,7 @@ type decision struct {
 func decide(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) decision {
 	d := decision{chosen: -1, next: -1, rival: -1}
 	for i, r := range order {
-		if Failure(s, rs[r.Index].Figures) == "" {
+		if FailureOver(s, rs, r.Index, ev.Spread) == "" {
 			d.chosen, d.at = r.Index, i
 			break
 		}
@@ -384,7 +384,7 @@ func decide(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence
 	// Chance matters only against another policy that could be chosen: a
 	// good one, ranked next of those that are.
 	for _, r := range order[d.at+1:] {
-		if r.Rank != order[d.at].Rank && Failure(s, rs[r.Index].Figures) == "" {
+		if r.Rank != order[d.at].Rank && FailureOver(s, rs, r.Index, ev.Spread) == "" {
 			d.noise = noise(s, rs, d.chosen, r.Index, ev)
 			if d.noise != "" {
 				d.rival = r.Index
@@ -485,9 +485,9 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence
 	first := rs[order[0].Index]
 	switch {
 	case d.chosen < 0 && len(order) == 1:
-		return "Only " + first.Policy.Name + " ran, and it is no good for your service: " + Failure(s, first.Figures) + "; " + wayOut(s, first.Policy.Name, ev)
+		return "Only " + first.Policy.Name + " ran, and it is no good for your service: " + FailureOver(s, rs, order[0].Index, ev.Spread) + "; " + wayOut(s, first.Policy.Name, ev)
 	case d.chosen < 0:
-		return noChoice(s, rs, order) + "; " + wayOut(s, first.Policy.Name, ev)
+		return noChoice(s, rs, order, ev) + "; " + wayOut(s, first.Policy.Name, ev)
 	case len(order) == 1:
 		return "Only " + first.Policy.Name + " ran"
 	case d.allTie:
@@ -502,11 +502,11 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence
 	chosen := rs[d.chosen]
 	name, g := chosen.Policy.Name, chosen.Figures
 	if d.noise != "" {
-		return "Choose " + name + " or " + rs[d.rival].Policy.Name + ": " + d.noise + above(s, rs, order, d)
+		return "Choose " + name + " or " + rs[d.rival].Policy.Name + ": " + d.noise + above(s, rs, order, d, ev)
 	}
 	if d.next < 0 {
 		// Those above it are no good, and the rest tie with it.
-		return "Choose " + name + orAsWell(rs, d.tied) + above(s, rs, order, d)
+		return "Choose " + name + orAsWell(rs, d.tied) + above(s, rs, order, d, ev)
 	}
 	o, on := rs[d.next].Figures, rs[d.next].Policy.Name
 	out := "Choose " + name + orAsWell(rs, d.tied)
@@ -550,7 +550,12 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence
 		why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
 			rs[fewest].Policy.Name, NotThroughOf(f))
 	}
-	return out + ": " + why + above(s, rs, order, d)
+	// One seed's figures of policies that draw their waits are one draw:
+	// say so, and how to see the rest.
+	if ev.Spread == nil && (chosen.Policy.Jitter.Draws() || rs[d.next].Policy.Jitter.Draws()) {
+		why += fmt.Sprintf(" (seed %d alone: --seeds 20 shows if it holds)", s.Seed)
+	}
+	return out + ": " + why + above(s, rs, order, d, ev)
 }
 
 // orAsWell names the policies tied with the chosen: " (or b, which does as
@@ -573,13 +578,13 @@ func orAsWell(rs []backoff.Result, tied []int) string {
 // above says why the policies ranked above the chosen are not chosen:
 // "; fixed ranks above it, but none of the crowd of 200 gets through";
 // "" when the chosen ranks first.
-func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision) string {
+func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision, ev Evidence) string {
 	if d.at == 0 {
 		return ""
 	}
 	var parts []string
 	for _, r := range order[:d.at] {
-		parts = append(parts, rs[r.Index].Policy.Name+" ranks above it, but with it "+Failure(s, rs[r.Index].Figures))
+		parts = append(parts, rs[r.Index].Policy.Name+" ranks above it, but with it "+FailureOver(s, rs, r.Index, ev.Spread))
 	}
 	return "; " + strings.Join(parts, "; ")
 }
@@ -587,7 +592,7 @@ func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision) 
 // noChoice is the sentence where no policy is good for the service: with
 // every one the service stays overloaded, or each loses most of its crowd
 // or leaves it overloaded, the first ranked's reason given.
-func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
+func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) string {
 	overloaded := 0
 	for _, r := range rs {
 		if r.Figures.StillOverloaded {
@@ -599,7 +604,7 @@ func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	}
 	first := rs[order[0].Index]
 	out := "No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with " +
-		first.Policy.Name + ", which ranks first, " + Failure(s, first.Figures)
+		first.Policy.Name + ", which ranks first, " + FailureOver(s, rs, order[0].Index, ev.Spread)
 	if g := first.Figures; g.Throttled > 0 {
 		out += "; the budget throttles " + countOfTouched(g.Throttled, g)
 	}

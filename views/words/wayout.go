@@ -45,6 +45,31 @@ func Failure(s backoff.Settings, f backoff.Figures) string {
 	return ""
 }
 
+// FailureOver is Failure of policy i of a run's results, and where the
+// spread of the run's policies over seeds is there (sp, in the run's
+// order), of its seeds too, for one seed may be kinder than most: the
+// service still overloaded in more than half of them, none of the crowd
+// through at the median, or more than half the crowd certainly lost at
+// the medians.
+func FailureOver(s backoff.Settings, rs []backoff.Result, i int, sp *backoff.SeedsCrowd) string {
+	if why := Failure(s, rs[i].Figures); why != "" || sp == nil || len(sp.Policies) != len(rs) || sp.Policies[i].Policy.Name != rs[i].Policy.Name {
+		return why
+	}
+	ps, n, crowd := sp.Policies[i], sp.Count, s.Clients
+	over := " over the " + Count(n) + " seeds"
+	nt := int64(ps.Spread("not_through").Median)
+	lost := min(nt-int64(ps.Spread("clients_touched").Median-crowd), nt)
+	switch {
+	case int64(ps.Overloaded)*2 > int64(n):
+		return "the service is still overloaded when the fresh load stops in " + Count(ps.Overloaded) + " of the " + Count(n) + " seeds"
+	case ps.Spread("not_through").Median > 0 && ps.Spread("crowd_all_through_by_ms").Median < 0:
+		return "none of the crowd of " + Count(crowd) + " gets through at the median" + over
+	case lost*2 > int64(crowd):
+		return "at the median" + over + " at least " + Count(int(lost)) + " of the crowd of " + Count(crowd) + " never get through"
+	}
+	return ""
+}
+
 // FarAboveCapacity reports whether n attempts in a slot are far above
 // what a slot of the service serves: more than twice its capacity (a
 // busiest slot of 18,690 in 100 ms against 400); never without a
@@ -89,8 +114,10 @@ func RemedyOf(s, r backoff.Settings) Remedy {
 	case r.Budget == s.Budget:
 	case r.Budget.Kind == backoff.BudgetNone:
 		flags, said = append(flags, "--budget none"), append(said, "no retry budget")
+	case r.Budget.Kind == backoff.BudgetGRPC:
+		flags, said = append(flags, "--budget "+r.Budget.String()), append(said, "gRPC's retry throttling")
 	default:
-		flags, said = append(flags, "--budget "+r.Budget.String()), append(said, "a retry budget")
+		flags, said = append(flags, "--budget "+r.Budget.String()), append(said, "the AWS SDKs' retry quota")
 	}
 	return Remedy{Flags: strings.Join(flags, " "), Words: And(said)}
 }

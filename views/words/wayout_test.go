@@ -187,6 +187,18 @@ func TestNoChoiceWithinTheNoise(t *testing.T) {
 			t.Errorf("%v against %v: got %q (chosen %v), want chance %q", tt.a.Figures, tt.b.Figures, got, ok, tt.noise)
 		}
 	}
+	// A choice on one seed between policies that draw says it is one
+	// seed's; between policies that draw nothing it need not.
+	for _, tt := range []struct {
+		j    backoff.JitterKind
+		want bool
+	}{{backoff.JitterFull, true}, {backoff.JitterNone, false}} {
+		rs := []backoff.Result{lost("x", tt.j, 35), lost("y", tt.j, 65)}
+		got := Choice(s, rs, Rank(rs), Evidence{})
+		if strings.HasSuffix(got, " (seed 7 alone: --seeds 20 shows if it holds)") != tt.want || !strings.HasPrefix(got, "Choose x:") {
+			t.Errorf("35 against 65, jitter %v: got %q", tt.j, got)
+		}
+	}
 	// Against a policy no good for the service, chance does not matter:
 	// only x can be chosen.
 	rs := []backoff.Result{lost("x", backoff.JitterFull, 36),
@@ -199,8 +211,13 @@ func TestNoChoiceWithinTheNoise(t *testing.T) {
 			sp := backoff.PolicySpread{Policy: backoff.Policy{Name: name}}
 			for _, f := range backoff.FigureFields() {
 				v := backoff.Spread{}
-				if f.Name == "not_through" {
+				switch f.Name {
+				case "not_through":
 					v = backoff.Spread{Median: med, P95: p95, Worst: p95}
+				case "clients", "clients_touched":
+					v = backoff.Spread{Median: 200, P95: 200, Worst: 200}
+				case "crowd_all_through_by_ms":
+					v = backoff.Spread{Median: 25000, P95: 25000, Worst: 25000}
 				}
 				sp.Spreads = append(sp.Spreads, v)
 			}
@@ -215,5 +232,43 @@ func TestNoChoiceWithinTheNoise(t *testing.T) {
 	}
 	if got := Choice(s, rs, Rank(rs), Evidence{Spread: spread(50, 55, 56, 58)}); !strings.HasPrefix(got, "Choose x: it leaves fewer") {
 		t.Errorf("medians 6 apart, a spread of 5: got %q", got)
+	}
+}
+
+// One seed may be kinder than most: a policy whose seed lets some of the
+// crowd through is no good where, over the spread's seeds, none of it gets
+// through at the median, or the service stays overloaded in most seeds
+// (51 of 100 is most, 50 is not).
+func TestFailureOverTheSeeds(t *testing.T) {
+	s := backoff.Defaults()
+	rs := []backoff.Result{result("x", backoff.JitterFull, backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 20, CrowdAllThroughBy: 30500})}
+	spread := func(crowdMedian, overloaded int) *backoff.SeedsCrowd {
+		ps := backoff.PolicySpread{Policy: rs[0].Policy, Overloaded: overloaded}
+		for _, f := range backoff.FigureFields() {
+			v := backoff.Spread{}
+			switch f.Name {
+			case "not_through":
+				v = backoff.Spread{Median: 20, P95: 30, Worst: 40}
+			case "clients", "clients_touched":
+				v = backoff.Spread{Median: 200, P95: 200, Worst: 200}
+			case "crowd_all_through_by_ms":
+				v = backoff.Spread{Median: crowdMedian, P95: -1, Worst: -1}
+			}
+			ps.Spreads = append(ps.Spreads, v)
+		}
+		return &backoff.SeedsCrowd{First: 7, Count: 100, Policies: []backoff.PolicySpread{ps}}
+	}
+	for _, tt := range []struct {
+		sp   *backoff.SeedsCrowd
+		want string
+	}{
+		{nil, ""},
+		{spread(30500, 50), ""},
+		{spread(-1, 0), "none of the crowd of 200 gets through at the median over the 100 seeds"},
+		{spread(30500, 51), "the service is still overloaded when the fresh load stops in 51 of the 100 seeds"},
+	} {
+		if got := FailureOver(s, rs, 0, tt.sp); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
 	}
 }
