@@ -414,7 +414,13 @@ func (m *root) startRemedies(r *run) tea.Cmd {
 	crowds := m.runs.compute.Crowds
 	opts := backoff.Options{Stop: r.stopped.Load}
 	runOne := func(ps []backoff.Policy, s backoff.Settings) ([]backoff.Result, error) { return crowds(ps, s, opts) }
-	if r.work() <= m.runs.inline {
+	// Inside Update only if the remedies' runs together are as small as a
+	// run that would run there.
+	var work int64
+	for _, rs := range settings {
+		work += (&run{plan: Plan{Settings: rs}, policies: []backoff.Policy{first}}).work()
+	}
+	if work <= m.runs.inline {
 		if ran, err := RunRemedies(runOne, first, settings, remedies); err == nil {
 			r.remedies = ran
 		}
