@@ -819,18 +819,23 @@ func (m *AdvicePane) render() {
 	d := m.data()
 	cs := d.Shown()
 	m.chosen = min(max(m.chosen, 0), max(len(cs)-1, 0))
-	// The head leaves at least the table's head and one row.
-	m.head = pane.AdviceHead(d, m.width, st)
+	cols, rows := pane.AdviceTable(d, m.chosen, m.width)
+	least := min(len(rows), 5)
+	// The bounds' arithmetic in full where it leaves the table its least
+	// rows (with the chosen one's name under it), else in brief; the head
+	// leaves at least the table's head and one row.
+	m.head = pane.AdviceHead(d, m.width, false, st)
+	if len(rows) > 0 && m.height-pane.Height(m.head)-4 < least { // 4: two blanks, the table's head, the chosen one's name
+		m.head = pane.AdviceHead(d, m.width, true, st)
+	}
 	if lines := strings.Split(m.head, "\n"); len(lines) > max(m.height-2, 1) {
 		m.head = strings.Join(lines[:max(m.height-2, 1)], "\n")
 	}
-	cols, rows := pane.AdviceTable(d, m.chosen, m.width)
 	if len(rows) == 0 {
 		m.frame = pane.Fit(m.head, m.width, m.height)
 		return
 	}
 	headH := pane.Height(m.head)
-	least := min(len(rows), 5)
 	room := 0 // the lines for the table's rows and its scroll line
 	m.detail = ""
 	for level := pane.DetailFull; level < pane.NumDetailLevels; level++ {

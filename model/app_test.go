@@ -504,7 +504,7 @@ func TestCrowdFigures(t *testing.T) {
 			c.Retries, c.MostInASlot, c.BusiestSlotFrom, c.AllThroughBy, c.GaveUp)
 	}
 	row := crowdRow(t, send(t, m, press("2")...).View(), backoff.FullJitter)
-	if got, want := strings.Join(row, " / "), "962 / 4.8 / 28 · 280/s / 400 ms / 36"; got != want {
+	if got, want := strings.Join(row, " / "), "962 / 4.81 / 28 · 280/s / 400 ms / 36"; got != want { // 962 over 200 to a hundredth (issue 24 item 12)
 		t.Errorf("full jitter row: got %s, want %s", got, want)
 	}
 	// With a first wait of 100 ms the busiest slots become 250, 195 and 119.

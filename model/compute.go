@@ -100,6 +100,12 @@ type run struct {
 	spreading bool                // the spread is on its way
 	partial   *backoff.SeedsCrowd // while it is: the spread of the seeds done so far, once some are
 
+	// The service's remedies, where no policy is good for the service
+	// (words.Choice): named until they have run, on the first ranked
+	// policy, off the loop.
+	remedies  []words.Remedy
+	remedying bool // the remedies are on their way
+
 	stopped   atomic.Bool         // set once no one wants the run; the core polls it
 	seedsDone atomic.Int64        // seeds of the spread done, for the progress bar
 	soFar     *backoff.SeedsSoFar // the seeds as they land, asked for the spread so far off the loop
@@ -131,7 +137,7 @@ func (r *run) data() pane.RunData {
 		return pane.RunData{}
 	}
 	d := pane.RunData{Settings: r.plan.Settings, Policies: r.policies, Crowds: r.crowds, Err: r.crowdsErr,
-		Seeds: r.plan.Seeds, SpreadDraws: r.plan.SpreadDraws, Spread: r.spread, SpreadErr: r.spreadErr}
+		Seeds: r.plan.Seeds, SpreadDraws: r.plan.SpreadDraws, Spread: r.spread, SpreadErr: r.spreadErr, Remedies: r.remedies, Trying: r.remedying}
 	if r.spread == nil && r.spreadErr == nil && r.partial != nil {
 		d.Spread, d.SpreadSoFar = r.partial, true
 	}
@@ -161,6 +167,12 @@ type (
 		spread  backoff.SeedsCrowd
 		changed bool
 		every   time.Duration
+	}
+	// remediesMsg is run gen's remedies with their figures.
+	remediesMsg struct {
+		gen      int
+		remedies []words.Remedy
+		err      error
 	}
 )
 
@@ -379,8 +391,51 @@ func (m *root) landCrowds(r *run, crowds []backoff.Result, err error) tea.Cmd {
 	if r == m.runs.cur {
 		m.runs.shown = r
 	}
+	remedies := m.startRemedies(r)
 	m.showRuns()
-	return m.startSpread(r)
+	return tea.Batch(m.startSpread(r), remedies)
+}
+
+// startRemedies runs the service's remedies on r's first ranked policy
+// where no policy of r is good for the service, and they cost little
+// (RemediesToRun): off the loop unless the run was small enough to run
+// inside Update; until they land pane 2 names them, being tried. The
+// caller shows the runs after.
+func (m *root) startRemedies(r *run) tea.Cmd {
+	if r.crowdsErr != nil {
+		return nil
+	}
+	workers := runtime.GOMAXPROCS(0)
+	first, settings, remedies, runIt := RemediesToRun(r.policies, r.plan.Settings, r.crowds, workers)
+	r.remedies = remedies
+	if !runIt {
+		return nil
+	}
+	crowds := m.runs.compute.Crowds
+	opts := backoff.Options{Stop: r.stopped.Load}
+	runOne := func(ps []backoff.Policy, s backoff.Settings) ([]backoff.Result, error) { return crowds(ps, s, opts) }
+	// Inside Update only if the remedies' runs together are as small as a
+	// run that would run there.
+	var work int64
+	for _, rs := range settings {
+		work += (&run{plan: Plan{Settings: rs}, policies: []backoff.Policy{first}}).work()
+	}
+	if work <= m.runs.inline {
+		if ran, err := RunRemedies(runOne, first, settings, remedies); err == nil {
+			r.remedies = ran
+		}
+		return nil
+	}
+	gen, g := r.gen, m.runs.gate
+	r.remedying = true
+	return func() tea.Msg {
+		if !g.enter(r) {
+			return remediesMsg{gen: gen, err: backoff.ErrStopped}
+		}
+		defer g.leave()
+		ran, err := RunRemedies(runOne, first, settings, remedies)
+		return remediesMsg{gen: gen, remedies: ran, err: err}
+	}
 }
 
 // startSpread runs r's spread over seeds, off the loop, with its progress
@@ -508,6 +563,14 @@ func (m *root) computation(msg tea.Msg, cmd *tea.Cmd) bool {
 		}
 	case soFarMsg:
 		*cmd = m.takeSoFar(msg)
+	case remediesMsg:
+		if r := m.runs.find(msg.gen); r != nil && r.remedying {
+			r.remedying = false
+			if msg.err == nil {
+				r.remedies = msg.remedies
+			}
+			m.showRuns()
+		}
 	case progressMsg:
 		m.runs.polling = false
 		if _, spread := m.computing(); spread {

@@ -47,8 +47,9 @@ func TestProgramCrowdVerdictsAtDefaults(t *testing.T) {
 // The issue's budget scenario, in the full-screen program: 50,000 clients,
 // a 30 s outage, capacity 2,000 a second, a fresh load of 1,500 a second,
 // --budget grpc:10:0.1, your own policy grpc. The first figure shown is
-// the clients not through, 95,000 of 185,000, in every verdict and first in
-// the crowd table, where gave up says 0.
+// the clients not through, 95,000 of 185,000, every one of the 95,000 the
+// outage touched (issue 24, item 1), in every verdict and first in the
+// crowd table, where gave up says 0.
 func TestProgramBudgetVerdicts(t *testing.T) {
 	pr, _ := backoff.FindPreset("grpc")
 	s := backoff.Defaults().WithPreset(pr)
@@ -59,7 +60,7 @@ func TestProgramBudgetVerdicts(t *testing.T) {
 	waitFor(t, tm, pane.VerdictTitle)
 	m := finalApp(t, tm)
 	view := m.View()
-	verdict := "95,000 of 185,000 clients (51.4%) never get through: all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket)"
+	verdict := "none of the 95,000 clients the outage touched gets through (100%), of 185,000 clients in all: all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket)"
 	if n := strings.Count(strings.Join(strings.Fields(view), " "), verdict); n == 0 {
 		t.Errorf("no verdict says %q:\n%s", verdict, view)
 	}
@@ -77,8 +78,8 @@ func TestProgramBudgetVerdicts(t *testing.T) {
 	table := finalApp(t, tm).View()
 	head := strings.Fields(paneLine(table, "policy "))
 	row := strings.Join(strings.Fields(paneLine(table, "grpc ")), " ") // your own policy, named after its preset
-	if len(head) < 2 || head[1] != "lost" && head[1] != "not" || !strings.HasPrefix(row, "grpc 95,000 · 51.4%") || !strings.HasSuffix(row, " 0") {
-		t.Errorf("the crowd table: head %q, grpc's row %q; want not through first, 95,000 · 51.4%%, and gave up 0 last", head, row)
+	if len(head) < 2 || head[1] != "lost" && head[1] != "not" || !strings.HasPrefix(row, "grpc 95,000 · 100% 95,000") || !strings.HasSuffix(row, " 0") {
+		t.Errorf("the crowd table: head %q, grpc's row %q; want not through first, 95,000 · 100%% of the 95,000 touched, and gave up 0 last", head, row)
 	}
 }
 
@@ -125,5 +126,33 @@ func TestFormExplainsTheBudget(t *testing.T) {
 	view = strings.Join(strings.Fields(strings.ReplaceAll(finalApp(t, tm).View(), "┃", " ")), " ")
 	if !strings.Contains(view, "here 50,000 clients and 135,000 fresh requests share one bucket") {
 		t.Errorf("with one process typed, the budget field does not say the 50,000 and the 135,000 share one bucket:\n%s", view)
+	}
+}
+
+// Issue 24, item 3, in the full-screen program: where no policy is good
+// for the service (the README's metastable queue, all five overloaded),
+// pane 2 chooses none, and the service's remedies run off the update loop
+// on the first ranked policy (named as being tried until they land), then
+// say what each gives.
+func TestProgramTriesTheRemediesOffTheLoop(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Attempts, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout = 2000, 30000, 4, 100, 95, 300000, 1000, 1000
+	tm := teatest.NewTestModel(t, NewApp(s, pane.DefaultStyles(), WithSeeds(0), WithInlineWork(0), WithCompute(memo), WithPolicies([]string{"fixed", "exponential", "full jitter", "equal jitter", "decorrelated"})),
+		teatest.WithInitialTermSize(120, 60))
+	sendKeys(tm, "2")
+	waitFor(t, tm, pane.VerdictTitle)
+	waitFor(t, tm, "alone:") // "none of the service's own remedies is enough alone:", once they ran
+	view := strings.Join(strings.Fields(finalApp(t, tm).View()), " ")
+	for _, w := range []string{
+		"No policy here is good for your service: with every one the service is still overloaded when the fresh load stops; " +
+			"with decorrelated, none of the service's own remedies is enough alone: dropping expired requests (--drop-expired)",
+		"retry-planner advise",
+	} {
+		if !strings.Contains(view, w) {
+			t.Errorf("pane 2 does not say %q:\n%s", w, view)
+		}
+	}
+	if strings.Contains(view, "Choose") {
+		t.Errorf("pane 2 chooses a policy:\n%s", view)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 	"github.com/spf13/cobra"
 )
 
@@ -50,6 +51,26 @@ func TestHelpFits80Columns(t *testing.T) {
 		for i, line := range strings.Split(page, "\n") {
 			if n := len([]rune(line)); n > helpWidth {
 				t.Errorf("%q --help line %d is %d columns, want at most %d: %q", path, i+1, n, helpWidth, line)
+			}
+		}
+	}
+}
+
+// Issue 24, item 10: no help page breaks a line between a number and its
+// unit ("1⏎min") or inside a hyphenated word.
+func TestHelpKeepsNumbersWithTheirUnits(t *testing.T) {
+	for path, page := range helpPages(t) {
+		lines := strings.Split(page, "\n")
+		for i := 0; i+1 < len(lines); i++ {
+			end, next := strings.Fields(lines[i]), strings.Fields(lines[i+1])
+			if len(end) == 0 || len(next) == 0 {
+				continue
+			}
+			last := end[len(end)-1]
+			// A mark keeps any word, "a" among them: the help's marks are
+			// its tables', not a legend's.
+			if words.Keeps(last, next[0]) && !words.Keeps(last, "a") {
+				t.Errorf("%q line %d ends %q, line %d starts %q", path, i+1, last, i+2, next[0])
 			}
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/retryplanner/retry-planner/backoff/advice"
 	"github.com/retryplanner/retry-planner/backoff/plan"
 	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/model"
 )
 
 // The report commands print one report and exit: for scripts, pipelines,
@@ -551,6 +552,21 @@ func quoteJob(word string) string {
 	return word
 }
 
+// remedies are the service's own remedies for the crowd report, where no
+// policy of the run is good for the service (words.Choice says the way
+// out): run on the first ranked policy when they cost little
+// (model.RemediesToRun), else named for the person to try; none where a
+// policy is good.
+func (r report) remedies(crowds []backoff.Result, workers int) ([]words.Remedy, error) {
+	first, settings, remedies, run := model.RemediesToRun(r.policies, r.settings, crowds, workers)
+	if !run {
+		return remedies, nil
+	}
+	return model.RunRemedies(func(ps []backoff.Policy, s backoff.Settings) ([]backoff.Result, error) {
+		return backoff.RunAll(ps, s, backoff.Options{Stop: r.stop}, workers)
+	}, first, settings, remedies)
+}
+
 // render writes the report to w: a pure function of the report. workers
 // only says how many goroutines the crowds may use; the output does not
 // depend on it. A timeline is written slot by slot, however many slots it
@@ -612,10 +628,14 @@ func (r report) render(w io.Writer, workers int) error {
 		if r.picture() {
 			return writePicture(vpicture.CrowdPicture(s, crowds, nil, r.format, r.width, r.height))
 		}
+		remedies, err := r.remedies(crowds, workers)
+		if err != nil {
+			return &runError{err}
+		}
 		return write(
-			func() string { return vreport.CrowdReport(s, crowds) },
+			func() string { return vreport.CrowdReport(s, crowds, remedies) },
 			func() string { return vreport.CrowdReportCSV(s, crowds) },
-			func() string { return vreport.CrowdReportDoc(s, crowds) })
+			func() string { return vreport.CrowdReportDoc(s, crowds, remedies) })
 	case "timeline":
 		runs, err := backoff.RunAll(r.policies, s, backoff.Options{Series: true, Done: r.done, Stop: r.stop}, workers)
 		if err != nil {

@@ -31,9 +31,9 @@ func BenchmarkCrowdReportFormats(b *testing.B) {
 		name  string
 		write func() string
 	}{
-		{"text", func() string { return vreport.CrowdReport(s, crowds) }},
+		{"text", func() string { return vreport.CrowdReport(s, crowds, nil) }},
 		{"csv", func() string { return vreport.CrowdReportCSV(s, crowds) }},
-		{"json", func() string { return vreport.CrowdReportDoc(s, crowds) }},
+		{"json", func() string { return vreport.CrowdReportDoc(s, crowds, nil) }},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			b.ReportAllocs()

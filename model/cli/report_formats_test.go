@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // The reports' three formats hold the same numbers: CSV and JSON parse back
@@ -378,6 +379,7 @@ func checkSeedsFormats(t *testing.T, text, csvDoc string, doc []kv) {
 	byLabel := map[string]backoff.FigureField{}
 	for _, ff := range backoff.FigureFields() {
 		byLabel[ff.Label] = ff
+		byLabel[words.FigureLabel(ff, true)] = ff // where a client is lost
 	}
 	policy, rows := "", 0
 	for _, line := range strings.Split(text, "\n") {

@@ -161,7 +161,7 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("plan", "FILE", "every setting, the policies and the seeds from a plan (TOML, as --save-plan writes it); the flags override it wherever they stand")
 	add("first-wait", "T", fmt.Sprintf("the wait before the first retry: 1ms to %s (default 1s); the five's, and custom's unless it has its own", maxWait))
 	add("longest", "T", fmt.Sprintf("no base wait is longer: the first wait to %s (default 16s); the five's, and custom's unless it has its own", maxWait))
-	add("attempts", "N", fmt.Sprintf("tries per client, the first included: 2 to %d (default 6); the five's, and custom's unless it has its own", backoff.MaxAttempts))
+	add("attempts", "N", fmt.Sprintf("attempts per client, the first included: 2 to %d (default 6); the five's, and custom's unless it has its own", backoff.MaxAttempts))
 	add("clients", "N", fmt.Sprintf("how many clients fail together at 0 ms: 1 to %d (default 200)", backoff.MaxClients))
 	add("outage", "T", fmt.Sprintf("the service is down before this: 0 to %s (default 10s)", maxTime))
 	add("seed", "N", "seeds every client's draws: 0 to 999999 (default 7)")

@@ -94,6 +94,12 @@ FIGURES (their JSON names)
   through, gave_up, throttled, out_of_time
                         clients by how they ended; they add up to clients
   not_through           gave_up + throttled + out_of_time
+  clients_touched       the clients that start no later than the run's last
+                        failure (failed while down, rejected, timed out, a
+                        hang's end), the crowd always; a later one meets
+                        nothing but success. Every share of clients not
+                        through, in every face, is of these, so a longer
+                        load cannot dilute it
   most_in_a_slot, busiest_slot_from_ms
                         the most retries in one slot, and the first such
                         slot's start
@@ -175,6 +181,8 @@ name can) gets a leading ', so that a spreadsheet shows it as text. JSON is
 one indented document. Times are whole milliseconds, named _ms. A figure that
 does not exist (all through by when no client got through, a slot's capacity
 without one) is an empty CSV field and a JSON null, never -1.
+all_through_by_ms is the latest served attempt: all through by where every
+client got through, else only the last success, as the text names it.
 
 CSV COLUMNS
 schedule  attempt,wait_ms,at_ms,low_ms,high_ms,cut_short,outcome: a row per
@@ -198,10 +206,12 @@ crowd --seeds
 crowd --compare
           policy,figure,a,b,change,verdict: a row per policy and figure;
           verdict is better, worse, same, n/a, not judged (the side that
-          does better leaves a larger share of its clients not through),
-          only in a or only in b.
+          does better leaves more of its clients not through: by count
+          where both run as many clients, else by share of the clients
+          touched), only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
-          capacity and, with a queue, timed_out, wasted, dropped, queue;
+          capacity (empty while the service is down, or without one) and,
+          with a queue, timed_out, wasted, dropped, queue;
           then slot_ms (the crowd's slot, which shares out the capacity) and
           row_ms (--every: the row's width, a whole number of slots): a row
           per row of time up to the last with any attempt, its slots summed
@@ -237,8 +247,8 @@ crowd     slot_ms, policies [{policy, verdict, every figure, still_overloaded,
           the rates, cut_short_from_attempt, policy_settings}], ranking
           {line, choose (null when every policy ties), order [{rank,
           policy}]}: a service that recovers first, then by clients not
-          through, when it recovers, the peak after back, when the crowd is
-          all through, the retries
+          through, when it recovers, the peak after back, the crowd's last
+          success, the retries
 crowd --seeds
           slot_ms, seeds {first, last, count}, policies [{policy, verdict,
           every figure as {median, p95, worst}, seeds_none_through,
@@ -377,8 +387,8 @@ section 7 (breakers, hangs, pushback), which this program does not model.
 THE SEARCH
 advise tries, every one on the first seed: the five over your waits, the
 presets, your own policy when the settings make one, a grid of policies of
-your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s, 1
-min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
+your own (first wait 50 ms, 250 ms, 1 s, 3 s, 10 s; longest 1 s, 10 s,
+1 min, 5 min; 2, 3, 5, 8, 12 attempts; full, equal, decorrelated and
 spread:0.5 jitter), twice the neighbours of its best four (multipliers 1.5,
 2 and 3, linear growth, half and twice each wait, the attempts between);
 then 12 budgets (grpc:10, 100 and 1000 tokens at 0.1 and 0.5; aws:100, 500

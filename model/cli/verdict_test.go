@@ -113,11 +113,13 @@ func crowdVerdicts(t *testing.T, draws string) {
 // The issue's scenario: 50,000 clients, a 30 s outage, capacity 2,000 a
 // second, a fresh load of 1,500 a second, the grpc and aws presets, with
 // a budget grpc:10:0.1. Every client of the crowd and every fresh one that
-// came while the service was down is throttled: 95,000 of 185,000.
+// came while the service was down is throttled: 95,000 of 185,000, every
+// one of the 95,000 clients the outage touched (50,000 and 30 s of 1,500 a
+// second), which the share is of (issue 24, item 1).
 func TestBudgetVerdict(t *testing.T) {
 	args := []string{"--clients", "50000", "--outage", "30s", "--capacity", "2000", "--load", "1500", "--policies", "grpc,aws", "--budget", "grpc:10:0.1"}
 	doc := crowdJSON(t, args...)
-	want := "The service is stable from the moment it is back, at 30 s; 95,000 of 185,000 clients (51.4%) never get through: " +
+	want := "The service is stable from the moment it is back, at 30 s; none of the 95,000 clients the outage touched gets through (100%), of 185,000 clients in all: " +
 		"all 95,000 were throttled by the budget (50,000 clients and 135,000 fresh requests share one bucket), the whole crowd of 50,000 among them; " +
 		"its peak after back is 0.8x capacity (150 attempts in a 100 ms slot that serves 200)."
 	if doc.Ranking.Choose != "" {
@@ -130,8 +132,13 @@ func TestBudgetVerdict(t *testing.T) {
 	}
 	text := reportOf(t, append([]string{"crowd"}, args...)...)
 	for _, line := range []string{
-		"  grpc             95,000 of 185,000, 51.4%                      -              0 ms\n",
-		"1 grpc, aws (tied). No policy does better than another here: they tie on every figure the ranking weighs; whatever the policy, the budget throttles 95,000 of 185,000 (51.4%).\n",
+		"  grpc             95,000 of 95,000, 100%                      -              0 ms\n",
+		// Both lose the whole crowd: no choice (issue 24, item 3), the
+		// budget named, and the way out without it.
+		"1 grpc, aws (tied). No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with grpc, which ranks first, " +
+			"none of the crowd of 50,000 gets through; the budget throttles 95,000 of the 95,000 clients the outage touched (100%); " +
+			"with grpc, none of the service's own remedies is enough alone: no retry budget (--budget none) recovers the service 13.3 s after it is back, " +
+			"but none of the crowd of 50,000 gets through; ask advise",
 	} {
 		if !strings.Contains(text, line) {
 			t.Errorf("the text does not say %q:\n%s", line, text)
@@ -196,6 +203,44 @@ func TestSeedsVerdict(t *testing.T) {
 	for i, p := range get(t, doc, "policies").([]node) {
 		if got := cell(t, get(t, p, "verdict")); got != records[i+1][1] {
 			t.Errorf("JSON verdict %q, want the CSV's %q", got, records[i+1][1])
+		}
+	}
+}
+
+// Issue 24, item 3, the issue's own runs: the gRPC preset, 120,000
+// clients, capacity 4,000 a second, a load of 3,000, a 45 s outage, a
+// queue of 10,000 and 3 s timeouts. grpc and full jitter both lose the
+// whole crowd (full jitter took twice as long to recover and was chosen);
+// the five of the README's metastable queue all stay overloaded
+// (decorrelated was chosen for 18 fewer of 30,500). Neither run chooses:
+// the JSON's choose is null, and the line says so, with the remedies as
+// they ran on the first ranked policy and the advise command.
+func TestNoChoiceAmongTheIssuesDisasters(t *testing.T) {
+	issue := []string{"--preset", "grpc", "--clients", "120000", "--capacity", "4000", "--load", "3000", "--outage", "45s", "--queue", "10000", "--timeout", "3s"}
+	metastable := []string{"--clients", "2000", "--outage", "30s", "--attempts", "4", "--capacity", "100", "--load", "95", "--load-until", "5m", "--queue", "1000", "--timeout", "1s"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"both lose the whole crowd", append([]string{"--policies", "grpc,full-jitter"}, issue...), []string{
+			"No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with full jitter, which ranks first, none of the crowd of 120,000 gets through",
+			"with full jitter, none of the service's own remedies is enough alone: dropping expired requests (--drop-expired), ",
+			"each recover the service 33.9 s to 50.9 s after it is back, but none of the crowd of 120,000 gets through",
+			"retry-planner advise --clients 120000 --outage 45s "}},
+		{"all five overloaded", metastable, []string{
+			"No policy here is good for your service: with every one the service is still overloaded when the fresh load stops",
+			"with decorrelated, none of the service's own remedies is enough alone",
+			"--also-service."}},
+	} {
+		doc := crowdJSON(t, tt.args...)
+		if doc.Ranking.Choose != "" || strings.Contains(doc.Ranking.Line, "Choose") {
+			t.Errorf("%s: chose %q in %q, want none", tt.name, doc.Ranking.Choose, doc.Ranking.Line)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(doc.Ranking.Line, w) {
+				t.Errorf("%s: the ranking's line\n%s\nwant it to say %q", tt.name, doc.Ranking.Line, w)
+			}
 		}
 	}
 }

@@ -2,6 +2,8 @@ package pane
 
 import (
 	"fmt"
+	"math/bits"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/table"
@@ -47,8 +49,11 @@ func (d AdviceData) Shown() []advice.Candidate {
 }
 
 // AdviceHead is the pane's first lines: its title and keys, the goals, the
-// search's progress or what it found.
-func AdviceHead(d AdviceData, w int, st *Styles) string {
+// search's progress or what it found. Short, for a pane too low for the
+// whole, each goal the arithmetic rules out is said in brief
+// (words.BoundShort), when the last client can be through is left out, and
+// so is how the candidates are ranked.
+func AdviceHead(d AdviceData, w int, short bool, st *Styles) string {
 	if w <= 0 {
 		return ""
 	}
@@ -79,6 +84,13 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 	}
 	if a := d.Advice; a != nil {
 		for _, b := range a.Bounds { // what arithmetic rules out, before the search
+			if short {
+				if !b.Impossible { // a note (when the last client can be through) gives way
+					continue
+				}
+				para(words.BoundShort(b), st.Note.Render)
+				continue
+			}
 			para(words.BoundLine(b), st.Note.Render)
 		}
 		if a.Search.Goals.Len() == 0 {
@@ -89,6 +101,8 @@ func AdviceHead(d AdviceData, w int, st *Styles) string {
 		switch n := len(a.Meets); {
 		case n == 1:
 			found += fmt.Sprintf("1 meets every goal over all %d seeds.", a.Search.Seeds)
+		case n > 1 && short:
+			found += fmt.Sprintf("%d meet every goal over all %d seeds.", n, a.Search.Seeds)
 		case n > 1:
 			found += fmt.Sprintf("%d meet every goal over all %d seeds, ranked by your goals first, then clients not through, recovery, latency and attempts.", n, a.Search.Seeds)
 		default:
@@ -280,12 +294,14 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 	type layout struct {
 		p99, each, values, heads bool
 		marks                    int
-		settings                 int // how many of settings
+		settings                 uint // which of settings: bit i for settings[i]
 	}
 	build := func(l layout) ([]table.Column, []table.Row) {
 		heads := []string{"#", "policy"}
-		for _, set := range settings[:l.settings] {
-			heads = append(heads, set.head)
+		for i, set := range settings {
+			if l.settings&(1<<i) != 0 {
+				heads = append(heads, set.head)
+			}
 		}
 		if l.marks == oneColumn {
 			heads = append(heads, "goals")
@@ -315,8 +331,10 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 				rank = fmt.Sprintf("> %d", i+1)
 			}
 			row := table.Row{rank, rowName(c)}
-			for _, set := range settings[:l.settings] {
-				row = append(row, set.cell(scenario, c))
+			for i, set := range settings {
+				if l.settings&(1<<i) != 0 {
+					row = append(row, set.cell(scenario, c))
+				}
 			}
 			all := ""
 			for _, v := range c.Verdicts {
@@ -353,19 +371,39 @@ func AdviceTable(d AdviceData, chosen, w int) ([]table.Column, []table.Row) {
 		return cols, rows
 	}
 	n := len(settings)
-	layouts := []layout{{true, !attemptsGoal, true, true, columns, n}, {false, !attemptsGoal, true, true, columns, n}, {false, false, true, true, columns, n},
-		{false, false, true, false, columns, n}}
+	first := func(k int) uint { return 1<<k - 1 } // the k most telling
+	every := first(n)
+	layouts := []layout{{true, !attemptsGoal, true, true, columns, every}, {false, !attemptsGoal, true, true, columns, every}, {false, false, true, true, columns, every},
+		{false, false, true, false, columns, every}}
 	for k := n - 1; k >= 0 && settings[k].minor; k-- {
-		layouts = append(layouts, layout{values: true, marks: columns, settings: k})
+		layouts = append(layouts, layout{values: true, marks: columns, settings: first(k)})
 	}
-	layouts = append(layouts, layout{marks: columns, settings: n}, layout{marks: oneColumn, settings: n})
+	layouts = append(layouts, layout{marks: columns, settings: every}, layout{marks: oneColumn, settings: every})
 	marks := oneColumn
 	if len(d.Advice.Meets) > 0 { // all meet: all ticks
 		marks = noMarks
-		layouts = append(layouts, layout{settings: n})
+		layouts = append(layouts, layout{settings: every})
 	}
 	for k := n - 1; k >= 0; k-- {
-		layouts = append(layouts, layout{marks: marks, settings: k})
+		layouts = append(layouts, layout{marks: marks, settings: first(k)})
+	}
+	// Where none of those tells the rows apart, any choice of the settings
+	// that does, the most settings first, the more telling among as many
+	// (a setting that differs only where a name already says it gives way
+	// to one that tells two rows apart).
+	var choices []uint
+	for set := every; set > 0; set-- {
+		choices = append(choices, set)
+	}
+	sort.SliceStable(choices, func(i, j int) bool {
+		a, b := choices[i], choices[j]
+		if na, nb := bits.OnesCount(a), bits.OnesCount(b); na != nb {
+			return na > nb
+		}
+		return bits.Reverse(a) > bits.Reverse(b) // the lower bits, the more telling
+	})
+	for _, set := range choices {
+		layouts = append(layouts, layout{marks: marks, settings: set})
 	}
 	// The first layout that fits and tells every row apart; else the first
 	// that fits.

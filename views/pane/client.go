@@ -361,9 +361,10 @@ func outcomesOf(sc backoff.Schedule) []backoff.Outcome {
 // TimelineStrip draws a schedule on one line from 0 ms to its end (or the
 // outage's end, if later): × for an attempt while the service is down (the
 // first always is, as in the core), ✓ for the one that gets through, ○ for
-// attempts it makes unnecessary or that would pass the limit on total time,
-// ┃ for the moment the service is back; then a line of times under it and a
-// legend. It needs w >= 3.
+// attempts it makes unnecessary and ⊘ for those that would pass the limit on
+// total time, ┃ for the moment the service is back; then a line of times
+// under it and a legend, in the words of the schedule's table (landing).
+// It needs w >= 3.
 func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 	if w < 3 {
 		return ""
@@ -376,7 +377,8 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 
 	const (
 		line = iota
-		later
+		notNeeded
+		pastLimit
 		back
 		down
 		through
@@ -398,12 +400,14 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 			mark(c, down)
 		case backoff.Through:
 			mark(c, through)
+		case backoff.PastLimit:
+			mark(c, pastLimit)
 		default:
-			mark(c, later)
+			mark(c, notNeeded)
 		}
 	}
-	glyph := [...]string{"─", "○", "┃", "×", "✓"}
-	style := [...]lipgloss.Style{st.Rule, st.Later, st.Back, st.Down, st.Through}
+	glyph := [...]string{"─", "○", "⊘", "┃", "×", "✓"}
+	style := [...]lipgloss.Style{st.Rule, st.Later, st.Later, st.Back, st.Down, st.Through}
 	var b strings.Builder
 	for c := 0; c < w; {
 		k := kind[c]
@@ -419,9 +423,11 @@ func TimelineStrip(schedule []backoff.Retry, outage, w int, st *Styles) string {
 		seen[k] = true
 	}
 	legend := []string{}
-	for _, k := range []int{down, through, later} {
+	// The words of the table's outcomes (landing), one name for each.
+	outcome := [...]backoff.Outcome{down: backoff.Down, through: backoff.Through, notNeeded: backoff.NotNeeded, pastLimit: backoff.PastLimit}
+	for _, k := range []int{down, through, notNeeded, pastLimit} {
 		if seen[k] {
-			legend = append(legend, glyph[k]+" "+[...]string{down: "down", through: "gets through", later: "not made"}[k])
+			legend = append(legend, landing(outcome[k]))
 		}
 	}
 	legend = append(legend, "┃ back")

@@ -16,15 +16,21 @@ const (
 	WorseMark  = "✗"
 	SameMark   = "="
 	// NotJudgedMark follows a change that the side doing better on it
-	// owes to losing a larger share of its clients (words.Judge).
+	// owes to losing more of its clients (words.Judge).
 	NotJudgedMark = "~"
 )
 
 // compareFields are the figures A and B are held against, by JSON name:
-// the crowd's, then the service's when either plan has one, and its
-// queue's when either queues.
+// the crowd's, with the clients the outage touched where that is not
+// every client on a side (the share of clients not through is of them),
+// then the service's when either plan has one, and its queue's when either
+// queues.
 func compareFields(a, b RunData) []backoff.FigureField {
-	names := []string{"not_through", "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms"}
+	names := []string{"not_through"}
+	if touchedDiffers(a) || touchedDiffers(b) {
+		names = append(names, "clients_touched")
+	}
+	names = append(names, "retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "stable_from_ms", "gave_up", "latency_p99_ms")
 	if a.Settings.HasService() || b.Settings.HasService() {
 		names = append(names, "served", "rejected")
 		if a.Settings.Budget.Kind != backoff.BudgetNone || b.Settings.Budget.Kind != backoff.BudgetNone {
@@ -43,19 +49,28 @@ func compareFields(a, b RunData) []backoff.FigureField {
 	return out
 }
 
-// Change is B's value of a figure against A's: how much it moved and
-// whether that is better (+1), worse (-1) or neither (0), by the figure's
-// FigureField.Better. A figure that does not exist (-1: no client got
-// through) ranks after every value.
-func Change(f backoff.FigureField, a, b int) (text string, better int) {
+// Change is B's value of a figure against A's, each side losing its
+// clients as lostA and lostB: how much it moved, and whether that is
+// better (+1), worse (-1), neither (0) or notJudged, as words.Judge
+// decides. A figure that does not exist (-1: no client got through) ranks
+// after every value.
+func Change(f backoff.FigureField, a, b int, lostA, lostB words.Lost) (text string, better int) {
+	switch words.Judge(f, a, b, lostA, lostB) {
+	case words.Better:
+		better = 1
+	case words.Worse:
+		better = -1
+	case words.ByLosing:
+		better = notJudged
+	}
 	absentA, absentB := f.Optional && a < 0, f.Optional && b < 0
 	switch {
 	case absentA && absentB, a == b:
-		return SameMark, 0
+		return SameMark, better
 	case absentB:
-		return "none now", -1
+		return "none now", better
 	case absentA:
-		return "some now", 1
+		return "some now", better
 	}
 	d := b - a
 	sign := "+"
@@ -65,12 +80,6 @@ func Change(f backoff.FigureField, a, b int) (text string, better int) {
 	text = sign + words.Count(d)
 	if f.Time {
 		text = sign + words.Human(d)
-	}
-	switch {
-	case f.Better == backoff.Lower && b < a, f.Better == backoff.Higher && b > a:
-		better = 1
-	case f.Better != backoff.Neither:
-		better = -1
 	}
 	return text, better
 }
@@ -83,18 +92,8 @@ func paneFigureValue(f backoff.FigureField, v int) string {
 }
 
 // notJudged marks 2 for a change, better or worse, that the side doing
-// better owes to losing a larger share of its clients; the clients not
-// through and through are always judged.
+// better owes to leaving more of its clients not through (words.ByLosing).
 const notJudged = 2
-
-// judged is a change's better (1), worse (-1) or neither (0) as Change
-// gives it, or notJudged where words.WonByLosing says so.
-func judged(f backoff.FigureField, better int, a, b words.Lost) int {
-	if better == 0 || f.Name == "not_through" || f.Name == "through" || !words.WonByLosing(better > 0, a, b) {
-		return better
-	}
-	return notJudged
-}
 
 // CompareView is pane 2 while a pinned plan A differs from the plan B now:
 // for each policy, each figure of both and the change, marked better or
@@ -110,7 +109,7 @@ func CompareView(a, b RunData, w int, st *Styles) string {
 	}
 	intro := "A is the pinned plan, B the plan now; B differs in " + changes + "."
 	legend := fmt.Sprintf("%s B is better than A, %s worse: fewer clients not through, fewer retries, a lower peak, an earlier time, fewer who gave up and a lower p99 are better. "+
-		"%s not judged: the side that does better on it leaves a larger share of its clients not through, so it does better by losing clients. x swaps A and B; P drops A.",
+		"%s not judged: the side that does better on it leaves more of its clients not through (by count, or where A and B run different clients by share of the clients the outage touched), so it does better by losing clients. x swaps A and B; P drops A.",
 		BetterMark, WorseMark, NotJudgedMark)
 	lines := []string{st.Title.Render(prose("Plans A and B, side by side", w)), st.Text.Render(prose(intro, w)), st.Muted.Render(prose(legend, w)), ""}
 	fields := compareFields(a, b)
@@ -214,18 +213,18 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 	if an := a.Crowds[i].Policy.Name; an != name {
 		name = an + " → " + name
 	}
-	lost := func(f backoff.Figures) words.Lost { return words.Lost{NotThrough: f.NotThrough, Clients: f.Clients} }
-	lostA, lostB := lost(fa), lost(fb)
+	lostA, lostB := words.LostOf(fa), words.LostOf(fb)
 	var medLostA, medLostB words.Lost
 	if medians {
 		medLost := func(sp backoff.PolicySpread) words.Lost {
-			return words.Lost{NotThrough: sp.Spread("not_through").Median, Clients: sp.Spread("clients").Median}
+			return words.Lost{NotThrough: sp.Spread("not_through").Median, Clients: sp.Spread("clients").Median, Touched: sp.Spread("clients_touched").Median}
 		}
 		medLostA, medLostB = medLost(spA), medLost(spB)
 	}
-	value := func(f backoff.FigureField, v, clients int) string {
+	// A share of clients not through is of the clients the outage touched.
+	value := func(f backoff.FigureField, v, touched int) string {
 		if f.Name == "not_through" {
-			return words.Count(v) + " · " + words.Percent(v, clients)
+			return words.Count(v) + " · " + words.Percent(v, touched)
 		}
 		return paneFigureValue(f, v)
 	}
@@ -233,15 +232,15 @@ func compareBlock(a, b RunData, i, j int, fields []backoff.FigureField, w int, s
 	var kinds [][2]int // the change's and the median change's: 1 better, -1 worse, 0 neither, notJudged
 	for _, f := range fields {
 		va, vb := f.Get(fa), f.Get(fb)
-		text, better := Change(f, va, vb)
-		better = judged(f, better, lostA, lostB)
-		row := []string{f.Label, value(f, va, fa.Clients), value(f, vb, fb.Clients), changeCell(text, better)}
+		text, better := Change(f, va, vb, lostA, lostB)
+		// Where a side loses clients, all through by is the last success.
+		label := words.FigureLabel(f, fa.NotThrough > 0 || fb.NotThrough > 0)
+		row := []string{label, value(f, va, lostA.Touched), value(f, vb, lostB.Touched), changeCell(text, better)}
 		kind := [2]int{better, 0}
 		if medians {
 			ma, mb := spA.Spread(f.Name).Median, spB.Spread(f.Name).Median
-			text, better := Change(f, ma, mb)
-			better = judged(f, better, medLostA, medLostB)
-			row = append(row, value(f, ma, medLostA.Clients), value(f, mb, medLostB.Clients), changeCell(text, better))
+			text, better := Change(f, ma, mb, medLostA, medLostB)
+			row = append(row, value(f, ma, medLostA.Touched), value(f, mb, medLostB.Touched), changeCell(text, better))
 			kind[1] = better
 		}
 		rows, kinds = append(rows, row), append(kinds, kind)

@@ -45,6 +45,9 @@ type figureColumn struct {
 	// alarm, if set, marks a value with OverloadedMark in the Overloaded
 	// style, over any other mark.
 	alarm func(f backoff.Figures) bool
+	// perSlot is a count in a slot, held against the slot's capacity: far
+	// above it, it is no merit (words.FarAboveCapacity).
+	perSlot bool
 }
 
 // count is a column cell of a whole-number figure.
@@ -72,44 +75,67 @@ func present(get func(backoff.Figures) int) func(backoff.Figures) (int, bool) {
 	return func(f backoff.Figures) (int, bool) { v := get(f); return v, v >= 0 }
 }
 
-// withShare is a count of clients and its share of all clients: "95,000 ·
-// 51.4%".
-func withShare(get func(backoff.Figures) int) func(RunData, backoff.Figures) string {
-	return func(_ RunData, f backoff.Figures) string {
-		return words.Count(get(f)) + " · " + words.Percent(get(f), f.Clients)
+// notThroughCell is the clients not through and their share of the
+// clients the outage touched: "95,000 · 51.4%".
+func notThroughCell(_ RunData, f backoff.Figures) string {
+	return words.Count(f.NotThrough) + " · " + words.NotThroughShare(f)
+}
+
+// touchedDiffers reports whether the outage touched fewer than all the
+// clients under some policy of the run: then the share of clients not
+// through is of fewer than the clients, and the table shows of how many.
+func touchedDiffers(d RunData) bool {
+	for _, r := range d.Crowds {
+		if words.Touched(r.Figures) != r.Figures.Clients {
+			return true
+		}
 	}
+	return false
 }
 
 // paneCrowdColumns are the crowd table's: the clients not through and
 // their share first, then the reference's, with the retries per client and
 // the busiest slot as a rate.
-func paneCrowdColumns() []figureColumn {
+func paneCrowdColumns(d RunData) []figureColumn {
 	retries := func(f backoff.Figures) int { return f.Retries }
 	most := func(f backoff.Figures) int { return f.MostInASlot }
 	gaveUp := func(f backoff.Figures) int { return f.GaveUp }
 	notThrough := func(f backoff.Figures) int { return f.NotThrough }
-	return []figureColumn{
-		{head: "not through", short: "lost", cell: withShare(notThrough), spread: "not_through", value: always(notThrough)},
+	cols := []figureColumn{{head: "not through", short: "not through", cell: notThroughCell, spread: "not_through", value: always(notThrough)}}
+	if touchedDiffers(d) {
+		// What the share is of, where it is not every client.
+		cols = append(cols, figureColumn{head: "clients touched", short: "touched", cell: count(words.Touched), spread: "clients_touched"})
+	}
+	return append(cols, []figureColumn{
 		{head: "retries", short: "retries", cell: count(retries), spread: "retries", value: always(retries)},
-		{head: "per client", short: "each", cell: func(_ RunData, f backoff.Figures) string { return words.Each(f.Retries, f.Clients) }},
-		{head: "most in a slot", short: "busiest", cell: withRate(most), spread: "most_in_a_slot", value: always(most)},
+		{head: "per client", short: "per client", cell: func(_ RunData, f backoff.Figures) string { return words.PerClient(f.Retries, f.Clients) }},
+		{head: "most in a slot", short: "most", cell: withRate(most), spread: "most_in_a_slot", value: always(most), perSlot: true},
 		{head: "busiest slot starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.BusiestSlotFrom })},
 		{head: "gave up", short: "gave up", cell: count(gaveUp), spread: "gave_up", value: always(gaveUp)},
-	}
+	}...)
 }
 
 // backColumns are the figures once the service is back. With a fresh load,
 // all through by is when the load stops: the crowd's own is shown instead.
+// Where a policy leaves clients not through, either is the last success
+// (words.LastSuccess), and named so.
 func backColumns(d RunData) []figureColumn {
 	peak := func(f backoff.Figures) int { return f.PeakAfterBack }
 	through := func(f backoff.Figures) int { return f.AllThroughBy }
-	throughCol := figureColumn{head: "all through by", short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)}
+	lost := words.AnyLost(d.Crowds)
+	throughCol := figureColumn{head: words.LastSuccess(lost), short: "through by", cell: timeCell(through), spread: "all_through_by_ms", value: present(through)}
+	if lost {
+		throughCol.short = "last success"
+	}
 	if d.Settings.Load > 0 {
 		crowd := func(f backoff.Figures) int { return f.CrowdAllThroughBy }
-		throughCol = figureColumn{head: "crowd all through by", short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
+		throughCol = figureColumn{head: words.CrowdLastSuccess(lost), short: "crowd by", cell: timeCell(crowd), spread: "crowd_all_through_by_ms", value: present(crowd)}
+		if lost {
+			throughCol.short = "crowd's last"
+		}
 	}
 	return []figureColumn{
-		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak)},
+		{head: "peak after back", short: "peak", cell: withRate(peak), spread: "peak_after_back", value: always(peak), perSlot: true},
 		{head: "peak starts", short: "starts", cell: timeCell(func(f backoff.Figures) int { return f.PeakAfterBackFrom })},
 		throughCol,
 	}
@@ -142,7 +168,7 @@ func serviceColumns(d RunData) []figureColumn {
 	}
 	for _, p := range d.Policies {
 		if p.MaxElapsed > 0 {
-			cols = append(cols, figureColumn{head: "out of time", short: "late", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time"))})
+			cols = append(cols, figureColumn{head: "out of time", short: "out of time", cell: count(get("out_of_time")), spread: "out_of_time", value: always(get("out_of_time"))})
 			break
 		}
 	}
@@ -166,10 +192,12 @@ func serviceColumns(d RunData) []figureColumn {
 
 // marks says, for each policy and column, whether its value is the best
 // (+1) or the worst (-1) of the column, by words.Marks: the best only among
-// the policies with the fewest clients not through, the worst wherever the
-// values differ. A column's bad values are the worst whatever the others
-// are.
-func marks(crowds []backoff.Result, cols []figureColumn) [][]int {
+// the policies with the fewest clients not through, never for a policy no
+// good for the service (words.FailureOver, on the one seed and, once it
+// has landed, over the spread's seeds sp) nor for a count far above the
+// slot's capacity, the worst wherever the values differ. A column's bad
+// values are the worst whatever the others are.
+func marks(s backoff.Settings, crowds []backoff.Result, sp *backoff.SeedsCrowd, cols []figureColumn) [][]int {
 	out := make([][]int, len(crowds))
 	for i := range out {
 		out[i] = make([]int, len(cols))
@@ -183,7 +211,8 @@ func marks(crowds []backoff.Result, cols []figureColumn) [][]int {
 			values := make([]words.Value, len(crowds))
 			for i, r := range crowds {
 				v, ok := col.value(r.Figures)
-				values[i] = words.Value{V: v, OK: ok}
+				disaster := words.FailureOver(s, crowds, i, sp) != "" || col.perSlot && words.FarAboveCapacity(s, v)
+				values[i] = words.Value{V: v, OK: ok, Disaster: disaster}
 			}
 			for i, m := range words.Marks(values, notThrough, col.better) {
 				switch m {
@@ -248,7 +277,7 @@ func figureTable(d RunData, cols []figureColumn, w int, st *Styles) string {
 }
 
 func figureTableOf(d RunData, cols []figureColumn, w int, st *Styles) (string, bool) {
-	mk := marks(d.Crowds, cols)
+	mk := marks(d.Settings, d.Crowds, d.Evidence().Spread, cols)
 	var rows [][]string
 	var kinds [][]int // per cell: 1 best, -1 worst, 2 a spread row, 3 still overloaded
 	for i, r := range d.Crowds {
@@ -465,12 +494,20 @@ func ownPolicy(d RunData) string {
 func crowdLegend(d RunData) string {
 	s := d.Settings
 	out := fmt.Sprintf("%s the best of its column among the policies with the fewest clients not through (a policy does no better by losing clients), "+
-		"%s the worst of its column. not through (lost): the clients that never got through, gave up, throttled or out of time, and their share of all clients; "+
-		"most in a slot (busiest): the most retries in one %s slot, and that as a rate a second; "+
+		"never a policy no good for your service (still overloaded, or most of its crowd lost) nor a slot more than twice the capacity, "+
+		"%s the worst of its column. not through: the clients that never got through, gave up, throttled or out of time, and their share of the clients the outage touched "+
+		"(clients touched: those that start no later than the run's last failure; a later one meets nothing but success); "+
+		"most in a slot: the most retries in one %s slot, and that as a rate a second; "+
 		"busiest slot starts: where the first such slot starts; peak after back: the most attempts in one slot once the service is back. "+
 		"- means there is none: no retries, or no client got through.", BestMark, WorstMark, words.Human(s.Slot))
-	if s.Load > 0 {
+	lost := words.AnyLost(d.Crowds)
+	switch {
+	case s.Load > 0 && lost:
+		out += " crowd's last success: when the last client of the crowd, not of the fresh load, to get through did; some never did."
+	case s.Load > 0:
 		out += " crowd all through by: when the last client of the crowd, not of the fresh load, got through."
+	case lost:
+		out += " last success: the latest served attempt; some clients never got through."
 	}
 	if s.HasService() {
 		out += " recovered after: from the outage's end until the service is stable; overloaded: still overloaded when the fresh load stops."
@@ -569,7 +606,7 @@ func crowdTables(d RunData, w int, st *Styles) string {
 		"",
 		st.Text.Render(prose(CrowdIntroFull(s, d.Policies), w)),
 		"",
-		figureTable(d, paneCrowdColumns(), w, st),
+		figureTable(d, paneCrowdColumns(d), w, st),
 	}
 	if note := spreadSoFarNote(d); note != "" {
 		parts = append(parts, st.Note.Render(prose(note, w)))
@@ -600,7 +637,7 @@ const VerdictTitle = "Will the service survive the retries?"
 // for, then each policy's verdict, its name first, then the run's ranking.
 func verdicts(d RunData, w int, st *Styles) string {
 	lines := []string{st.Title.Render(cut(VerdictTitle, w))}
-	ranking, choice := words.RankingAndChoice(d.Settings, d.Crowds)
+	ranking, choice := words.RankingAndChoice(d.Settings, d.Crowds, d.Evidence())
 	if len(d.Crowds) > 1 {
 		lines = append(lines, st.Answer.Render(prose(choice, w)))
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // Fit cuts s to at most h lines of at most w cells each: the last resort
@@ -46,25 +48,79 @@ func ClipHeight(s string, h int) string {
 	return s + strings.Repeat("\n", h-n)
 }
 
-// Wrap word-wraps plain text to w cells, each of its lines on its own, breaking words longer than a line;
-// lines carry no trailing spaces. Width 0 gives "".
+// Wrap word-wraps plain text to w cells, each of its lines on its own: it
+// breaks at spaces alone, never at a hyphen ("not-through<=1%" stays
+// whole), never between two words words.Keeps together (a number and its
+// unit, "40 s"; a legend's mark and what it explains, "* the best"), and
+// breaks a word longer than a line; a line's leading spaces stay on its
+// first line. Lines carry no trailing spaces. Width 0 gives "".
 func Wrap(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		for _, l := range strings.Split(ansi.Wrap(para, w, ""), "\n") {
-			// ansi.Wrap can leave a line too long around a lone "-".
-			if ansi.StringWidth(l) > w {
-				l = ansi.Hardwrap(l, w, true)
-			}
-			for _, part := range strings.Split(l, "\n") {
-				out = append(out, strings.TrimRight(part, " "))
-			}
-		}
+		out = append(out, wrapLine(para, w)...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// wrapLine wraps one line of text: its words joined into pieces that stay
+// on one line (words.Keeps), then the pieces laid out greedily, each
+// separated by the spaces that stood before it.
+func wrapLine(line string, w int) []string {
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	type piece struct {
+		text  string
+		space string // the spaces before it in the line
+	}
+	var pieces []piece
+	prev := ""
+	for rest := line[len(indent):]; rest != ""; {
+		word := rest
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			word = rest[:i]
+		}
+		rest = rest[len(word):]
+		space := rest[:len(rest)-len(strings.TrimLeft(rest, " "))]
+		rest = rest[len(space):]
+		switch {
+		case word == "":
+		case len(pieces) > 0 && words.Keeps(prev, word):
+			last := &pieces[len(pieces)-1]
+			last.text += last.space + word
+			last.space = ""
+		default:
+			pieces = append(pieces, piece{text: word})
+		}
+		if word != "" {
+			prev = word
+			pieces[len(pieces)-1].space = space
+		}
+	}
+	var out []string
+	cur, curW := indent, ansi.StringWidth(indent)
+	sep := ""
+	for _, p := range pieces {
+		pw := ansi.StringWidth(p.text)
+		if curW > 0 && curW+len(sep)+pw > w && strings.TrimSpace(cur) != "" {
+			out = append(out, strings.TrimRight(cur, " "))
+			cur, curW, sep = "", 0, ""
+		}
+		cur += sep + p.text
+		curW += len(sep) + pw
+		sep = p.space
+		// A piece longer than a line is broken where it must be.
+		if curW > w {
+			parts := strings.Split(ansi.Hardwrap(cur, w, true), "\n")
+			for _, part := range parts[:len(parts)-1] {
+				out = append(out, strings.TrimRight(part, " "))
+			}
+			cur = parts[len(parts)-1]
+			curW = ansi.StringWidth(cur)
+		}
+	}
+	return append(out, strings.TrimRight(cur, " "))
 }
 
 // Height is the number of lines of s.

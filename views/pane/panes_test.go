@@ -2,6 +2,7 @@ package pane
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/retryplanner/retry-planner/backoff"
 	"github.com/retryplanner/retry-planner/ledger"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // six is the six policies' run under s, its series kept, and its spread
@@ -40,8 +42,8 @@ func six(t testing.TB, s backoff.Settings, seeds int) RunData {
 // a column where all are alike has neither.
 func TestMarks(t *testing.T) {
 	d := six(t, backoff.Defaults(), 0)
-	cols := paneCrowdColumns()
-	mk := marks(d.Crowds, cols)
+	cols := paneCrowdColumns(d)
+	mk := marks(d.Settings, d.Crowds, nil, cols)
 	fixed, exp, equal, custom := 0, 1, 3, 5 // full jitter 2 and decorrelated 4 carry none
 	const notThrough, retries, mostInASlot, gaveUp = 0, 1, 3, 5
 	want := map[[2]int]int{
@@ -62,7 +64,7 @@ func TestMarks(t *testing.T) {
 	// Once the service is back: fixed's peak of 0 comes from clients who
 	// all gave up before it was back; it is not the best.
 	bcols := backColumns(d)
-	bmk := marks(d.Crowds, bcols)
+	bmk := marks(d.Settings, d.Crowds, nil, bcols)
 	if bmk[fixed][0] == 1 || bmk[equal][0] != 1 || bmk[exp][0] != -1 {
 		t.Errorf("peak after back: fixed %d, equal jitter %d, exponential %d; want not best, best, worst", bmk[fixed][0], bmk[equal][0], bmk[exp][0])
 	}
@@ -73,7 +75,7 @@ func TestMarks(t *testing.T) {
 	// 1000 retries.
 	s := backoff.Defaults()
 	s.FirstWait = 100
-	for p, row := range marks(six(t, s, 0).Crowds, cols) {
+	for p, row := range marks(s, six(t, s, 0).Crowds, nil, cols) {
 		if row[retries] != 0 {
 			t.Errorf("%d: retries marked %d although all are 1000", p, row[retries])
 		}
@@ -83,7 +85,7 @@ func TestMarks(t *testing.T) {
 	s.Capacity, s.Load = 100, 150 // more load than it serves: still overloaded
 	sd := six(t, s, 0)
 	scols := serviceColumns(sd)
-	smk := marks(sd.Crowds, scols)
+	smk := marks(sd.Settings, sd.Crowds, nil, scols)
 	for c, col := range scols {
 		if col.head != "recovered after" {
 			continue
@@ -105,7 +107,7 @@ func TestMarkRuleOverRandomFigures(t *testing.T) {
 	s := backoff.Defaults()
 	s.Capacity, s.Load, s.Budget = 100, 50, backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
 	d := RunData{Settings: s}
-	cols := append(append(paneCrowdColumns(), backColumns(d)...), serviceColumns(d)...)
+	cols := append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...)
 	pick := func(n int) int { return rnd.IntN(n) }
 	for trial := range 2000 {
 		n := 1 + pick(6)
@@ -125,7 +127,7 @@ func TestMarkRuleOverRandomFigures(t *testing.T) {
 			f.LatencyP50, f.LatencyP99 = pick(3)*100-100, pick(3)*100-100
 			crowds[i].Figures = f
 		}
-		mk := marks(crowds, cols)
+		mk := marks(s, crowds, nil, cols)
 		fewest := crowds[0].Figures.NotThrough
 		for _, r := range crowds {
 			fewest = min(fewest, r.Figures.NotThrough)
@@ -258,7 +260,7 @@ func TestCrowdPaneFigures(t *testing.T) {
 			break
 		}
 	}
-	if got, want := strings.Join(strings.Fields(row), " "), "full jitter 36 · 18% 962 4.8 28 · 280/s 400 ms 36"; got != want {
+	if got, want := strings.Join(strings.Fields(row), " "), "full jitter 36 · 18% 962 4.81 28 · 280/s 400 ms 36"; got != want {
 		t.Errorf("full jitter row: got %q, want %q", got, want)
 	}
 	if !strings.Contains(out, "here 28, 44 and 15 against 200.") {
@@ -407,11 +409,22 @@ func TestChange(t *testing.T) {
 		{"all_through_by_ms", -1, 15000, "some now", 1},
 		{"gave_up", 0, 0, SameMark, 0},
 	}
+	even := words.Lost{NotThrough: 10, Clients: 100, Touched: 100}
 	for _, tt := range tests {
-		text, better := Change(field(tt.name), tt.a, tt.b)
+		text, better := Change(field(tt.name), tt.a, tt.b, even, even)
 		if text != tt.text || better != tt.better {
 			t.Errorf("%s %d → %d: got %q, %d; want %q, %d", tt.name, tt.a, tt.b, text, better, tt.text, tt.better)
 		}
+	}
+	// Issue 25, item 2: B's 150 through of 200 against A's 90 of 100 is
+	// more through, but B leaves 25% not through against A's 10%: worse;
+	// and B's fewer retries are then won by losing clients.
+	lostB := words.Lost{NotThrough: 50, Clients: 200, Touched: 200}
+	if text, better := Change(field("through"), 90, 150, even, lostB); text != "+60" || better != -1 {
+		t.Errorf("through 90 of 100 → 150 of 200: got %q, %d; want \"+60\", -1 (worse)", text, better)
+	}
+	if _, better := Change(field("retries"), 900, 800, even, lostB); better != notJudged {
+		t.Errorf("retries 900 → 800 while losing 25%% against 10%%: got %d, want %d (not judged)", better, notJudged)
 	}
 }
 
@@ -467,7 +480,7 @@ func TestQuickTableIsLipglosss(t *testing.T) {
 	// Pane 2's tables keep within any width, drawn the quick way or,
 	// where they must shrink, by lipgloss.
 	for w := 40; w <= 200; w += 7 {
-		for _, cols := range [][]figureColumn{paneCrowdColumns(), backColumns(d)} {
+		for _, cols := range [][]figureColumn{paneCrowdColumns(d), backColumns(d)} {
 			got := figureTable(d, cols, w, st)
 			if Width(got) > w {
 				t.Errorf("width %d: a table %d wide", w, Width(got))
@@ -508,5 +521,164 @@ func TestCompareViewDoesNotPraiseLosingClients(t *testing.T) {
 	}
 	if !strings.Contains(out, NotJudgedMark+" not judged") {
 		t.Error("the legend does not explain " + NotJudgedMark)
+	}
+}
+
+// Issue 24, item 1: pane 2's share of clients not through is of the
+// clients the outage touched, so a longer load window that touches no more
+// (the service is stable long before 70 s, the window's first end) leaves
+// its cells and verdicts as they are; the table says of how many.
+func TestPaneShareOfClientsTouched(t *testing.T) {
+	st := DefaultStyles()
+	run := func(until int) RunData {
+		s := backoff.Defaults()
+		s.Clients, s.Outage, s.Capacity, s.Load, s.LoadUntil = 2000, 10000, 200, 150, until
+		return six(t, s, 0)
+	}
+	short, long := run(70000), run(300000)
+	if got, want := verdicts(long, 100, st), verdicts(short, 100, st); got != want {
+		t.Errorf("load until 5 min:\n%s\nwant what load until 70 s says:\n%s", got, want)
+	}
+	for i := range short.Crowds {
+		a, b := short.Crowds[i].Figures, long.Crowds[i].Figures
+		if got, want := notThroughCell(long, b), notThroughCell(short, a); got != want || a.Clients == b.Clients {
+			t.Errorf("%s: got %q of %d clients, want %q of %d", short.Policies[i].Name, got, b.Clients, want, a.Clients)
+		}
+	}
+	cols := paneCrowdColumns(long)
+	if len(cols) < 2 || cols[1].head != "clients touched" {
+		t.Errorf("got the columns %v, want the clients touched after the clients not through", cols)
+	}
+}
+
+// Issue 24, item 13: where a policy leaves clients not through, the latest
+// served attempt is the last success, not "all through by"; with a fresh
+// load, the crowd's. Where none is lost it is all through by.
+func TestLastSuccessIsNamedSo(t *testing.T) {
+	tests := []struct {
+		name     string
+		s        func() backoff.Settings
+		policies []backoff.Shape
+		head     string
+	}{
+		// fixed's 200 clients all give up at the defaults.
+		{"the defaults: fixed loses every client", backoff.Defaults, []backoff.Shape{backoff.Fixed, backoff.Exponential}, "last success"},
+		{"exponential alone: all through", backoff.Defaults, []backoff.Shape{backoff.Exponential}, "all through by"},
+		{"a load: the crowd's", func() backoff.Settings {
+			s := backoff.Defaults()
+			s.Capacity, s.Load = 100, 50
+			return s
+		}, []backoff.Shape{backoff.Fixed}, "crowd's last success"},
+	}
+	for _, tt := range tests {
+		s := tt.s()
+		var ps []backoff.Policy
+		for _, i := range tt.policies {
+			ps = append(ps, s.Five()[i])
+		}
+		rs, err := backoff.RunAll(ps, s, backoff.Options{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := RunData{Settings: s, Policies: ps, Crowds: rs}
+		cols := backColumns(d)
+		if got := cols[len(cols)-1].head; got != tt.head {
+			t.Errorf("%s: got the column %q, want %q", tt.name, got, tt.head)
+		}
+		if legend := crowdLegend(d); !strings.Contains(legend, tt.head+":") && tt.head != "all through by" {
+			t.Errorf("%s: the legend does not say what %q is:\n%s", tt.name, tt.head, legend)
+		}
+	}
+}
+
+// Issue 24, item 12: pane 2's retries a client are words.PerClient's, as
+// in the reports and the pictures: 5,548 over 10,000 clients read 0.55
+// (they read 0.6).
+func TestPaneRoundsAsWordsDoes(t *testing.T) {
+	f := backoff.Figures{Clients: 10000, ClientsTouched: 10000, Retries: 5548}
+	d := RunData{Settings: backoff.Defaults(), Crowds: []backoff.Result{{Figures: f}}}
+	for _, col := range paneCrowdColumns(d) {
+		if col.head == "per client" {
+			if got := col.cell(d, f); got != "0.55" {
+				t.Errorf("per client: got %q, want \"0.55\"", got)
+			}
+			return
+		}
+	}
+	t.Error("no per client column")
+}
+
+// Issue 24, item 11: one name per thing. A column's short head, for a
+// narrow pane, takes its words from its head (not "lost" for not
+// through, "late" for out of time, "each" for per client); the strip of
+// pane 1 names its marks as the schedule's table does ("○ not needed",
+// which it called "not made").
+func TestOneNamePerThing(t *testing.T) {
+	s := backoff.Defaults()
+	s.Capacity, s.Load, s.Queue, s.Timeout, s.MaxElapsed = 100, 50, 100, 1000, 20000
+	s.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
+	for _, lost := range []bool{false, true} {
+		f := backoff.Figures{Clients: 10, ClientsTouched: 5}
+		if lost {
+			f.NotThrough = 1
+		}
+		d := RunData{Settings: s, Policies: s.Five(), Crowds: []backoff.Result{{Policy: s.Five()[0], Figures: f}}}
+		for _, col := range append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...) {
+			for _, w := range strings.Fields(col.short) {
+				if !slices.Contains(strings.Fields(strings.ReplaceAll(col.head, "'s", "")), strings.ReplaceAll(w, "'s", "")) {
+					t.Errorf("the column %q is short for %q: %q is none of its words", col.short, col.head, w)
+				}
+			}
+		}
+	}
+	// Exponential at the defaults: through at 15 s, the attempt after it
+	// not needed.
+	d := backoff.Defaults()
+	sc := backoff.ScheduleOf(d.Five()[backoff.Exponential], d, 1)
+	strip := ansi.Strip(TimelineStrip(sc.Retries, 10000, 60, DefaultStyles()))
+	if !strings.Contains(strip, "○ not needed") || strings.Contains(strip, "not made") {
+		t.Errorf("the strip's legend:\n%s\nwant ○ not needed, as the table says", strip)
+	}
+}
+
+// Issue 24, item 3: a best mark means good for the service. The issue's
+// run (the gRPC preset, 120,000 clients, capacity 4,000 a second, a load of
+// 3,000, a 45 s outage, a queue of 10,000, 3 s timeouts): both policies
+// lose the whole crowd, so neither takes a best mark, not for its fewer
+// clients not through, nor for a busiest slot of 18,690 (186,900/s) against
+// a slot that serves 400. Where policies are good, a busiest slot more than
+// twice the capacity still takes none: 900 and 1,000 against 400 (2 x 400
+// = 800), while 700 is the best.
+func TestNoBestMarkForADisaster(t *testing.T) {
+	s := backoff.Defaults()
+	s.Clients, s.Capacity, s.Load, s.Outage, s.Queue, s.Timeout = 120000, 4000, 3000, 45000, 10000, 3000
+	grpc := backoff.Figures{Clients: 435000, ClientsTouched: 304167, NotThrough: 228135, GaveUp: 228135, Retries: 1065056, MostInASlot: 30207,
+		RecoveredAfter: 16400, CrowdAllThroughBy: -1, PeakAfterBack: 1518}
+	full := backoff.Figures{Clients: 435000, ClientsTouched: 356682, NotThrough: 210650, GaveUp: 210650, Retries: 1503895, MostInASlot: 18690,
+		RecoveredAfter: 33900, CrowdAllThroughBy: -1, PeakAfterBack: 1816}
+	d := RunData{Settings: s, Crowds: []backoff.Result{{Policy: backoff.Policy{Name: "grpc"}, Figures: grpc}, {Policy: backoff.Policy{Name: "full jitter"}, Figures: full}}}
+	cols := append(append(paneCrowdColumns(d), backColumns(d)...), serviceColumns(d)...)
+	for p, row := range marks(s, d.Crowds, nil, cols) {
+		for c, m := range row {
+			if m == 1 {
+				t.Errorf("%s, %s: got a best mark, want none: the policy loses the whole crowd", d.Crowds[p].Policy.Name, cols[c].head)
+			}
+		}
+	}
+	good := func(most int) backoff.Result {
+		return backoff.Result{Figures: backoff.Figures{Clients: 435000, ClientsTouched: 120000, MostInASlot: most, CrowdAllThroughBy: 15000}}
+	}
+	most := []figureColumn{paneCrowdColumns(RunData{Settings: s})[3]}
+	if most[0].head != "most in a slot" {
+		t.Fatalf("got the column %q, want most in a slot", most[0].head)
+	}
+	for _, tt := range []struct {
+		values []int
+		want   []int
+	}{{[]int{900, 1000}, []int{0, -1}}, {[]int{700, 1000}, []int{1, -1}}} {
+		mk := marks(s, []backoff.Result{good(tt.values[0]), good(tt.values[1])}, nil, most)
+		if mk[0][0] != tt.want[0] || mk[1][0] != tt.want[1] {
+			t.Errorf("most in a slot %v against 400 a slot: got marks %d, %d; want %v", tt.values, mk[0][0], mk[1][0], tt.want)
+		}
 	}
 }

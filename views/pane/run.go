@@ -24,6 +24,22 @@ type RunData struct {
 	Spread      *backoff.SeedsCrowd
 	SpreadSoFar bool
 	SpreadErr   error
+	// Remedies are the service's own, tried on the first ranked policy
+	// (or, until they have run, to try), for when no policy is good for
+	// the service: words.Choice says the way out.
+	Remedies []words.Remedy
+	Trying   bool // the remedies are running
+}
+
+// Evidence is what pane 2's choice rests on beyond the one seed: the whole
+// spread over seeds once it has landed (not the seeds done so far), and
+// the remedies.
+func (d RunData) Evidence() words.Evidence {
+	ev := words.Evidence{Remedies: d.Remedies, Trying: d.Trying}
+	if !d.SpreadSoFar {
+		ev.Spread = d.Spread
+	}
+	return ev
 }
 
 // Landed reports whether the crowds have landed.

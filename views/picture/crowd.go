@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"math"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -13,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // CrowdPictureHeight is the crowd picture's default height in points for
@@ -34,10 +33,13 @@ var policyColors = []color.RGBA{
 // name, in the unit its title gives.
 type crowdFigure struct {
 	title, name string
-	// unit turns the figure's value into the panel's unit; clients is the
-	// crowd's, for a share.
-	unit   func(v, clients int, s backoff.Settings) float64
-	format func(v float64) string
+	// unit turns the figure's value into the panel's unit, of the clients
+	// where it is a figure a client.
+	unit func(v int, of clientsOf, s backoff.Settings) float64
+	// text is the value's label, in the words every face writes it in
+	// (words.PerClient, words.Rate, words.Percent, words.Human): one
+	// rounding per figure.
+	text func(v int, of clientsOf, s backoff.Settings) string
 	// alarm marks, above its bar, a policy whose service was still
 	// overloaded when the load ended.
 	alarm bool
@@ -50,35 +52,45 @@ type crowdFigure struct {
 // nothing is rejected and every policy is stable from the outage's end, so
 // that panel is left out too.
 func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure {
-	share := func(v, clients int, _ backoff.Settings) float64 { return 100 * float64(v) / float64(max(clients, 1)) }
-	seconds := func(v, _ int, _ backoff.Settings) float64 { return float64(v) / 1000 }
-	perSecond := func(v, _ int, s backoff.Settings) float64 { return float64(v) * 1000 / float64(s.Slot) }
-	wholeText := func(v float64) string { return groupThousands(strconv.FormatFloat(math.Round(v), 'f', 0, 64)) }
+	// Where a client was lost, all through by is the last success.
+	lost := has("not_through")
+	// A share of the clients not through is of those the outage touched.
+	share := func(v int, of clientsOf, _ backoff.Settings) float64 {
+		return 100 * float64(v) / float64(max(of.touched, 1))
+	}
+	shareText := func(v int, of clientsOf, _ backoff.Settings) string { return words.Percent(v, of.touched) }
+	seconds := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) / 1000 }
+	secondsText := func(v int, _ clientsOf, _ backoff.Settings) string { return words.Human(v) }
+	perSecond := func(v int, _ clientsOf, s backoff.Settings) float64 { return float64(v) * 1000 / float64(s.Slot) }
+	rateText := func(v int, _ clientsOf, s backoff.Settings) string {
+		return strings.TrimSuffix(words.Rate(v, s.Slot), "/s")
+	}
 	figs := []crowdFigure{
-		{title: "retries per client", name: "retries", unit: func(v, clients int, _ backoff.Settings) float64 {
-			return float64(v) / float64(max(clients, 1))
-		}, format: func(v float64) string { return significant(v) }},
-		{title: "busiest slot, retries a second", name: "most_in_a_slot", unit: perSecond, format: wholeText},
-		{title: "peak after back, attempts a second", name: "peak_after_back", unit: perSecond, format: wholeText},
-		{title: "gave up, % of clients", name: "gave_up", unit: share, format: percentText},
-		{title: "throttled, % of clients", name: "throttled", unit: share, format: percentText},
-		{title: "out of time, % of clients", name: "out_of_time", unit: share, format: percentText},
-		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, format: significant, alarm: true},
-		{title: "all through by, seconds", name: "all_through_by_ms", unit: seconds, format: significant},
-		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, format: significant},
+		{title: "retries per client", name: "retries", unit: func(v int, of clientsOf, _ backoff.Settings) float64 {
+			return float64(v) / float64(max(of.all, 1))
+		}, text: func(v int, of clientsOf, _ backoff.Settings) string { return words.PerClient(v, of.all) }},
+		{title: "busiest slot, retries a second", name: "most_in_a_slot", unit: perSecond, text: rateText},
+		{title: "peak after back, attempts a second", name: "peak_after_back", unit: perSecond, text: rateText},
+		{title: "gave up, % of clients touched", name: "gave_up", unit: share, text: shareText},
+		{title: "throttled, % of clients touched", name: "throttled", unit: share, text: shareText},
+		{title: "out of time, % of clients touched", name: "out_of_time", unit: share, text: shareText},
+		{title: "stable from, seconds", name: "stable_from_ms", unit: seconds, text: secondsText, alarm: true},
+		{title: words.LastSuccess(lost) + ", seconds", name: "all_through_by_ms", unit: seconds, text: secondsText},
+		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, text: secondsText},
 	}
 	// A queue: the capacity spent on clients that had left, or the requests
 	// dropped unworked, and how full the queue got.
 	if s.HasQueue() {
-		count := func(v, _ int, _ backoff.Settings) float64 { return float64(v) }
+		count := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) }
+		countText := func(v int, _ clientsOf, _ backoff.Settings) string { return words.Count(v) }
 		if s.DropExpired {
-			figs = append(figs, crowdFigure{title: "dropped, expired requests", name: "dropped", unit: count, format: wholeText})
+			figs = append(figs, crowdFigure{title: "dropped, expired requests", name: "dropped", unit: count, text: countText})
 		} else {
-			figs = append(figs, crowdFigure{title: "wasted, expired requests worked on", name: "wasted", unit: count, format: wholeText})
+			figs = append(figs, crowdFigure{title: "wasted, expired requests worked on", name: "wasted", unit: count, text: countText})
 		}
-		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v, _ int, s backoff.Settings) float64 {
+		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v int, _ clientsOf, s backoff.Settings) float64 {
 			return 100 * float64(v) / float64(max(s.Queue, 1))
-		}, format: percentText})
+		}, text: func(v int, _ clientsOf, s backoff.Settings) string { return words.Percent(v, s.Queue) }})
 	}
 	var out []crowdFigure
 	for _, f := range figs {
@@ -92,10 +104,15 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 	return out
 }
 
+// clientsOf are what a figure a client is of: all the clients, and those
+// the outage touched, which a share of clients not through is of.
+type clientsOf struct{ all, touched int }
+
 // crowdBar is one policy's bar in one panel: its value and the spread's
 // median and 95th percentile, each absent when ok is false.
 type crowdBar struct {
 	value, median, p95   float64
+	label                string // the value in words, when it has one
 	hasValue, hasWhisker bool
 }
 
@@ -135,23 +152,7 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 			}
 		}
 	}
-	has := func(name string) bool {
-		field, _ := backoff.FindField(name)
-		for _, r := range results {
-			if field.Get(r.Figures) > 0 {
-				return true
-			}
-		}
-		if spread != nil {
-			for _, ps := range spread.Policies {
-				if ps.Spread(name).Worst > 0 {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	figs := crowdFigures(s, has)
+	figs := crowdFigures(s, hasFigure(results, spread))
 	const cols = 2
 	rows := (len(figs) + cols - 1) / cols
 	w, h, dpi, err := pictureSize(format, width, height, CrowdPictureHeight(rows))
@@ -197,10 +198,10 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 		var rule *capacityRule
 		if f.name == "peak_after_back" && s.Capacity > 0 {
 			rate := float64(s.SlotCapacity(s.Outage/s.Slot, s.Slot)) * 1000 / float64(s.Slot)
-			rule = &capacityRule{rate: rate, label: "capacity " + countText(int(math.Round(rate))) + "/s"}
+			rule = &capacityRule{rate: rate, label: "capacity " + words.Rate(s.SlotCapacity(s.Outage/s.Slot, s.Slot), s.Slot)}
 			top = max(top, rate)
 		}
-		pb := policyBars{bars: bars, format: f.format}
+		pb := policyBars{bars: bars}
 		room := 1.18 // above the tallest bar, for its label
 		for _, r := range results {
 			pb.alarms = append(pb.alarms, f.alarm && r.Figures.StillOverloaded)
@@ -232,27 +233,49 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 	return pictureBytes(format, c)
 }
 
+// hasFigure reports whether a figure, by its JSON name, is above 0 for
+// some policy of the results or some seed of the spread.
+func hasFigure(results []backoff.Result, spread *backoff.SeedsCrowd) func(name string) bool {
+	return func(name string) bool {
+		field, _ := backoff.FindField(name)
+		for _, r := range results {
+			if field.Get(r.Figures) > 0 {
+				return true
+			}
+		}
+		if spread != nil {
+			for _, ps := range spread.Policies {
+				if ps.Spread(name).Worst > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
 // crowdBarOf is policy j's bar in figure f's panel.
 func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spread *backoff.SeedsCrowd, j int) crowdBar {
 	field, _ := backoff.FindField(f.name)
-	clientsField, _ := backoff.FindField("clients")
+
 	present := func(v int) bool { return !field.Optional || v >= 0 }
 	var b crowdBar
 	if spread != nil {
 		ps := spread.Policies[j]
-		clients := ps.Spread("clients").Median
+		clients := clientsOf{all: ps.Spread("clients").Median, touched: ps.Spread("clients_touched").Median}
 		sp := ps.Spread(f.name)
 		if present(sp.Median) && present(sp.P95) {
 			b.median, b.p95, b.hasWhisker = f.unit(sp.Median, clients, s), f.unit(sp.P95, clients, s), true
 		}
 		if len(results) == 0 && present(sp.Median) {
-			b.value, b.hasValue = f.unit(sp.Median, clients, s), true
+			b.value, b.label, b.hasValue = f.unit(sp.Median, clients, s), f.text(sp.Median, clients, s), true
 		}
 	}
 	if len(results) > 0 {
 		fig := results[j].Figures
 		if v := field.Get(fig); present(v) {
-			b.value, b.hasValue = f.unit(v, clientsField.Get(fig), s), true
+			of := clientsOf{all: fig.Clients, touched: fig.ClientsTouched}
+			b.value, b.label, b.hasValue = f.unit(v, of, s), f.text(v, of, s), true
 		}
 	}
 	return b
@@ -317,7 +340,6 @@ func (cr capacityRule) Plot(c draw.Canvas, p *plot.Plot) {
 // above it (or "none") and its whisker when it has one.
 type policyBars struct {
 	bars   []crowdBar
-	format func(float64) string
 	alarms []bool // policy i's service still overloaded: "overloaded" above its label
 }
 
@@ -347,7 +369,7 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		label := "none"
 		if b.hasValue {
-			label = pb.format(b.value)
+			label = b.label
 		}
 		c.FillText(ls, vg.Point{X: mid, Y: labelAt + 2}, label)
 		if i < len(pb.alarms) && pb.alarms[i] {
@@ -361,24 +383,3 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 // StillOverloadedLabel is written above the stable-from bar of a policy
 // whose service was still overloaded when the load ended.
 const StillOverloadedLabel = "still overloaded"
-
-// significant writes v with three significant digits at most: 4.81, 24.6,
-// 250, 1,250.
-func significant(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	decimals := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if hasFrac {
-		return groupThousands(whole) + "." + frac
-	}
-	return groupThousands(whole)
-}
-
-// percentText is a share in percent: "18%", "0.5%".
-func percentText(v float64) string { return significant(v) + "%" }

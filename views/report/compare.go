@@ -17,7 +17,7 @@ import (
 // fewer retries, a lower peak after back, an earlier stable, fewer who gave
 // up, a lower p99 are better; more served and through are better; the
 // clients, where a slot lies and a slot's capacity are neither. A figure
-// that a side does better on while it leaves a larger share of its clients
+// that a side does better on while it leaves more of its clients
 // not through is not judged: it does better by losing clients.
 
 // CompareSide is one side of a comparison: its settings as run, and either
@@ -95,8 +95,8 @@ const (
 	// lies, a slot's capacity) and changed.
 	VerdictNone = "n/a"
 	// VerdictNotJudged is a figure that the side doing better on it does
-	// better on by losing clients: that side leaves a larger share of its
-	// clients not through (words.Judge).
+	// better on by losing clients: that side leaves more of its clients
+	// not through (words.Judge).
 	VerdictNotJudged = "not judged"
 	// VerdictOnlyA and VerdictOnlyB mark a policy that only one side runs.
 	VerdictOnlyA = "only in a"
@@ -145,20 +145,25 @@ func (fc figureChange) hasChange() bool {
 	return fc.a >= 0 && fc.b >= 0 && fc.verdict != VerdictOnlyA && fc.verdict != VerdictOnlyB
 }
 
-// Verdict is the change of a figure from a to b (-1: absent): "better",
-// "worse", "same" or "n/a".
-func Verdict(ff backoff.FigureField, a, b int) string {
-	switch {
-	case ff.Optional && (a < 0 || b < 0):
+// Verdict is the change of a figure from a to b (-1: absent), each side
+// losing its clients as lostA and lostB: "better", "worse", "same", "n/a"
+// or "not judged", as words.Judge decides; a figure absent on either side
+// is "n/a" here.
+func Verdict(ff backoff.FigureField, a, b int, lostA, lostB words.Lost) string {
+	if ff.Optional && (a < 0 || b < 0) {
 		return VerdictNone
-	case a == b:
-		return VerdictSame
-	case ff.Better == backoff.Neither:
-		return VerdictNone
-	case (b < a) == (ff.Better == backoff.Lower):
-		return VerdictBetter
 	}
-	return VerdictWorse
+	switch words.Judge(ff, a, b, lostA, lostB) {
+	case words.Same:
+		return VerdictSame
+	case words.Better:
+		return VerdictBetter
+	case words.Worse:
+		return VerdictWorse
+	case words.ByLosing:
+		return VerdictNotJudged
+	}
+	return VerdictNone
 }
 
 // policyChanges is a policy's figures on both sides.
@@ -203,12 +208,9 @@ func (c Comparison) changes() []policyChanges {
 			case "b":
 				fc.verdict = VerdictOnlyB
 			default:
-				fc.verdict = Verdict(ff, fc.a, fc.b)
+				fc.verdict = Verdict(ff, fc.a, fc.b, c.lost(c.A, ia), c.lost(c.B, ib))
 			}
 			pc.figures = append(pc.figures, fc)
-		}
-		if pc.in == "both" {
-			judgeByClients(c.lost(c.A, ia), c.lost(c.B, ib), pc.figures)
 		}
 		out = append(out, pc)
 	}
@@ -223,25 +225,14 @@ func (c Comparison) changes() []policyChanges {
 	return out
 }
 
-// lost is policy i's clients not through, of its clients, on a side.
+// lost is policy i's clients not through, of its clients and of those
+// the outage touched, on a side.
 func (c Comparison) lost(cs CompareSide, i int) words.Lost {
-	nt, _ := backoff.FindField("not_through")
-	all, _ := backoff.FindField("clients")
-	return words.Lost{NotThrough: cs.value(i, nt), Clients: cs.value(i, all)}
-}
-
-// judgeByClients turns the better or worse of every figure but the clients
-// not through and through into not judged where the side that does better
-// on it leaves a larger share of its clients not through.
-func judgeByClients(a, b words.Lost, figures []figureChange) {
-	for i, fc := range figures {
-		if fc.field.Name == "not_through" || fc.field.Name == "through" {
-			continue
-		}
-		if (fc.verdict == VerdictBetter || fc.verdict == VerdictWorse) && words.WonByLosing(fc.verdict == VerdictBetter, a, b) {
-			figures[i].verdict = VerdictNotJudged
-		}
+	get := func(name string) int {
+		ff, _ := backoff.FindField(name)
+		return cs.value(i, ff)
 	}
+	return words.Lost{NotThrough: get("not_through"), Clients: get("clients"), Touched: get("clients_touched")}
 }
 
 // verdictMark is a change's mark in the text: its direction, ▲ up or ▼
@@ -301,7 +292,14 @@ func CompareText(c Comparison) string {
 	}
 	var rows [][]string
 	var onlyA, onlyB []string
-	for _, pc := range c.changes() {
+	changes := c.changes()
+	lost := false // where a client is lost, all through by is the last success
+	for _, pc := range changes {
+		for _, fc := range pc.figures {
+			lost = lost || fc.field.Name == "not_through" && (fc.a > 0 || fc.b > 0)
+		}
+	}
+	for _, pc := range changes {
 		switch pc.in {
 		case "a":
 			onlyA = append(onlyA, pc.name)
@@ -322,7 +320,7 @@ func CompareText(c Comparison) string {
 					change += " ms"
 				}
 			}
-			rows = append(rows, []string{policy, fc.field.Label, spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc)})
+			rows = append(rows, []string{policy, words.FigureLabel(fc.field, lost), spreadCell(fc.field, fc.a), spreadCell(fc.field, fc.b), change, verdictMark(fc)})
 		}
 	}
 	if len(rows) > 0 {
@@ -347,9 +345,10 @@ func CompareText(c Comparison) string {
 const CompareLegend = "The change is B's figure less A's: ▲ it rose, ▼ it fell, = the same. The word says whether B is better or worse than A: " +
 	"fewer attempts, retries, rejected, failed while down, gave up, throttled, out of time, clients not through, timed out, wasted, " +
 	"dropped, a lower busiest slot, peak after back and queue peak, an earlier all through by, stable from and recovered after, " +
-	"lower latencies, and more served and through are better. Not judged: the side that does better on the figure leaves a larger " +
-	"share of its clients not through, so it does better by losing clients (those who stop retry no more, load the service no more " +
-	"and have no latency to measure); only the clients not through and through are always judged. No word: a figure that is neither " +
+	"lower latencies, and more served and through are better. Not judged: the side that does better on the figure leaves more " +
+	"of its clients not through, so it does better by losing clients (those who stop retry no more, load the service no more " +
+	"and have no latency to measure). The clients not through and through are always judged: by count where A and B ran as many " +
+	"clients, else by share of the clients the outage touched (a longer load window adds clients who all get through). No word: a figure that is neither " +
 	"better nor worse (the clients, where a slot starts, a slot's capacity), or one that does not exist (\"-\", no client got through) " +
 	"in A or in B.\n"
 

@@ -5,40 +5,53 @@ import (
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // A figure's verdict follows its direction, and none where it is absent or
-// has no direction.
+// has no direction; the clients not through and through follow the
+// clients each side leaves not through (words.Judge).
 func TestVerdict(t *testing.T) {
+	even := words.Lost{NotThrough: 10, Clients: 100, Touched: 100}
+	of200 := func(notThrough int) words.Lost { return words.Lost{NotThrough: notThrough, Clients: 200, Touched: 200} }
 	tests := []struct {
-		figure string
-		a, b   int
-		want   string
+		figure       string
+		a, b         int
+		lostA, lostB words.Lost
+		want         string
 	}{
-		{"retries", 800, 700, VerdictBetter},
-		{"retries", 700, 800, VerdictWorse},
-		{"retries", 700, 700, VerdictSame},
-		{"peak_after_back", 20, 5, VerdictBetter},
-		{"stable_from_ms", 30000, 10000, VerdictBetter},
-		{"gave_up", 0, 3, VerdictWorse},
-		{"latency_p99_ms", 100, 99, VerdictBetter},
-		{"through", 164, 200, VerdictBetter},
-		{"through", 200, 164, VerdictWorse},
-		{"served", 1, 0, VerdictWorse},
-		{"clients", 200, 300, VerdictNone},
-		{"clients", 200, 200, VerdictSame},
-		{"busiest_slot_from_ms", 400, 800, VerdictNone},
-		{"slot_capacity", -1, -1, VerdictNone},
-		{"all_through_by_ms", 15000, -1, VerdictNone},
-		{"all_through_by_ms", -1, 15000, VerdictNone},
-		{"all_through_by_ms", 15000, 14000, VerdictBetter},
+		{"retries", 800, 700, even, even, VerdictBetter},
+		{"retries", 700, 800, even, even, VerdictWorse},
+		{"retries", 700, 700, even, even, VerdictSame},
+		{"peak_after_back", 20, 5, even, even, VerdictBetter},
+		{"stable_from_ms", 30000, 10000, even, even, VerdictBetter},
+		{"gave_up", 0, 3, even, even, VerdictWorse},
+		{"latency_p99_ms", 100, 99, even, even, VerdictBetter},
+		{"through", 164, 200, of200(36), of200(0), VerdictBetter},
+		{"through", 200, 164, of200(0), of200(36), VerdictWorse},
+		{"not_through", 36, 0, of200(36), of200(0), VerdictBetter},
+		// Issue 25, item 2: A 90 of 100 through against B 150 of 200: B
+		// leaves 25% not through against A's 10%, worse on both.
+		{"through", 90, 150, even, words.Lost{NotThrough: 50, Clients: 200, Touched: 200}, VerdictWorse},
+		{"not_through", 10, 50, even, words.Lost{NotThrough: 50, Clients: 200, Touched: 200}, VerdictWorse},
+		// A longer window that adds 800 clients who all get through: the
+		// same share of the clients touched, neither better nor worse.
+		{"through", 90, 890, even, words.Lost{NotThrough: 10, Clients: 900, Touched: 100}, VerdictNone},
+		{"served", 1, 0, even, even, VerdictWorse},
+		{"clients", 200, 300, even, even, VerdictNone},
+		{"clients", 200, 200, even, even, VerdictSame},
+		{"busiest_slot_from_ms", 400, 800, even, even, VerdictNone},
+		{"slot_capacity", -1, -1, even, even, VerdictNone},
+		{"all_through_by_ms", 15000, -1, even, even, VerdictNone},
+		{"all_through_by_ms", -1, 15000, even, even, VerdictNone},
+		{"all_through_by_ms", 15000, 14000, even, even, VerdictBetter},
 	}
 	for _, tt := range tests {
 		ff, ok := backoff.FindField(tt.figure)
 		if !ok {
 			t.Fatalf("no figure %s", tt.figure)
 		}
-		if got := Verdict(ff, tt.a, tt.b); got != tt.want {
+		if got := Verdict(ff, tt.a, tt.b, tt.lostA, tt.lostB); got != tt.want {
 			t.Errorf("%s from %d to %d: got %s, want %s", tt.figure, tt.a, tt.b, got, tt.want)
 		}
 	}

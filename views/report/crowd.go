@@ -50,18 +50,6 @@ func figureValue(ff backoff.FigureField, f backoff.Figures) (string, any) {
 	return itoa(v), v
 }
 
-// perSecond is a count in a slot of slot ms as a rate a second, rounded
-// down to a thousandth: 28 in 100 ms is 280.
-func perSecond(count, slot int) string {
-	return backoff.FormatThousandths(int(int64(count) * 1000 * 1000 / int64(max(slot, 1))))
-}
-
-// perClient is retries a client, rounded down to a thousandth: 962 for 200
-// is 4.81.
-func perClient(retries, clients int) string {
-	return backoff.FormatThousandths(int(int64(retries) * 1000 / int64(max(clients, 1))))
-}
-
 // crowdColumns is one policy's row: its name, its verdict, every figure, whether it was
 // still overloaded, the retries a client and the per-slot counts as rates
 // a second, then the policy's settings.
@@ -81,9 +69,9 @@ func crowdColumns(s backoff.Settings, r backoff.Result) (cols []column, doc obje
 		cell  string
 	}{
 		{"still_overloaded", f.StillOverloaded, fmt.Sprint(f.StillOverloaded)},
-		{"retries_per_client", json.Number(perClient(f.Retries, f.Clients)), perClient(f.Retries, f.Clients)},
-		{"most_in_a_slot_per_s", json.Number(perSecond(f.MostInASlot, s.Slot)), perSecond(f.MostInASlot, s.Slot)},
-		{"peak_after_back_per_s", json.Number(perSecond(f.PeakAfterBack, s.Slot)), perSecond(f.PeakAfterBack, s.Slot)},
+		{"retries_per_client", json.Number(words.PerClient(f.Retries, f.Clients)), words.PerClient(f.Retries, f.Clients)},
+		{"most_in_a_slot_per_s", json.Number(words.PerSecond(f.MostInASlot, s.Slot)), words.PerSecond(f.MostInASlot, s.Slot)},
+		{"peak_after_back_per_s", json.Number(words.PerSecond(f.PeakAfterBack, s.Slot)), words.PerSecond(f.PeakAfterBack, s.Slot)},
 	}
 	for _, e := range extra {
 		cols = append(cols, column{e.name, e.cell})
@@ -140,25 +128,27 @@ func CrowdReportCSV(s backoff.Settings, crowds []backoff.Result) string {
 
 // CrowdReportDoc is the crowd table as a JSON document: the settings, the
 // slot, for each policy its verdict and every figure under its MODEL.md
-// name, then the ranking (null without policies).
-func CrowdReportDoc(s backoff.Settings, crowds []backoff.Result) string {
+// name, then the ranking (null without policies); remedies as for
+// VerdictBlock.
+func CrowdReportDoc(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) string {
 	policies := []object{}
 	for _, c := range crowds {
 		_, doc := crowdColumns(s, c)
 		policies = append(policies, doc)
 	}
-	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}, {"ranking", rankingDoc(s, crowds)}})
+	return jsonDoc(object{{"settings", settingsJSON(s)}, {"slot_ms", s.Slot}, {"policies", policies}, {"ranking", rankingDoc(s, crowds, remedies)}})
 }
 
 // CrowdReport is the crowd report's text: the reference's block (the table
 // and, for the five, its sentences) as --plain writes it, then each
 // policy's verdict, the ranking and the figures they rest on, the policies
 // beyond the five, the retries a client and the busiest slots as rates, the
-// service's table when there is a service, and the draws.
-func CrowdReport(s backoff.Settings, crowds []backoff.Result) string {
+// service's table when there is a service, and the draws; remedies as
+// for VerdictBlock.
+func CrowdReport(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) string {
 	var b strings.Builder
 	b.WriteString(plain.CrowdText(s, crowds))
-	b.WriteString(VerdictBlock(s, crowds))
+	b.WriteString(VerdictBlock(s, crowds, remedies))
 	if len(crowds) > backoff.NumShapes && plain.AreTheFive(s, crowds[:backoff.NumShapes]) {
 		// The five and more: the reference's sentences speak of the five.
 		b.WriteString(plain.CrowdExplained(crowds[:backoff.NumShapes]) + "\n")
@@ -186,20 +176,13 @@ func ratesTable(s backoff.Settings, crowds []backoff.Result) string {
 	var rows [][]string
 	for _, c := range crowds {
 		f := c.Figures
-		rows = append(rows, []string{c.Policy.String(), decimals2(f.Retries, f.Clients),
-			fmt.Sprintf("%d (%s/s)", f.MostInASlot, perSecond(f.MostInASlot, s.Slot)),
-			fmt.Sprintf("%d (%s/s)", f.PeakAfterBack, perSecond(f.PeakAfterBack, s.Slot)),
+		rows = append(rows, []string{c.Policy.String(), words.PerClient(f.Retries, f.Clients),
+			fmt.Sprintf("%d (%s/s)", f.MostInASlot, words.PerSecond(f.MostInASlot, s.Slot)),
+			fmt.Sprintf("%d (%s/s)", f.PeakAfterBack, words.PerSecond(f.PeakAfterBack, s.Slot)),
 			plain.ThroughBy(f.PeakAfterBackFrom)})
 	}
 	return fmt.Sprintf("Retries a client, and the busiest slots as rates a second; the peak after back is the busiest slot from %d ms on, when the service is back:\n", s.Outage) +
 		textTable([]string{"policy", "retries a client", "most in a slot", "peak after back", "the peak from"}, rows)
-}
-
-// decimals2 is n/d with two decimals, rounded half up: 962/200 is "4.81".
-func decimals2(n, d int) string {
-	d = max(d, 1)
-	hundredths := (int64(n)*200 + int64(d)) / (2 * int64(d))
-	return fmt.Sprintf("%d.%02d", hundredths/100, hundredths%100)
 }
 
 // ServiceTable is "when the service is back": what the service did with the

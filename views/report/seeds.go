@@ -41,6 +41,10 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 		b.WriteString("  " + p.Policy.String() + ": " + words.SeedsVerdict(s, p, sc.Count) + "\n")
 	}
 	fmt.Fprintf(&b, "Over %s, each figure's median, 95th percentile and worst:\n", seedRange(sc))
+	lost := false
+	for _, p := range sc.Policies {
+		lost = lost || p.Spread("not_through").Worst > 0
+	}
 	var rows [][]string
 	for _, p := range sc.Policies {
 		for i, name := range seedFigures(s) {
@@ -50,7 +54,7 @@ func SeedsText(s backoff.Settings, sc backoff.SeedsCrowd) string {
 			if i == 0 {
 				policy = p.Policy.String()
 			}
-			rows = append(rows, []string{policy, ff.Label, spreadCell(ff, sp.Median), spreadCell(ff, sp.P95), spreadCell(ff, sp.Worst)})
+			rows = append(rows, []string{policy, words.FigureLabel(ff, lost), spreadCell(ff, sp.Median), spreadCell(ff, sp.P95), spreadCell(ff, sp.Worst)})
 		}
 	}
 	b.WriteString(seedsTable(rows))

@@ -116,15 +116,25 @@ func (tl Timeline) countsAt(sr *backoff.Series, j int) slotCounts {
 	return c
 }
 
-// capacityAt is row j's capacity, its slots' summed, -1 without one.
+// capacityAt is row j's capacity: the summed capacity of its slots in
+// which the service is back at some moment, slot i = [i*S, (i+1)*S) being
+// one when (i+1)*S > outage (the slot the service comes back in serves
+// its cap(i) from then). -1 without a capacity, and for a row the service
+// is down through (issue 24, item 14): it serves nothing there.
 func (tl Timeline) capacityAt(j int) int {
 	if tl.Settings.Capacity <= 0 {
 		return -1
 	}
-	sum := 0
+	sum, up := 0, false
 	from := tl.first() + j*tl.per()
 	for i := from; i < from+tl.per(); i++ {
-		sum += tl.Settings.SlotCapacity(i, tl.slot())
+		if (i+1)*tl.slot() > tl.Settings.Outage {
+			sum += tl.Settings.SlotCapacity(i, tl.slot())
+			up = true
+		}
+	}
+	if !up {
+		return -1
 	}
 	return sum
 }

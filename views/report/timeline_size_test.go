@@ -81,3 +81,29 @@ func TestTimelineSize(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24, item 14: a row the service is down through has no capacity
+// ("-" in the text, empty in CSV, null in JSON); the slot it comes back in
+// counts whole. 10 a slot of 100 ms (capacity 100 a second), rows of 2 s:
+// back at 10,000 ms, the row [8,000, 10,000) is down through (its last
+// slot, [9,900, 10,000), ends at the outage: (99+1)*100 > 10,000 is
+// false), and [10,000, 12,000) holds 20 slots of 10, 200; back at 9,950,
+// that last slot serves from 9,950 on, so the row has its 10.
+func TestTimelineCapacityOnlyOnceBack(t *testing.T) {
+	for _, tt := range []struct {
+		outage int
+		want   []int // rows from 0, 2 s each
+	}{
+		{10000, []int{-1, -1, -1, -1, -1, 200, 200}},
+		{9950, []int{-1, -1, -1, -1, 10, 200, 200}},
+	} {
+		s := backoff.Defaults()
+		s.Capacity, s.Outage = 100, tt.outage
+		tl := Timeline{Settings: s, RowMs: 2000}
+		for j, want := range tt.want {
+			if got := tl.capacityAt(j); got != want {
+				t.Errorf("back at %d ms, row from %d ms: got capacity %d, want %d", tt.outage, j*2000, got, want)
+			}
+		}
+	}
+}

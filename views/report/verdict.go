@@ -14,8 +14,10 @@ import (
 // VerdictBlock is the verdicts, one line a policy, the ranking, then the
 // clients not through with their share, and where they say something the
 // reference's table cannot: when the crowd, not the fresh load, was all
-// through, and when the service recovered.
-func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
+// through, and when the service recovered. remedies are the service's
+// own, tried on the first ranked policy, for when no policy is good for
+// the service (words.Choice).
+func VerdictBlock(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) string {
 	if len(crowds) == 0 {
 		return ""
 	}
@@ -24,12 +26,21 @@ func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
 	for _, c := range crowds {
 		b.WriteString("  " + c.Policy.String() + ": " + words.Verdict(s, c.Figures) + "\n")
 	}
-	b.WriteString(words.RankingLine(s, crowds) + "\n")
+	b.WriteString(words.RankingLine(s, crowds, words.Evidence{Remedies: remedies}) + "\n")
 	head := []string{"policy", "not through"}
-	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of all clients"}
-	if s.Load > 0 {
-		head = append(head, "crowd all through by")
+	about := []string{"not through: the clients that never got through (gave up, throttled or out of time), of the clients the outage touched " +
+		"(clients_touched: those that start no later than the run's last failure; a later one meets nothing but success)"}
+	lost := words.AnyLost(crowds)
+	switch {
+	case s.Load > 0 && lost:
+		head = append(head, words.CrowdLastSuccess(lost))
+		about = append(about, "crowd's last success: when the last client of the crowd, not of the fresh load, to get through did; "+
+			"all through by, in the first table, is the last success of any client, when the load stops")
+	case s.Load > 0:
+		head = append(head, words.CrowdLastSuccess(lost))
 		about = append(about, "crowd all through by: when the last client of the crowd, not of the fresh load, got through (all through by is when the load stops)")
+	case lost:
+		about = append(about, "all through by, in the first table, is the last success: the latest served attempt, though some clients never got through")
 	}
 	if s.HasService() {
 		head = append(head, "recovered after")
@@ -38,7 +49,7 @@ func VerdictBlock(s backoff.Settings, crowds []backoff.Result) string {
 	var rows [][]string
 	for _, c := range crowds {
 		f := c.Figures
-		row := []string{c.Policy.String(), words.Share(f.NotThrough, f.Clients)}
+		row := []string{c.Policy.String(), words.Share(f.NotThrough, words.Touched(f))}
 		if s.Load > 0 {
 			row = append(row, plain.ThroughBy(f.CrowdAllThroughBy))
 		}
@@ -64,19 +75,22 @@ func upperFirst(s string) string {
 }
 
 // rankingDoc is the ranking for the JSON: the line, the policy to choose
-// (null when every policy ties), and every policy's rank in order.
-func rankingDoc(s backoff.Settings, crowds []backoff.Result) any {
+// (null when none is: every policy ties, the two first may differ by
+// chance, or none is good for the service), and every policy's rank in
+// order.
+func rankingDoc(s backoff.Settings, crowds []backoff.Result, remedies []words.Remedy) any {
 	if len(crowds) == 0 {
 		return nil
 	}
+	ev := words.Evidence{Remedies: remedies}
 	order := words.Rank(crowds)
 	ranks := []object{}
 	for _, r := range order {
 		ranks = append(ranks, object{{"rank", r.Rank}, {"policy", crowds[r.Index].Policy.String()}})
 	}
-	var choose any = crowds[order[0].Index].Policy.String()
-	if len(order) > 1 && order[len(order)-1].Rank == 1 {
-		choose = nil // every policy ties: none to choose
+	var choose any
+	if i, ok := words.Chosen(s, crowds, order, ev); ok {
+		choose = crowds[i].Policy.String()
 	}
-	return object{{"line", words.RankingLine(s, crowds)}, {"choose", choose}, {"order", ranks}}
+	return object{{"line", words.RankingLine(s, crowds, ev)}, {"choose", choose}, {"order", ranks}}
 }

@@ -149,6 +149,31 @@ func lostWords(b advice.Bound) string {
 	return "with at most " + Count(b.Lost) + " lost"
 }
 
+// BoundShort is a bound in one short line, for a pane too short for its
+// arithmetic (BoundLine): what it rules out, the figure that does, and the
+// way out: "p99<=0ms cannot be met with not-through<=0%: 390 wait longer;
+// the least it allows is p99<=19.249s".
+func BoundShort(b advice.Bound) string {
+	g := b.Goal.String()
+	if b.HasWith {
+		g += " with " + b.With.String()
+	}
+	var why string
+	switch b.Kind {
+	case advice.Overloaded:
+		why = "the fresh load alone overloads the service"
+	case advice.PeakFloor:
+		why = "the fresh load alone sends " + Count(b.Arrive) + " in a slot"
+	case advice.AttemptsFloor:
+		why = "at least " + Count(b.Floor) + " attempts"
+	case advice.LatencyFloor:
+		why = Count(b.Slow) + " wait longer"
+	case advice.Drain:
+		return fmt.Sprintf("%s: the last client is through no sooner than %s after the service is back, whatever the clients do.", g, Human(b.Floor))
+	}
+	return g + " cannot be met: " + why + orWords(b, "the least it allows") + "."
+}
+
 // orWords are the ways out a bound names, joined: "the least it allows is
 // p99<=1 min 5 s, or a capacity of 4,300 a second, or not-through<=3.5%".
 func orWords(b advice.Bound, least string) string {

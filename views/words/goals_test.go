@@ -88,4 +88,10 @@ func TestBoundLines(t *testing.T) {
 	if len(bs) != 1 || BoundLine(bs[0]) != want {
 		t.Errorf("got %d bounds: %+v\n%s\nwant %s", len(bs), bs, BoundLine(bs[0]), want)
 	}
+	// In brief, for a low pane: the goals, the figure, the ways out.
+	want = "p99<=60s with not-through<=1% cannot be met: 40,796 wait longer; the least it allows is p99<=65399ms, or a capacity of 5,440 a second, " +
+		"or not-through<=2.125% beside it."
+	if got := BoundShort(bs[0]); got != want {
+		t.Errorf("BoundShort: got %s\nwant %s", got, want)
+	}
 }

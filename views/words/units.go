@@ -91,6 +91,22 @@ func Count64(n int64) string {
 	return Count64(n/1000) + "," + fmt.Sprintf("%03d", n%1000)
 }
 
+// One rounding per figure (issue 24, item 12): a figure that is a ratio,
+// the retries a client and a count a slot as a rate a second, is rounded
+// here, once, and every face writes these digits: the program, the text,
+// the CSV, the JSON and the pictures.
+
+// rateTenths is n in a slot of slot ms as tenths of a rate a second, the
+// rate's one rounding: below 10 a second to a tenth, from 10 to a whole
+// request, halves up each.
+func rateTenths(n, slot int) int64 {
+	tenths := (int64(n)*10000 + int64(slot)/2) / int64(slot)
+	if tenths >= 100 {
+		tenths = (tenths + 5) / 10 * 10
+	}
+	return tenths
+}
+
 // Rate writes n in a slot of slot ms as a rate a second: "280/s". Below 10
 // a second it keeps a tenth ("2.5/s"); from 10 up it is rounded to whole
 // requests, halves up.
@@ -98,11 +114,37 @@ func Rate(n, slot int) string {
 	if slot <= 0 {
 		return "-"
 	}
-	tenths := (int64(n)*10000 + int64(slot)/2) / int64(slot)
-	if tenths < 100 {
-		return tenthsOf(tenths) + "/s"
+	return tenthsOf(rateTenths(n, slot)) + "/s"
+}
+
+// PerSecond is Rate's number in plain digits, for a table of plain numbers
+// or a document: "280", "2.5", "1215000"; "-" for no slot.
+func PerSecond(n, slot int) string {
+	if slot <= 0 {
+		return "-"
 	}
-	return Count(int((tenths+5)/10)) + "/s"
+	t := rateTenths(n, slot)
+	return plainTenths(t)
+}
+
+// PerClient is the retries a client, n over clients, to a hundredth, halves
+// up, in plain digits: 962 retries over 200 clients is "4.81", 241,000
+// over 435,000 "0.55" (0.554...); over none, "0".
+func PerClient(n, clients int) string {
+	if clients <= 0 {
+		return "0"
+	}
+	h := (int64(n)*200 + int64(clients)) / (2 * int64(clients))
+	return fmt.Sprintf("%d.%02d", h/100, h%100)
+}
+
+// plainTenths is t tenths in plain digits, without a trailing ".0".
+func plainTenths(t int64) string {
+	s := strconv.FormatInt(t/10, 10)
+	if t%10 != 0 {
+		s += "." + strconv.FormatInt(t%10, 10)
+	}
+	return s
 }
 
 // Each writes n shared over by, to a tenth, halves up: 962 retries over

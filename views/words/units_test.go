@@ -65,3 +65,31 @@ func TestCountRateEach(t *testing.T) {
 		t.Errorf("Each(1000, 200): got %q, want 5", got)
 	}
 }
+
+// Issue 24, item 12: one rounding per figure. The retries a client to a
+// hundredth, halves up: 0.5548 is 0.55 (the JSON said 0.554, the picture
+// 0.555, the program 0.6), 0.555 is 0.56 (halves up: 555*200+1000 over
+// 2000 is 56.0), 962 over 200 4.81. A rate a second as Rate rounds it,
+// in plain digits: 28 in 100 ms is 280, 1 in 400 ms 2.5, 24,306 in 100 ms
+// 243060, 28 in 30 ms 933 (933.3).
+func TestOneRoundingPerFigure(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{PerClient(5548, 10000), "0.55"},
+		{PerClient(555, 1000), "0.56"},
+		{PerClient(554, 1000), "0.55"},
+		{PerClient(962, 200), "4.81"},
+		{PerClient(0, 200), "0.00"},
+		{PerClient(5, 0), "0"},
+		{PerSecond(28, 100), "280"},
+		{PerSecond(1, 400), "2.5"},
+		{PerSecond(24306, 100), "243060"},
+		{PerSecond(28, 30), "933"},
+		{Rate(28, 30), "933/s"},
+		{Rate(24306, 100), "243,060/s"},
+		{PerSecond(3, 0), "-"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -38,10 +38,35 @@ func Share(n, all int) string {
 	return Count(n) + " of " + Count(all) + ", " + Percent(n, all)
 }
 
-// notThroughOf is a count of clients with its share, for a sentence: "19
-// of 200 (9.5%)".
-func notThroughOf(n, all int) string {
-	return Count(n) + " of " + Count(all) + " (" + Percent(n, all) + ")"
+// Touched is the clients a share of clients not through is of: the
+// clients the outage touched (MODEL.md section 5, clients_touched), those
+// that start no later than the run's last failure. A later client meets
+// nothing but success, so a longer load window adds clients to Clients
+// but none to Touched, and cannot dilute the share.
+func Touched(f backoff.Figures) int { return f.ClientsTouched }
+
+// NotThroughShare is the clients not through as a share of the clients
+// the outage touched, to a tenth: "75%".
+func NotThroughShare(f backoff.Figures) string { return Percent(f.NotThrough, Touched(f)) }
+
+// NotThroughOf is the clients not through and their share, for a
+// sentence: "19 of 200 (9.5%)" where the outage touched every client,
+// "228,135 of the 304,167 clients the outage touched (75%)" where it
+// touched fewer, so that the reader knows what the share is of.
+func NotThroughOf(f backoff.Figures) string { return countOfTouched(f.NotThrough, f) }
+
+// countOfTouched is n of the clients the outage touched, with its share.
+func countOfTouched(n int, f backoff.Figures) string {
+	return Count(n) + " of " + TouchedWords(f) + " (" + Percent(n, Touched(f)) + ")"
+}
+
+// TouchedWords is what a share of clients not through is of: "200", or
+// "the 304,167 clients the outage touched" where that is fewer than all.
+func TouchedWords(f backoff.Figures) string {
+	if Touched(f) == f.Clients {
+		return Count(f.Clients)
+	}
+	return "the " + clientsOf(Touched(f)) + " the outage touched"
 }
 
 // Times is a ratio of two counts to a tenth, halves up, without a
@@ -81,9 +106,11 @@ func serviceClause(s backoff.Settings, f backoff.Figures) string {
 	return "The service recovers " + Human(f.RecoveredAfter) + " after it is back, at " + Human(f.StableFrom)
 }
 
-// clientsClause is the share of clients that never gets through, and why.
+// clientsClause is the share of clients that never gets through, and why:
+// a share of the clients the outage touched, which where it touched fewer
+// than all says so.
 func clientsClause(s backoff.Settings, f backoff.Figures) string {
-	all := f.Clients
+	all, touched := f.Clients, Touched(f)
 	var out string
 	switch {
 	case f.NotThrough == 0:
@@ -98,13 +125,17 @@ func clientsClause(s backoff.Settings, f backoff.Figures) string {
 			}
 			out += ", " + last + "at " + Human(f.CrowdAllThroughBy)
 		}
-	case f.NotThrough == all:
+	case f.NotThrough == touched && touched == all:
 		out = "none of the " + clientsOf(all) + " gets through (100%): " + reasons(s, f)
 		if all == 1 {
 			out = "the 1 client never gets through (100%): " + reasons(s, f)
 		}
-	default:
+	case f.NotThrough == touched:
+		out = "none of " + TouchedWords(f) + " gets through (100%), of " + clientsOf(all) + " in all: " + reasons(s, f)
+	case touched == all:
 		out = Count(f.NotThrough) + " of " + clientsOf(all) + " (" + Percent(f.NotThrough, all) + ") never get through: " + reasons(s, f)
+	default:
+		out = Count(f.NotThrough) + " of " + TouchedWords(f) + " (" + Percent(f.NotThrough, touched) + ") never get through: " + reasons(s, f)
 	}
 	if f.NotThrough > 0 && s.Load > 0 && f.CrowdAllThroughBy < 0 {
 		out += ", the whole crowd of " + Count(s.Clients) + " among them"
@@ -233,8 +264,9 @@ type Ranked struct {
 // rankKeys are what the ranking weighs, in order: whether the service is
 // still overloaded when the fresh load stops (a service that does not
 // recover does not survive, whatever else), the clients not through, when
-// the service recovers, the peak after back, when the crowd is all
-// through, and the retries; lower is better in each. A time that does not
+// the service recovers, the peak after back, the crowd's last success
+// (when it is all through, where none is lost), and the retries; lower is
+// better in each. A time that does not
 // exist ranks after every time.
 func rankKeys(f backoff.Figures) [6]int64 {
 	absent := func(v int) int64 {
@@ -251,7 +283,7 @@ func rankKeys(f backoff.Figures) [6]int64 {
 }
 
 // RankingWeighs says in words what the ranking weighs, in its order.
-const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, when the crowd is all through, the retries"
+const RankingWeighs = "a service that recovers first, then by clients not through, when it recovers, the peak after back, the crowd's last success, the retries"
 
 // Rank orders the run's results by rankKeys, ties in the run's order.
 func Rank(rs []backoff.Result) []Ranked {
@@ -283,11 +315,21 @@ func Rank(rs []backoff.Result) []Ranked {
 	return order
 }
 
+// Evidence is what a choice rests on beyond the run's one seed: the
+// spread of the run's policies over seeds, in their order, when it has
+// landed; and the service's remedies, tried or to try, for when no policy
+// shown is good for the service.
+type Evidence struct {
+	Spread   *backoff.SeedsCrowd
+	Remedies []Remedy
+	Trying   bool // the remedies are running: their figures are on their way
+}
+
 // RankingLine is the run's ranking and the policy to choose, and why, in
 // one line: "Ranking for this run (...): 1 equal jitter; 2 exponential,
 // custom (tied); ... Choose equal jitter: ...".
-func RankingLine(s backoff.Settings, rs []backoff.Result) string {
-	ranking, choice := RankingAndChoice(s, rs)
+func RankingLine(s backoff.Settings, rs []backoff.Result, ev Evidence) string {
+	ranking, choice := RankingAndChoice(s, rs, ev)
 	if ranking == "" {
 		return ""
 	}
@@ -298,7 +340,7 @@ func RankingLine(s backoff.Settings, rs []backoff.Result) string {
 // run (...): 1 equal jitter; 2 exponential, custom (tied); ..."), and the
 // policy to choose and why, another ("Choose equal jitter: ..."), from one
 // ranking of the run; both "" for no results.
-func RankingAndChoice(s backoff.Settings, rs []backoff.Result) (ranking, choice string) {
+func RankingAndChoice(s backoff.Settings, rs []backoff.Result, ev Evidence) (ranking, choice string) {
 	if len(rs) == 0 {
 		return "", ""
 	}
@@ -317,64 +359,199 @@ func RankingAndChoice(s backoff.Settings, rs []backoff.Result) (ranking, choice 
 		groups = append(groups, g)
 		i = j
 	}
-	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ".", Choice(s, rs, order) + "."
+	return "Ranking for this run (" + RankingWeighs + "): " + strings.Join(groups, "; ") + ".", Choice(s, rs, order, ev) + "."
 }
 
-// Choice says which policy to choose and why, or that none does better
-// when every policy ties: the first of the ranking,
-// against the first that ranks after it, by the first figure the ranking
-// weighs on which they differ; and, where a policy ranked lower for
-// leaving the service overloaded leaves fewer clients not through, that
-// too.
-func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
-	first := rs[order[0].Index]
-	name, g := first.Policy.Name, first.Figures
-	if len(order) == 1 {
-		return "Only " + name + " ran"
+// Chosen is the run's policy to choose, by its place in the run: the
+// first of the ranking that is good for the service (Failure), unless the
+// next one ranks as high, or close enough that the seeds may not tell
+// them apart; ok is false when none is chosen.
+func Chosen(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) (index int, ok bool) {
+	d := decide(s, rs, order, ev)
+	return d.chosen, d.chosen >= 0 && d.noise == "" && !d.allTie
+}
+
+// decision is what Choice says, before it says it.
+type decision struct {
+	chosen int    // the policy chosen, its place in the run; -1 for none
+	at     int    // its place in the ranking
+	next   int    // the first that ranks after it, its place in the run; -1 for none
+	tied   []int  // those that rank as it does, in the run
+	allTie bool   // every policy ties: none does better
+	noise  string // why chosen and rival may differ by chance alone; "" if not
+	rival  int    // the good policy ranked next, where noise says so
+}
+
+// decide picks the policy to choose (see Chosen).
+func decide(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) decision {
+	d := decision{chosen: -1, next: -1, rival: -1}
+	for i, r := range order {
+		if FailureOver(s, rs, r.Index, ev.Spread) == "" {
+			d.chosen, d.at = r.Index, i
+			break
+		}
 	}
-	var tied []string
-	next := -1
-	for _, r := range order[1:] {
-		if r.Rank == order[0].Rank {
-			tied = append(tied, rs[r.Index].Policy.Name)
+	if d.chosen < 0 {
+		return d
+	}
+	for _, r := range order[d.at+1:] {
+		if r.Rank == order[d.at].Rank {
+			d.tied = append(d.tied, r.Index)
 			continue
 		}
-		next = r.Index
+		d.next = r.Index
 		break
 	}
-	if next < 0 {
+	d.allTie = d.next < 0 && d.at == 0 && len(d.tied) == len(order)-1
+	// Chance matters only against another policy that could be chosen: a
+	// good one, ranked next of those that are.
+	for _, r := range order[d.at+1:] {
+		if r.Rank != order[d.at].Rank && FailureOver(s, rs, r.Index, ev.Spread) == "" {
+			d.noise = noise(s, rs, d.chosen, r.Index, ev)
+			if d.noise != "" {
+				d.rival = r.Index
+			}
+			break
+		}
+	}
+	return d
+}
+
+// The figures the ranking weighs, by rankKeys' place, for saying which
+// decided: their JSON names.
+var rankFigures = [6]string{"", "not_through", "recovered_after_ms", "peak_after_back", "crowd_all_through_by_ms", "retries"}
+
+// decidingKey is the first of rankKeys on which a and b differ; 6 if none.
+func decidingKey(a, b backoff.Figures) int {
+	ka, kb := rankKeys(a), rankKeys(b)
+	for k := range ka {
+		if ka[k] != kb[k] {
+			return k
+		}
+	}
+	return len(ka)
+}
+
+// noise says why the figure that ranks policy a above b may do so by
+// chance, "" where it does not. Over seeds (ev.Spread): their medians of
+// it differ by no more than either's 95th percentile from its median.
+// On one seed, where a policy draws its waits (a jitter): two counts
+// (clients, attempts) closer than three times the root of their sum, as a
+// count that chance makes varies by about its root ((a-b)^2 < 9(a+b): 36
+// against 65 is chance, 35 against 65 not), or two times closer than a
+// tenth of the later (91 ms against 100 ms is chance, 90 not). Whether
+// the service recovers at all is no matter of degree, and policies that
+// draw nothing give every seed the same figures.
+func noise(s backoff.Settings, rs []backoff.Result, a, b int, ev Evidence) string {
+	k := decidingKey(rs[a].Figures, rs[b].Figures)
+	if k == 0 || k >= len(rankFigures) {
+		return ""
+	}
+	ff, _ := backoff.FindField(rankFigures[k])
+	lost := rs[a].Figures.NotThrough > 0 || rs[b].Figures.NotThrough > 0
+	// pair is the two values in words: "36 clients not through against
+	// 65", "a peak after back of 6 against 14".
+	pair := func(x, y int) string {
+		switch ff.Name {
+		case "not_through":
+			return Count(x) + " clients not through against " + Count(y)
+		case "retries":
+			return Count(x) + " retries against " + Count(y)
+		case "peak_after_back":
+			return "a peak after back of " + Count(x) + " against " + Count(y)
+		case "recovered_after_ms":
+			return "a recovery " + Human(x) + " after the service is back against " + Human(y)
+		}
+		return FigureLabel(ff, lost) + " " + Human(x) + " against " + Human(y)
+	}
+	an, bn := rs[a].Policy.Name, rs[b].Policy.Name
+	if sp := ev.Spread; sp != nil && len(sp.Policies) == len(rs) && sp.Policies[a].Policy.Name == an && sp.Policies[b].Policy.Name == bn {
+		x, y := sp.Policies[a].Spread(ff.Name), sp.Policies[b].Spread(ff.Name)
+		if x.Median < 0 || y.Median < 0 || x.P95 < 0 || y.P95 < 0 {
+			return ""
+		}
+		abs := func(v int) int64 { return max(int64(v), -int64(v)) }
+		if abs(x.Median-y.Median) > max(abs(x.P95-x.Median), abs(y.P95-y.Median)) {
+			return ""
+		}
+		return fmt.Sprintf("over the %s seeds, at the median %s lie closer than the seeds spread them (at the 95th percentile %s)",
+			Count(sp.Count), pair(x.Median, y.Median), pair(x.P95, y.P95))
+	}
+	if !rs[a].Policy.Jitter.Draws() && !rs[b].Policy.Jitter.Draws() {
+		return ""
+	}
+	x, y := ff.Get(rs[a].Figures), ff.Get(rs[b].Figures)
+	d := int64(max(x, y) - min(x, y))
+	switch {
+	case x < 0 || y < 0:
+		return ""
+	case ff.Time && d*10 >= int64(max(x, y)):
+		return ""
+	case !ff.Time && d*d >= 9*(int64(x)+int64(y)):
+		return ""
+	}
+	return fmt.Sprintf("on seed %d alone, %s may be chance, which another seed's draws can turn round: --seeds 20 shows whether it holds",
+		s.Seed, pair(x, y))
+}
+
+// Choice says which policy to choose and why: the first of the ranking
+// that is good for the service (Failure), against the first that ranks
+// after it, by the first figure the ranking weighs on which they differ;
+// and, where a policy ranked lower for leaving the service overloaded
+// leaves fewer clients not through, that too. It chooses none, and says
+// why, where every policy ties, where the two differ by no more than the
+// seeds may (noise), and where no policy is good for the service, then
+// with the way out (the service's remedies, advise).
+func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) string {
+	d := decide(s, rs, order, ev)
+	first := rs[order[0].Index]
+	switch {
+	case d.chosen < 0 && len(order) == 1:
+		return "Only " + first.Policy.Name + " ran, and it is no good for your service: " + FailureOver(s, rs, order[0].Index, ev.Spread) + "; " + wayOut(s, first.Policy.Name, ev)
+	case d.chosen < 0:
+		return noChoice(s, rs, order, ev) + "; " + wayOut(s, first.Policy.Name, ev)
+	case len(order) == 1:
+		return "Only " + first.Policy.Name + " ran"
+	case d.allTie:
 		// A tie of all: the policy does not decide this run. Say what
 		// does when a budget throttles clients.
 		out := "No policy does better than another here: they tie on every figure the ranking weighs"
-		if g.Throttled > 0 {
-			out += "; whatever the policy, the budget throttles " + notThroughOf(g.Throttled, g.Clients)
+		if g := first.Figures; g.Throttled > 0 {
+			out += "; whatever the policy, the budget throttles " + countOfTouched(g.Throttled, g)
 		}
 		return out
 	}
-	out := "Choose " + name
-	if tied != nil {
-		verb := "do"
-		if len(tied) == 1 {
-			verb = "does"
-		}
-		out += " (or " + Or(tied) + ", which " + verb + " as well)"
+	chosen := rs[d.chosen]
+	name, g := chosen.Policy.Name, chosen.Figures
+	if d.noise != "" {
+		return "Choose " + name + " or " + rs[d.rival].Policy.Name + ": " + d.noise + above(s, rs, order, d, ev)
 	}
-	o, on := rs[next].Figures, rs[next].Policy.Name
-	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g.NotThrough, g.Clients))
+	if d.next < 0 {
+		// Those above it are no good, and the rest tie with it.
+		return "Choose " + name + orAsWell(rs, d.tied) + above(s, rs, order, d, ev)
+	}
+	o, on := rs[d.next].Figures, rs[d.next].Policy.Name
+	out := "Choose " + name + orAsWell(rs, d.tied)
+	as := fmt.Sprintf("as few clients not through as %s (%s)", on, noneOr(g))
 	var why string
 	switch ka, kb := rankKeys(g), rankKeys(o); {
 	case ka[0] != kb[0]:
 		why = fmt.Sprintf("with it the service recovers, %s after it is back, where with %s it is still overloaded when the load stops", Human(g.RecoveredAfter), on)
 	case ka[1] != kb[1] && g.NotThrough == 0:
-		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, notThroughOf(o.NotThrough, o.Clients))
+		why = fmt.Sprintf("every client gets through, where %s leaves %s not through", on, NotThroughOf(o))
 	case ka[1] != kb[1]:
-		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, notThroughOf(g.NotThrough, g.Clients), notThroughOf(o.NotThrough, o.Clients))
+		why = fmt.Sprintf("it leaves fewer clients not through than %s, %s against %s", on, NotThroughOf(g), NotThroughOf(o))
 	case ka[2] != kb[2]:
 		why = fmt.Sprintf("%s, and the service recovers sooner, %s after it is back against %s", as, Human(g.RecoveredAfter), Human(o.RecoveredAfter))
 	case ka[3] != kb[3]:
 		why = fmt.Sprintf("%s, and a lower peak after back, %s against %s in a %s slot", as, Count(g.PeakAfterBack), Count(o.PeakAfterBack), Human(s.Slot))
+	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0 && g.NotThrough > 0:
+		why = fmt.Sprintf("%s, and the crowd's last success at %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
 	case ka[4] != kb[4] && o.CrowdAllThroughBy < 0:
 		why = fmt.Sprintf("%s, and the crowd all through by %s, where with %s none of the crowd gets through", as, Human(g.CrowdAllThroughBy), on)
+	case ka[4] != kb[4] && g.NotThrough > 0:
+		// Both leave clients not through: the crowd is not all through.
+		why = fmt.Sprintf("%s, and the crowd's last success sooner, at %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
 	case ka[4] != kb[4]:
 		why = fmt.Sprintf("%s, and the crowd all through sooner, by %s against %s", as, Human(g.CrowdAllThroughBy), Human(o.CrowdAllThroughBy))
 	default:
@@ -383,30 +560,86 @@ func Choice(s backoff.Settings, rs []backoff.Result, order []Ranked) string {
 	// A policy ranked lower only for leaving the service overloaded may
 	// leave fewer clients not through: say so, with the one that leaves
 	// the fewest.
-	if !g.StillOverloaded {
-		fewest := -1
-		for _, r := range order {
-			f := rs[r.Index].Figures
-			if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
-				fewest = r.Index
-			}
-		}
-		if fewest >= 0 {
-			f := rs[fewest].Figures
-			why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
-				rs[fewest].Policy.Name, notThroughOf(f.NotThrough, f.Clients))
+	fewest := -1
+	for _, r := range order {
+		f := rs[r.Index].Figures
+		if f.StillOverloaded && f.NotThrough < g.NotThrough && (fewest < 0 || f.NotThrough < rs[fewest].Figures.NotThrough) {
+			fewest = r.Index
 		}
 	}
-	return out + ": " + why
+	if fewest >= 0 {
+		f := rs[fewest].Figures
+		why += fmt.Sprintf("; %s leaves fewer not through, %s, but with it the service is still overloaded when the load stops",
+			rs[fewest].Policy.Name, NotThroughOf(f))
+	}
+	// One seed's figures of policies that draw their waits are one draw:
+	// say so, and how to see the rest.
+	if ev.Spread == nil && (chosen.Policy.Jitter.Draws() || rs[d.next].Policy.Jitter.Draws()) {
+		why += fmt.Sprintf(" (seed %d alone: --seeds 20 shows if it holds)", s.Seed)
+	}
+	return out + ": " + why + above(s, rs, order, d, ev)
 }
 
-// noneOr is a count of clients not through for "as few as": "none of 200",
-// or "19 of 200 (9.5%)".
-func noneOr(n, all int) string {
-	if n == 0 {
-		return "none of " + Count(all)
+// orAsWell names the policies tied with the chosen: " (or b, which does as
+// well)"; "" for none.
+func orAsWell(rs []backoff.Result, tied []int) string {
+	if len(tied) == 0 {
+		return ""
 	}
-	return notThroughOf(n, all)
+	var names []string
+	for _, i := range tied {
+		names = append(names, rs[i].Policy.Name)
+	}
+	verb := "do"
+	if len(names) == 1 {
+		verb = "does"
+	}
+	return " (or " + Or(names) + ", which " + verb + " as well)"
+}
+
+// above says why the policies ranked above the chosen are not chosen:
+// "; fixed ranks above it, but none of the crowd of 200 gets through";
+// "" when the chosen ranks first.
+func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision, ev Evidence) string {
+	if d.at == 0 {
+		return ""
+	}
+	var parts []string
+	for _, r := range order[:d.at] {
+		parts = append(parts, rs[r.Index].Policy.Name+" ranks above it, but with it "+FailureOver(s, rs, r.Index, ev.Spread))
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+// noChoice is the sentence where no policy is good for the service: with
+// every one the service stays overloaded, or each loses most of its crowd
+// or leaves it overloaded, the first ranked's reason given.
+func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) string {
+	overloaded := 0
+	for _, r := range rs {
+		if r.Figures.StillOverloaded {
+			overloaded++
+		}
+	}
+	if overloaded == len(rs) {
+		return "No policy here is good for your service: with every one the service is still overloaded when the fresh load stops"
+	}
+	first := rs[order[0].Index]
+	out := "No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with " +
+		first.Policy.Name + ", which ranks first, " + FailureOver(s, rs, order[0].Index, ev.Spread)
+	if g := first.Figures; g.Throttled > 0 {
+		out += "; the budget throttles " + countOfTouched(g.Throttled, g)
+	}
+	return out
+}
+
+// noneOr is a count of clients not through for "as few as", inside
+// brackets: "none of 200", or "19 of 200, 9.5%".
+func noneOr(f backoff.Figures) string {
+	if f.NotThrough == 0 {
+		return "none of " + Count(f.Clients)
+	}
+	return Count(f.NotThrough) + " of " + TouchedWords(f) + ", " + Percent(f.NotThrough, Touched(f))
 }
 
 // SeedsVerdict is a policy's verdict over many seeds, figure by figure:
@@ -431,7 +664,16 @@ func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string
 	if nt := ps.Spread("not_through"); nt.Worst == 0 {
 		clients = everyOne(all) + " gets through in every seed"
 	} else {
-		clients = "not through, of " + clientsOf(all) + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, all) + ")" })
+		// The share is of the clients the outage touched; where that
+		// varies over the seeds, of its median, as the words say.
+		// Clients touched sorts from low to high: a worst of all is a
+		// median of all only where every seed touched every client.
+		touched := ps.Spread("clients_touched")
+		of := "not through, of " + clientsOf(all)
+		if touched.Median != all {
+			of = "not through, of the " + clientsOf(touched.Median) + " the outage touched (their median over the seeds)"
+		}
+		clients = of + ": " + trio(nt, func(n int) string { return Count(n) + " (" + Percent(n, touched.Median) + ")" })
 	}
 	peak := ps.Spread("peak_after_back")
 	load := "peak after back, in a " + Human(s.Slot) + " slot: " + trio(peak, attempts)
@@ -469,4 +711,51 @@ func trio(sp backoff.Spread, show func(int) string) string {
 		return show(m) + " at the median, " + show(p) + " at the 95th percentile and at worst"
 	}
 	return show(m) + " at the median, " + show(p) + " at the 95th percentile, " + show(w) + " at worst"
+}
+
+// The latest served attempt is all_through_by_ms (and the crowd's own,
+// crowd_all_through_by_ms): "all through by" where every client got
+// through, but where some never did it is only the last success, and "all
+// through by 599,999 ms" would read as though everyone got through. A
+// face names it by whether any client it shows was lost.
+
+// LastSuccess is the face's name of all_through_by_ms: "all through by"
+// where no client was lost, else "last success".
+func LastSuccess(lost bool) string {
+	if lost {
+		return "last success"
+	}
+	return "all through by"
+}
+
+// CrowdLastSuccess is the face's name of crowd_all_through_by_ms: "crowd
+// all through by" where no client was lost, else "crowd's last success".
+func CrowdLastSuccess(lost bool) string {
+	if lost {
+		return "crowd's last success"
+	}
+	return "crowd all through by"
+}
+
+// FigureLabel is a figure's name on a face whose policies leave clients
+// not through (lost) or not: the two latest served attempts as LastSuccess
+// and CrowdLastSuccess name them, every other figure by its Label.
+func FigureLabel(ff backoff.FigureField, lost bool) string {
+	switch ff.Name {
+	case "all_through_by_ms":
+		return LastSuccess(lost)
+	case "crowd_all_through_by_ms":
+		return CrowdLastSuccess(lost)
+	}
+	return ff.Label
+}
+
+// AnyLost reports whether any of the results leaves a client not through.
+func AnyLost(rs []backoff.Result) bool {
+	for _, r := range rs {
+		if r.Figures.NotThrough > 0 {
+			return true
+		}
+	}
+	return false
 }
