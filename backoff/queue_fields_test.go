@@ -92,7 +92,7 @@ func TestCheckQueue(t *testing.T) {
 	}
 	s.Capacity = 1
 	err := CheckQueue(p, s)
-	_, runErr := Run(p, s, Options{})
+	_, runErr := run(t, p, s, Options{})
 	if err == nil || runErr == nil || err.Error() != runErr.Error() {
 		t.Errorf("a queue of %d at 1 a second: got %v, want Run's %v", MaxQueue, err, runErr)
 	}

@@ -44,7 +44,7 @@ func TestAdviceIsExact(t *testing.T) {
 		{"none meets", []string{"not-through<=0%", "recovered<=0ms", "attempts<=1x"}, true},
 	} {
 		sr := Search{Settings: small(), Seeds: 6, Goals: mustGoals(t, tt.goals...), AlsoService: tt.also}
-		adv, err := Run(sr, Options{Workers: 2})
+		adv, err := search(t, sr, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestAdviceIsExact(t *testing.T) {
 			t.Errorf("%s: %d meet", tt.name, len(adv.Meets))
 		}
 		for _, c := range shown {
-			want, err := backoff.RunSeeds([]backoff.Policy{c.Policy}, c.Settings, sr.Seeds, backoff.SeedOptions{Workers: 1})
+			want, err := seeds(t, []backoff.Policy{c.Policy}, c.Settings, sr.Seeds, backoff.SeedOptions{Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,11 +89,11 @@ func TestAdviceIsExact(t *testing.T) {
 func TestAdviceWorkers(t *testing.T) {
 	sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, "not-through<=10%", "p99<=20s")}
 	var done atomic.Int64
-	one, err := Run(sr, Options{Workers: 1, Done: &done})
+	one, err := search(t, sr, Options{Workers: 1, Done: &done})
 	if err != nil {
 		t.Fatal(err)
 	}
-	three, err := Run(sr, Options{Workers: 3})
+	three, err := search(t, sr, Options{Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestAdviceWorkers(t *testing.T) {
 func TestAdviceStops(t *testing.T) {
 	sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, "not-through<=10%")}
 	var asked atomic.Int64
-	_, err := Run(sr, Options{Workers: 2, Stop: func() bool { return asked.Add(1) > 50 }})
+	_, err := search(t, sr, Options{Workers: 2, Stop: func() bool { return asked.Add(1) > 50 }})
 	if !errors.Is(err, backoff.ErrStopped) {
 		t.Errorf("got %v, want backoff.ErrStopped", err)
 	}
@@ -142,7 +142,7 @@ func TestAdviceFindsTheMetastableCure(t *testing.T) {
 		s.Clients, s.Outage, s.Attempts, s.Capacity, s.Load, s.LoadUntil, s.Queue, s.Timeout = 2000, 30000, attempts, 100, 95, 300000, 1000, 1000
 		s.Draws = backoff.Independent
 		goals := mustGoals(t, "not-through<=20%", "recovered<=120s")
-		five, err := backoff.RunSeeds(s.Five(), s, 20, backoff.SeedOptions{Workers: 2})
+		five, err := seeds(t, s.Five(), s, 20, backoff.SeedOptions{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestAdviceFindsTheMetastableCure(t *testing.T) {
 				}
 			}
 		}
-		adv, err := Run(Search{Settings: s, Seeds: 20, Goals: goals}, Options{Workers: 2})
+		adv, err := search(t, Search{Settings: s, Seeds: 20, Goals: goals}, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func TestAdviceStopsWithinAFrame(t *testing.T) {
 		at.Store(time.Now().UnixNano())
 		stop.Store(true)
 	}()
-	_, err := Run(sr, Options{Workers: 2, Stop: stop.Load})
+	_, err := search(t, sr, Options{Workers: 2, Stop: stop.Load})
 	took := time.Duration(time.Now().UnixNano() - at.Load())
 	if !errors.Is(err, backoff.ErrStopped) || took > 100*time.Millisecond {
 		t.Errorf("got %v %v after the stop, want backoff.ErrStopped within 100 ms", err, took)
