@@ -58,6 +58,15 @@ func (c Cost) Then(d Cost) Cost {
 	return Cost{Bytes: max(c.Bytes, d.Bytes), Work: sat(c.Work, d.Work), Span: sat(c.Span, d.Span), Parallel: max(c.Parallel, d.Parallel)}
 }
 
+// Times is the cost of n runs of c one after the other (none for n <= 0):
+// the memory of one, the work and the span of n.
+func (c Cost) Times(n int64) Cost {
+	if n <= 0 {
+		return Cost{}
+	}
+	return Cost{Bytes: c.Bytes, Work: mul(c.Work, n), Span: mul(c.Span, n), Parallel: c.Parallel}
+}
+
 // fastCounting is how many times faster than the engine the fast path
 // goes where it counts its slots in an array: a unit of its work is a
 // fifth of the engine's.
@@ -73,7 +82,7 @@ const (
 // sat is a + b, no more than maxCost.
 func sat(a, b int64) int64 { return min(a+b, maxCost) }
 
-// mul is a * b, no more than maxCost.
+// mul is a * b, no more than maxCost; 0 where either is 0 or less.
 func mul(a, b int64) int64 {
 	if a <= 0 || b <= 0 {
 		return 0

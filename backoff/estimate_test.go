@@ -1,6 +1,9 @@
 package backoff
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // The estimate's numbers, worked by hand at the defaults and exactly on
 // its boundaries.
@@ -80,5 +83,45 @@ func TestCostSaturates(t *testing.T) {
 	sc := RunSeedsCost(s.Five(), s, MaxSeeds, SeedOptions{Workers: 64})
 	if sc.Bytes <= 0 || sc.Work <= 0 || sc.Work > maxCost {
 		t.Errorf("the largest spread: %+v", sc)
+	}
+}
+
+// Every product of the user's numbers saturates at maxCost, exactly at
+// its boundary (issue 25.11).
+func TestCostSaturatesAtItsBoundary(t *testing.T) {
+	// maxCost = 2^60 = 2^30 * 2^30: a product of exactly it is it; one
+	// more of either factor would pass it, and stays at it.
+	for _, tt := range []struct{ a, b, want int64 }{
+		{1 << 30, 1 << 30, 1 << 60},
+		{1<<30 + 1, 1 << 30, maxCost},
+		{1 << 30, 1<<30 + 1, maxCost},
+		{math.MaxInt64, math.MaxInt64, maxCost}, // a*b would wrap to 1
+		{1<<60 - 1, 1, 1<<60 - 1},
+		{0, math.MaxInt64, 0},
+		{5, 0, 0}, // no division by 0
+		{-3, 5, 0},
+		// maxCost/3 rounds down: times 3 is 2^60 - 1, just under it.
+		{maxCost / 3, 3, 1<<60 - 1},
+		{maxCost/3 + 1, 3, maxCost},
+	} {
+		if got := mul(tt.a, tt.b); got != tt.want {
+			t.Errorf("mul(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := sat(maxCost, 1); got != maxCost {
+		t.Errorf("sat(maxCost, 1) = %d, want maxCost", got)
+	}
+	if got := sat(maxCost-1, 1); got != maxCost {
+		t.Errorf("sat(maxCost-1, 1) = %d, want maxCost", got)
+	}
+	c := Cost{Bytes: 7, Work: 1 << 30, Span: 1 << 29, Parallel: 2}
+	if got, want := c.Times(1<<30), (Cost{Bytes: 7, Work: 1 << 60, Span: 1 << 59, Parallel: 2}); got != want {
+		t.Errorf("2^30 runs: %+v, want %+v", got, want)
+	}
+	if got := c.Times(1 << 40); got.Work != maxCost || got.Span != maxCost {
+		t.Errorf("2^40 runs: %+v, want the work saturated at maxCost", got)
+	}
+	if got := c.Times(0); got != (Cost{}) {
+		t.Errorf("no runs: %+v, want nothing", got)
 	}
 }

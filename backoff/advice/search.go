@@ -632,7 +632,7 @@ func (sr Search) Cost(workers int) backoff.Cost {
 	ss := make([]backoff.Settings, 0, len(cs))
 	for _, cand := range cs {
 		one := backoff.RunAllCost([]backoff.Policy{cand.Policy}, cand.Settings, backoff.Options{}, 1)
-		c.Work += one.Work
+		c = c.Plus(backoff.Cost{Work: one.Work})
 		most = max(most, one.Work)
 		withBudget := cand.Settings
 		withBudget.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
@@ -642,12 +642,16 @@ func (sr Search) Cost(workers int) backoff.Cost {
 		ps, ss = append(ps, cand.Policy), append(ss, cand.Settings)
 	}
 	w := sr.Estimate()
-	c.Work += int64(max(w.Crowds-len(cs), 0)) * (c.Work / int64(max(len(cs), 1)))
+	mean := backoff.Cost{Work: c.Work / int64(max(len(cs), 1))}
+	c = c.Plus(mean.Times(int64(max(w.Crowds-len(cs), 0))))
 	c.Span = most
 	c.Parallel = backoff.CrowdsWorkers(ps, ss, max(workers, 1))
 	// Two of the largest scratch a worker: the fast path's and the
 	// engine's at once, at worst; 512 bytes for each crowd's figures, kept
-	// until the end.
-	c.Bytes = int64(c.Parallel)*2*scratch + int64(w.Crowds)*512
+	// until the end. Every sum saturates (backoff.Cost.Plus and Times).
+	c.Bytes = int64(w.Crowds) * 512
+	for range 2 * c.Parallel {
+		c.Bytes = c.Plus(backoff.Cost{Bytes: scratch}).Bytes
+	}
 	return c
 }
