@@ -162,7 +162,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 		c.scratch = sat(c.scratch, width*40) // each millisecond's list and place
 	}
 	if s.HasQueue() {
-		c.scratch = sat(c.scratch, mul(min(int64(s.Queue), mul(n, attempts)), pendingBytes*2))
+		c.scratch = sat(c.scratch, mul(queueRoom(pl, s), pendingBytes*2))
 	}
 	h := engineHorizon(pl, s)
 	if series {
@@ -186,9 +186,11 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 
 // engineHorizon bounds the engine's last moment: the last client's start
 // and its waits (at most its limit on total time), no sooner than the
-// outage's end; with a queue, the time the service takes to work off a
-// full queue after that.
+// outage's end; with a queue, queueHorizon.
 func engineHorizon(pl *plan, s Settings) int64 {
+	if s.HasQueue() && s.Capacity > 0 {
+		return queueHorizon(pl, s)
+	}
 	start := int64(0)
 	if s.FreshRequests() > 0 {
 		start = int64(s.LoadEnd())
@@ -204,11 +206,7 @@ func engineHorizon(pl *plan, s Settings) int64 {
 	if pl.maxElapsed > 0 {
 		waits = min(waits, int64(pl.maxElapsed))
 	}
-	h := max(start+waits, int64(s.Outage)+int64(pl.longestDraw))
-	if s.HasQueue() && s.Capacity > 0 {
-		h += int64(s.Queue)*1000/int64(s.Capacity) + int64(s.Timeout)
-	}
-	return h
+	return max(start+waits, int64(s.Outage)+int64(pl.longestDraw))
 }
 
 // RunAllCost is what RunAll(ps, s, o, workers) takes at most: the series

@@ -86,6 +86,12 @@ func TestCostSaturates(t *testing.T) {
 	}
 }
 
+// fixedWaits is the settings with fixed waits of wait ms, attempts of them.
+func fixedWaits(s Settings, wait, attempts int) Settings {
+	s.FirstWait, s.LongestWait, s.Attempts = wait, wait, attempts
+	return s
+}
+
 // Every product of the user's numbers saturates at maxCost, exactly at
 // its boundary (issue 25.11).
 func TestCostSaturatesAtItsBoundary(t *testing.T) {
@@ -123,5 +129,85 @@ func TestCostSaturatesAtItsBoundary(t *testing.T) {
 	}
 	if got := c.Times(0); got != (Cost{}) {
 		t.Errorf("no runs: %+v, want nothing", got)
+	}
+}
+
+// Issue 25.12: one client cannot fill a queue of 10 million: 6 attempts
+// at most, worked off within (6+1)*1000/1 + 2 = 7,002 ms of joining,
+// which bounds when a timeout of a day is known too (FIFO); the last of 6
+// attempts by 6 * (7,002 + 16,000), and 7,002 more to work off the queue:
+// 145,014 ms, where 10,518,407,002 were refused.
+func TestOneClientCannotFillAQueue(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Capacity, s.Queue, s.Timeout = 1, 1, MaxQueue, MaxTimeout
+	p := s.Policy(Exponential)
+	if h := queueHorizon(newPlan(p, s.Draws), s); h != 145_014 {
+		t.Errorf("one client's horizon: %d ms, want 145,014", h)
+	}
+	if err := CheckQueue(p, s); err != nil {
+		t.Errorf("one client against a queue of 10 million: %v, want it run", err)
+	}
+}
+
+// The horizon of a run with a queue: the queue holds R = min(Q, the
+// attempts made) at most, worked off within D = (R+1)*1000/C + 2 ms; the
+// last attempt by U + A*(W + the longest wait), W the longest its failure
+// takes to be known: none without a timeout, min(T, D) under FIFO, T
+// under LIFO. Exponential: 6 attempts, waits to 16 s.
+func TestQueueHorizonByHand(t *testing.T) {
+	s := Defaults()
+	s.Capacity, s.Queue = 1000, 5000
+	p := s.Policy(Exponential)
+	pl := newPlan(p, s.Draws)
+	for _, tt := range []struct {
+		name    string
+		s       func(s *Settings)
+		horizon int64
+	}{
+		// 200 clients make 1,200 attempts at most: R = 1,200, D = 1,203.
+		// No timeout: the last attempt by 6 * 16,000 = 96,000.
+		{"no timeout", func(s *Settings) {}, 96_000 + 1_203},
+		// A timeout of 500 ms, below D: 6 * (500 + 16,000) = 99,000.
+		{"a timeout below the queue's", func(s *Settings) { s.Timeout = 500 }, 99_000 + 1_203},
+		// A timeout of a day, FIFO: known within D: 6 * (1,203 + 16,000).
+		{"a long timeout, FIFO", func(s *Settings) { s.Timeout = MaxTimeout }, 103_218 + 1_203},
+		// LIFO: the oldest may wait the whole timeout: 6 * (86,400,000 +
+		// 16,000).
+		{"a long timeout, LIFO", func(s *Settings) { s.Timeout, s.QueueOrder = MaxTimeout, LIFO }, 518_496_000 + 1_203},
+		// A queue shorter than the attempts: R = Q = 1,000, D = 1,003.
+		{"a short queue", func(s *Settings) { s.Queue = 1000 }, 96_000 + 1_003},
+		// A fresh load of 10 a second to 70 s: 200 + 700 clients, R =
+		// 5,000, D = 5,003; the last attempt by 70,000 + 96,000.
+		{"a fresh load", func(s *Settings) { s.Load = 10 }, 166_000 + 5_003},
+		// A long outage: the queue worked off from its end, 200,000.
+		{"a long outage", func(s *Settings) { s.Outage = 200_000 }, 200_000 + 1_203},
+	} {
+		at := s
+		tt.s(&at)
+		if got := queueHorizon(pl, at); got != tt.horizon {
+			t.Errorf("%s: %d ms, want %d", tt.name, got, tt.horizon)
+		}
+		if got := engineHorizon(pl, at); got != tt.horizon {
+			t.Errorf("%s: the engine's horizon %d ms, want the queue's, %d", tt.name, got, tt.horizon)
+		}
+	}
+	// Exactly at the most a run can count, 2^32 - 2 = 4,294,967,294 ms,
+	// it runs; a millisecond more and it is refused. LIFO, 50 attempts of
+	// a fixed 1 s wait, a timeout of 85,798,345 ms: the last attempt by 50
+	// * (85,798,345 + 1,000) = 4,289,967,250; 100,001 clients make
+	// 5,000,050 attempts, more than a queue of 5,000,041 holds, worked off
+	// at 1,000 a second within 5,000,041 + 1 + 2: 4,294,967,294 in all.
+	edge := fixedWaits(Defaults(), 1000, 50)
+	edge.Clients, edge.Capacity, edge.Queue, edge.Timeout, edge.QueueOrder = 100_001, 1000, 5_000_041, 85_798_345, LIFO
+	fixed := edge.Policy(Fixed)
+	if h := queueHorizon(newPlan(fixed, edge.Draws), edge); h != maxQueueTime {
+		t.Errorf("at the edge: %d ms, want %d", h, int64(maxQueueTime))
+	}
+	if err := CheckQueue(fixed, edge); err != nil {
+		t.Errorf("at the edge: %v, want it run", err)
+	}
+	edge.Queue++
+	if err := CheckQueue(fixed, edge); err == nil {
+		t.Errorf("a millisecond past the edge: run, want it refused")
 	}
 }

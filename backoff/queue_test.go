@@ -257,27 +257,31 @@ func TestParseQueueOrder(t *testing.T) {
 // A run whose queue could go on past what 32-bit milliseconds count is
 // refused before it starts, by Run and RunSeeds; one just inside runs.
 func TestQueueTooLongIsRefused(t *testing.T) {
+	// 700,000 clients make 4.2 million attempts, more than a queue of 4
+	// million holds: the horizon is 6 attempts of at most a day's timeout
+	// (under FIFO, no longer than the queue takes to work off) and a 16 s
+	// wait, 518,496,000 ms, then (Q+1)*1000/C + 2 to work off the queue: at
+	// 1 a second 4,000,001,002 more, past 2^32 - 2 = 4,294,967,294 in all;
+	// at 2 a second half as long, inside it.
 	s := Defaults()
-	s.Clients, s.Capacity, s.Queue = 1, 1, MaxQueue // 10^7 requests at 1 a second: 10^10 ms
+	s.Clients, s.Capacity, s.Queue, s.Timeout = 700_000, 1, 4_000_000, MaxTimeout
 	p := s.Policy(Exponential)
+	if h := queueHorizon(newPlan(p, s.Draws), s); h != 518_496_000+4_000_001_002 {
+		t.Fatalf("horizon: got %d, want %d", h, 518_496_000+4_000_001_002)
+	}
 	if _, err := run(t, p, s, Options{}); err == nil || !strings.Contains(err.Error(), "raise the capacity") {
 		t.Errorf("Run: got %v, want an error that says to raise the capacity", err)
 	}
 	if _, err := runSeeds(t, []Policy{p}, s, 2, SeedOptions{Workers: 1}); err == nil {
 		t.Errorf("RunSeeds: got no error, want one")
 	}
-	// The horizon: 6 attempts of at most a day's timeout and a 16 s wait
-	// (518,496,000 ms), then (Q+1)*1000/C + 2 to work off the queue: at 1 a
-	// second 4,000,001,002 more, past 2^32 - 2 = 4,294,967,294 in all; at 2
-	// a second half as long, inside it.
-	s.Queue, s.Timeout = 4_000_000, MaxTimeout
-	if h := queueHorizon(newPlan(p, s.Draws), s); h != 518_496_000+4_000_001_002 {
-		t.Fatalf("horizon: got %d, want %d", h, 518_496_000+4_000_001_002)
-	}
-	if _, err := run(t, p, s, Options{}); err == nil {
-		t.Errorf("Run at 1 a second: got no error, want one")
-	}
 	s.Capacity = 2
+	if err := CheckQueue(p, s); err != nil {
+		t.Errorf("at 2 a second, a horizon of %d: %v, want it run", queueHorizon(newPlan(p, s.Draws), s), err)
+	}
+	// One client against a queue of 10 million at 1 a second: it cannot
+	// fill it, and runs.
+	s.Clients, s.Capacity, s.Queue = 1, 1, MaxQueue
 	r, err := run(t, p, s, Options{})
 	if err != nil {
 		t.Fatalf("a horizon of %d: %v", queueHorizon(newPlan(p, s.Draws), s), err)
