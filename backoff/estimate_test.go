@@ -188,6 +188,17 @@ func TestEngineLimitsByHand(t *testing.T) {
 			t.Errorf("%d processes: %+v, want the attempts reaching far %v", procs, w, far)
 		}
 	}
+	// Under a budget a wide bucket's lists hold no more than the calendar
+	// does at once: 100,000 clients with full jitter (buckets of 64 ms)
+	// and one process's gRPC budget, MAX 10, which lets 5 retries through.
+	// Their first attempts, put in order twice over, would be 100,000 *
+	// 64 bytes = 6.4 MB; the run holds their latencies, 400 KB, and little
+	// more.
+	wide := Defaults()
+	wide.Clients, wide.Capacity, wide.Budget = 100_000, 1000, Budget{Kind: BudgetGRPC, A: 10, B: 100}
+	if got := costOf(wide.Policy(FullJitter), wide, false, false).scratch; got >= 100_000*2*pendingBytes {
+		t.Errorf("a budget that lets 5 retries through: %d bytes, want under the 6.4 MB of every first attempt in the lists", got)
+	}
 	// A client stops where its next retry, each wait at its band's
 	// middle, would pass its limit on total time: full jitter over a
 	// fixed base of 10 ms waits 5 ms on average, 10 by the second retry,
