@@ -103,7 +103,7 @@ func TestFusedFiguresAreTheCrowds(t *testing.T) {
 	s := largest()
 	got := fusedFigures(s, make([]int32, 2_000_000/s.Slot))
 	for i, p := range s.Five() {
-		r, _ := Run(p, s, Options{})
+		r, _ := run(t, p, s, Options{})
 		f := r.Figures
 		if want := [4]int{f.Retries, f.MostInASlot, f.AllThroughBy, f.GaveUp}; got[i] != want {
 			t.Errorf("%s: fused %v, Run %v", p, got[i], want)

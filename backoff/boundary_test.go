@@ -25,13 +25,13 @@ func runWays(t *testing.T, p Policy, s Settings) map[string]Figures {
 		name string
 		o    Options
 	}{{"Run", Options{}}, {"the engine", Options{Engine: true}}} {
-		r, err := Run(p, s, way.o)
+		r, err := run(t, p, s, way.o)
 		if err != nil {
 			t.Fatalf("%s: %v", way.name, err)
 		}
 		out[way.name] = r.Figures
 	}
-	out["the model"], _ = modelRun(p, s)
+	out["the model"], _ = modelRun(t, p, s)
 	return out
 }
 
@@ -440,7 +440,7 @@ func TestLongHorizonsRunTheEngineItself(t *testing.T) {
 		stop, fromEngine, elsewhere := engineProbe()
 		o := tt.o
 		o.Stop = stop
-		r, err := Run(p, tt.s, o)
+		r, err := run(t, p, tt.s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +448,7 @@ func TestLongHorizonsRunTheEngineItself(t *testing.T) {
 			t.Errorf("%s: Stop asked %d times from the engine, %d from elsewhere; want the engine to run: %v",
 				tt.name, fromEngine.Load(), elsewhere.Load(), tt.engine)
 		}
-		if want, _ := modelRun(p, tt.s); r.Figures != want {
+		if want, _ := modelRun(t, p, tt.s); r.Figures != want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, r.Figures, want)
 		}
 	}
@@ -462,11 +462,11 @@ func TestLongHorizonsRunTheEngineItself(t *testing.T) {
 func sameEngineRun(t *testing.T, i int, p Policy, s Settings) bool {
 	t.Helper()
 	stop, got, gotElsewhere := engineProbe()
-	if _, err := Run(p, s, Options{Stop: stop}); err != nil {
+	if _, err := run(t, p, s, Options{Stop: stop}); err != nil {
 		t.Fatalf("case %d: %v", i, err)
 	}
 	stop, want, _ := engineProbe()
-	if _, err := Run(p, s, Options{Stop: stop, Engine: true}); err != nil {
+	if _, err := run(t, p, s, Options{Stop: stop, Engine: true}); err != nil {
 		t.Fatalf("case %d: %v", i, err)
 	}
 	if got.Load() != want.Load() || gotElsewhere.Load() != 0 {

@@ -28,7 +28,7 @@ func TestCrowdsRunAsRunSeeds(t *testing.T) {
 	for name, s := range crowdsScenarios() {
 		s.Draws = Independent
 		ps := append(s.Five(), Presets()[0].Policy, Presets()[2].Policy)
-		want, err := RunSeeds(ps, s, 6, SeedOptions{Workers: 2})
+		want, err := runSeeds(t, ps, s, 6, SeedOptions{Workers: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -38,10 +38,10 @@ func TestCrowdsRunAsRunSeeds(t *testing.T) {
 			for seed := range figs {
 				one := s
 				one.Seed = s.Seed + seed
-				if figs[seed], err = c.Run(p, one, nil); err != nil {
+				if figs[seed], err = runCrowds(t, &c, p, one, nil); err != nil {
 					t.Fatalf("%s, %s, seed %d: %v", name, p, one.Seed, err)
 				}
-				if r, _ := Run(p, one, Options{}); r.Figures != figs[seed] {
+				if r, _ := run(t, p, one, Options{}); r.Figures != figs[seed] {
 					t.Errorf("%s, %s, seed %d: Crowds %+v, Run %+v", name, p, one.Seed, figs[seed], r.Figures)
 				}
 			}
@@ -59,7 +59,7 @@ func TestSameEverySeed(t *testing.T) {
 		s.Draws = Independent
 		for _, p := range append(s.Five(), Presets()[3].Policy, Presets()[6].Policy) {
 			var c Crowds
-			first, err := c.Run(p, s, nil)
+			first, err := runCrowds(t, &c, p, s, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestSameEverySeed(t *testing.T) {
 			for seed := 1; seed < 5; seed++ {
 				one := s
 				one.Seed = s.Seed + seed
-				f, _ := c.Run(p, one, nil)
+				f, _ := runCrowds(t, &c, p, one, nil)
 				differs = differs || f != first
 			}
 			if differs == p.SameEverySeed() {

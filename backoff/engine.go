@@ -164,21 +164,8 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
 	e.f.Clients = s.Clients + e.fresh
-	// Without jitter, a round of retries lands in one millisecond, and 1 ms
-	// buckets take it as it came; with jitter, retries spread over the
-	// whole wait, and a ring of few buckets keeps the chunks being filled
-	// few enough to stay in cache.
-	most := maxRing
-	if !pl.same {
-		most = jitterRing
-	}
-	for pl.longestDraw>>e.bits+3 > most {
-		e.bits++
-	}
-	n := 1
-	for n < pl.longestDraw>>e.bits+3 {
-		n *= 2
-	}
+	var n int
+	e.bits, n = ringShape(pl)
 	if sc != nil {
 		e.free, e.flat, e.order, e.lat = sc.free, sc.flat[:0], sc.order[:0], sc.lat[:0]
 		if len(sc.ring) == n {
@@ -213,6 +200,26 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 		}
 	}
 	return e
+}
+
+// ringShape is the calendar of a run of pl: its buckets 1<<bits ms wide,
+// n of them. Without jitter, a round of retries lands in one millisecond,
+// and 1 ms buckets take it as it came; with jitter, retries spread over
+// the whole wait, and a ring of few buckets keeps the chunks being filled
+// few enough to stay in cache.
+func ringShape(pl *plan) (bits uint, n int) {
+	most := maxRing
+	if !pl.same {
+		most = jitterRing
+	}
+	for pl.longestDraw>>bits+3 > most {
+		bits++
+	}
+	n = 1
+	for n < pl.longestDraw>>bits+3 {
+		n *= 2
+	}
+	return bits, n
 }
 
 // arrival is when fresh request j arrives: floor(j*1000/L).

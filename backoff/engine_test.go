@@ -118,8 +118,8 @@ func TestEngineAgreesWithModel(t *testing.T) {
 		s := randomService(rng)
 		p := randomPolicy(rng)
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
+		want, slots := modelRun(t, p, s)
+		got, err := run(t, p, s, Options{Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -138,18 +138,18 @@ func TestFastPathAgreesWithEngineAndModel(t *testing.T) {
 		s.Clients = pick(rng, 1, 300)
 		p := randomPolicy(rng)
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ := modelRun(p, s)
-		fast, err := Run(p, s, Options{})
+		want, _ := modelRun(t, p, s)
+		fast, err := run(t, p, s, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true, Series: true})
+		slow, err := run(t, p, s, Options{Engine: true, Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		sameFigures(t, what+" (engine)", slow.Figures, want)
-		withSeries, err := Run(p, s, Options{Series: true})
+		withSeries, err := run(t, p, s, Options{Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -170,7 +170,7 @@ func TestEngineInvariants(t *testing.T) {
 		s.Clients = pick(rng, 1, 2000)
 		p := randomPolicy(rng)
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		r, err := Run(p, s, Options{Series: true})
+		r, err := run(t, p, s, Options{Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -231,8 +231,8 @@ func TestBudgetBounds(t *testing.T) {
 func runAgreesWithModel(t *testing.T, i int, p Policy, s Settings) {
 	t.Helper()
 	what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-	want, _ := modelRun(p, s)
-	got, err := Run(p, s, Options{})
+	want, _ := modelRun(t, p, s)
+	got, err := run(t, p, s, Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -272,7 +272,7 @@ func TestFastPathCountsManyRetries(t *testing.T) {
 	s := Defaults()
 	s.Clients, s.Outage, s.Slot = 4000, 30000, 1000
 	p := Policy{Name: "short", FirstWait: 1, LongestWait: 2, Multiplier: 2000, Attempts: 31, Jitter: Jitter{Kind: JitterFull}}
-	if got, _ := Run(p, s, Options{}); got.Figures.MostInASlot != 120000 {
+	if got, _ := run(t, p, s, Options{}); got.Figures.MostInASlot != 120000 {
 		t.Errorf("4000 clients retrying 30 times in the first second: most in a slot %d, want 120000", got.Figures.MostInASlot)
 	}
 	rng := rand.New(rand.NewPCG(12, 4))

@@ -166,13 +166,16 @@ func TestFastRunAllocatesNothing(t *testing.T) {
 	for _, d := range []Draws{Reference, Independent} {
 		s.Draws = d
 		five := s.Five()
+		d := watch(runName(five, s), runDeadline, stuckAfter, nil) // a watch of all the runs: run's own allocates
+		stop := d.stop
 		allocs := testing.AllocsPerRun(100, func() {
 			for _, p := range five {
-				if _, err := Run(p, s, Options{}); err != nil {
+				if _, err := Run(p, s, Options{Stop: stop}); err != nil {
 					t.Fatal(err)
 				}
 			}
 		})
+		d.end(t)
 		if allocs != 0 {
 			t.Errorf("%v draws: the five's crowds allocate %v times a run, want 0", d, allocs)
 		}

@@ -422,7 +422,7 @@ func TestFloorIsTheCrowds(t *testing.T) {
 		for range 2 { // the second run starts from the counts the first cleared
 			got := fc.run()
 			for i, p := range s.Five() {
-				r, err := Run(p, s, Options{})
+				r, err := run(t, p, s, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

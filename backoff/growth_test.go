@@ -168,8 +168,8 @@ func TestDecorrelatedIgnoresGrowth(t *testing.T) {
 					t.Fatalf("%v, %+v, client %d: got %v, want %v", d, p, client, got, w)
 				}
 			}
-			r, err := Run(p, s, Options{})
-			rw, errw := Run(want, s, Options{})
+			r, err := run(t, p, s, Options{})
+			rw, errw := run(t, want, s, Options{})
 			if err != nil || errw != nil || r.Figures != rw.Figures {
 				t.Errorf("%v, %+v: got %+v, %v; want %+v, %v", d, p, r.Figures, err, rw.Figures, errw)
 			}
@@ -327,8 +327,8 @@ func TestLinearAgreesWithEngineAndModel(t *testing.T) {
 		p := randomPolicy(rng)
 		p.Growth = GrowthLinear
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
+		want, slots := modelRun(t, p, s)
+		got, err := run(t, p, s, Options{Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -337,13 +337,13 @@ func TestLinearAgreesWithEngineAndModel(t *testing.T) {
 
 		s.Capacity, s.Load, s.Budget = 0, 0, Budget{}
 		what = fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ = modelRun(p, s)
-		fast, err := Run(p, s, Options{})
+		want, _ = modelRun(t, p, s)
+		fast, err := run(t, p, s, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true})
+		slow, err := run(t, p, s, Options{Engine: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -372,8 +372,8 @@ func TestGrowthChangesTheCrowd(t *testing.T) {
 			t.Errorf("d(%d): got linear %d, exponential %d; want %d, %d", k, gl, ge, want[0], want[1])
 		}
 	}
-	rl, _ := Run(lin, s, Options{})
-	re, _ := Run(expo, s, Options{})
+	rl, _ := run(t, lin, s, Options{})
+	re, _ := run(t, expo, s, Options{})
 	if rl.Figures == re.Figures {
 		t.Errorf("linear and exponential growth give the same crowd: %+v", rl.Figures)
 	}
@@ -398,7 +398,7 @@ func TestLinearDescribeAndValidate(t *testing.T) {
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "growth") {
 			t.Errorf("Validate of growth %d: got %v, want an error naming the growth", int(g), err)
 		}
-		if _, err := Run(p, Defaults(), Options{}); err == nil {
+		if _, err := run(t, p, Defaults(), Options{}); err == nil {
 			t.Errorf("Run of growth %d: got no error", int(g))
 		}
 	}

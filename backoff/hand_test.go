@@ -188,7 +188,7 @@ func TestHandWorkedServices(t *testing.T) {
 func handWorked(t *testing.T, p Policy, s Settings, want Figures) {
 	t.Helper()
 	for _, engine := range []bool{false, true} {
-		got, err := Run(p, s, Options{Engine: engine})
+		got, err := run(t, p, s, Options{Engine: engine})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func handWorked(t *testing.T, p Policy, s Settings, want Figures) {
 			t.Errorf("engine %v:\n got %+v\nwant %+v", engine, got.Figures, want)
 		}
 	}
-	if model, _ := modelRun(p, s); model != want {
+	if model, _ := modelRun(t, p, s); model != want {
 		t.Errorf("model:\n got %+v\nwant %+v", model, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"testing"
 )
 
 // This file is MODEL.md written as plainly as it reads, for the tests to
@@ -123,6 +124,8 @@ type model struct {
 	lat      []int
 	lastBusy int // the last rejection (with a queue: or timeout, wasted or dropped request); -1 if none
 	lastFail int // the last moment an attempt's failure became known; -1 if none
+	stop     func() bool
+	steps    int
 }
 
 func newModel(p Policy, s Settings) *model {
@@ -269,15 +272,26 @@ func (m *model) fail(c, t int) {
 }
 
 // modelRun is one policy's figures, and its attempts per slot, by MODEL.md
-// sections 3 to 6.
-func modelRun(p Policy, s Settings) (Figures, map[int]*modelSlot) {
+// sections 3 to 6, under a deadline (deadline_test.go).
+func modelRun(t testing.TB, p Policy, s Settings) (Figures, map[int]*modelSlot) {
+	t.Helper()
+	d := watch("the model of "+runName([]Policy{p}, s), runDeadline, stuckAfter, nil)
 	m := newModel(p, s)
+	m.stop = d.stop
 	if s.Queue > 0 {
 		m.runQueue()
 	} else {
 		m.runService()
 	}
+	d.end(t)
 	return m.finish()
+}
+
+// stopped reports whether the run is to stop, asking stop every 4096
+// steps.
+func (m *model) stopped() bool {
+	m.steps++
+	return m.steps&4095 == 0 && m.stop()
 }
 
 // runService is section 3's service: every attempt answered or rejected
@@ -288,7 +302,7 @@ func (m *model) runService() {
 		C, S := s.Capacity, s.Slot
 		return C*(i+1)*S/1000 - C*i*S/1000
 	}
-	for m.q.Len() > 0 {
+	for m.q.Len() > 0 && !m.stopped() {
 		ev := heap.Pop(m.q).(modelEvent)
 		t, c := ev.t, ev.client
 		switch {
@@ -314,7 +328,7 @@ type modelRequest struct {
 func (m *model) runQueue() {
 	s := m.s
 	var queue []*modelRequest // the oldest first
-	for t := 0; m.q.Len() > 0 || len(queue) > 0; t++ {
+	for t := 0; (m.q.Len() > 0 || len(queue) > 0) && !m.stopped(); t++ {
 		if len(queue) == 0 && (*m.q)[0].t > t {
 			t = (*m.q)[0].t // nothing happens before the next arrival
 		}

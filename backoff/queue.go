@@ -75,19 +75,37 @@ func (q *queue) popFront() {
 const maxQueueTime = 1<<32 - 2
 
 // queueHorizon bounds the last moment of a run of pl with a queue under s.
-// A client's attempt fails at once (rejected or down) or after at most T
-// (timed out), or is served; with T = 0 a request that joins waits until it
-// is served. So every attempt arrives by U + A*(T + the longest wait), where
-// U is the load's end (0 without a load), and from then on, or from the
-// outage's end, the service takes the Q requests at most still waiting
-// within (Q+1)*1000/C + 2 ms.
+// The queue never holds more than R = min(Q, the attempts the clients
+// make) requests, so the service works off all it holds within
+// D = (R+1)*1000/C + 2 ms. A client's attempt fails at once (rejected or
+// down), or is served; with a timeout T it may fail T after it was sent,
+// and under FIFO no later than D, by when the service has reached it. So
+// every attempt arrives by U + A*(W + the longest wait), where U is the
+// load's end (0 without a load), A the attempts and W the longest an
+// attempt's failure takes to be known: 0 without a timeout (a request
+// that joins waits until it is served, and its client tries no more),
+// min(T, D) under FIFO, T under LIFO; and from then on, or from the
+// outage's end, the service works off what the queue still holds within
+// D.
 func queueHorizon(pl *plan, s Settings) int64 {
 	u := int64(0)
 	if s.Load > 0 {
 		u = int64(s.LoadEnd())
 	}
-	arrivals := u + int64(pl.retries+1)*(int64(s.Timeout)+int64(pl.longestDraw))
-	return max(arrivals, int64(s.Outage)) + (int64(s.Queue)+1)*1000/int64(s.Capacity) + 2
+	drain := (queueRoom(pl, s)+1)*1000/int64(s.Capacity) + 2
+	known := int64(s.Timeout)
+	if s.QueueOrder == FIFO {
+		known = min(known, drain)
+	}
+	arrivals := u + int64(pl.retries+1)*(known+int64(pl.longestDraw))
+	return max(arrivals, int64(s.Outage)) + drain
+}
+
+// queueRoom is the most requests the queue of s can hold in a run of pl:
+// its limit, and never more than the attempts the clients make.
+func queueRoom(pl *plan, s Settings) int64 {
+	n := int64(s.Clients) + int64(s.FreshRequests())
+	return min(int64(s.Queue), mul(n, int64(pl.retries+1)))
 }
 
 // checkQueue returns an error where a run of p with the queue of s could go

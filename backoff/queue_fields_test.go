@@ -90,9 +90,11 @@ func TestCheckQueue(t *testing.T) {
 	if err := CheckQueue(p, s); err != nil {
 		t.Errorf("a queue without a capacity: got %v, want nil (Validate's to say)", err)
 	}
-	s.Capacity = 1
+	// A million clients make 6 million attempts, which the queue holds
+	// and works off at 1 a second in 6,000,001,002 ms: past 2^32 - 2.
+	s.Capacity, s.Clients = 1, MaxClients
 	err := CheckQueue(p, s)
-	_, runErr := Run(p, s, Options{})
+	_, runErr := run(t, p, s, Options{})
 	if err == nil || runErr == nil || err.Error() != runErr.Error() {
 		t.Errorf("a queue of %d at 1 a second: got %v, want Run's %v", MaxQueue, err, runErr)
 	}

@@ -76,6 +76,105 @@ func TestHandWorkedQueue(t *testing.T) {
 				RecoveredAfter: 1000, ClientsTouched: 2, TimedOut: 4, Dropped: 4, QueuePeak: 4},
 		},
 		{
+			// The order of a millisecond's arrivals (issue 25.7): a
+			// retry drawn with no wait after a timeout joins the
+			// calendar behind an attempt already due, so the list comes
+			// out of client order, and an expired request ahead leaves
+			// room for only one of them. Full jitter over a base of 1 ms
+			// draws u(0, 1); seed 1's client 1 draws x>>16 = 40894, 4786
+			// (waits 0, 0), client 2 40920, 10730 (0, 0), client 3 40945,
+			// 16675 (1, 1). C = 1500: c(0) = 1, c(1) = 2, c(2) = 1, c(3) =
+			// 2. Timeout 1, FIFO, expired requests wasted. 0: the three
+			// triggers fail; 1 and 2 retry at once and join, 3 waits 1.
+			// The service completes 1 (latency 0). 1: step 1 times out
+			// 2's request (sent at 0 = 1-T); 2 retries at once, behind 3's
+			// attempt due at 1: the list is (3, 2). Ahead of them the one
+			// expired request, and c(1) = 2 < 1 + 2 = 3, exactly one short
+			// of serving both: they join in client order, 2 then 3. The
+			// service wastes the expired one and completes 2 (latency 1).
+			// 2: 3's request (sent 1) times out; 3 retries at 3; c(2) = 1
+			// wastes it. 3: 3 joins and is completed (latency 3). Taken
+			// as they came (3 before 2), 3 would be completed at 1 and 2,
+			// on its last attempt, would time out at 2 and give up. 8
+			// attempts, 5 retries, 3 served, 3 failed while down, 2 timed
+			// out, 2 wasted. 1 ms slots: 2 retries at 0 (the first
+			// busiest) and at 1; 5 attempts at or after 0 ms in slot 0.
+			// The last waste at 2: stable from 3. Latencies 0, 1, 3; the
+			// queue holds 3 after 1's arrivals; slot capacity ceil(1.5) =
+			// 2.
+			name: "arrivals out of client order behind an expired request", policy: Policy{Name: "full jitter of 1 ms",
+				FirstWait: 1, LongestWait: 1, Multiplier: 1000, Jitter: Jitter{Kind: JitterFull}, Attempts: 3},
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Seed, s.Capacity, s.Slot, s.Queue, s.Timeout = 3, 0, 1, 1500, 1, 10, 1
+			},
+			want: Figures{Clients: 3, Attempts: 8, Retries: 5, Served: 3, FailedWhileDown: 3, Through: 3,
+				MostInASlot: 2, BusiestSlotFrom: 0, PeakAfterBack: 5, PeakAfterBackFrom: 0, SlotCapacity: 2,
+				AllThroughBy: 3, StableFrom: 3, LatencyP50: 1, LatencyP99: 3, LatencyMax: 3, CrowdAllThroughBy: 3,
+				RecoveredAfter: 3, ClientsTouched: 3, TimedOut: 2, Wasted: 2, QueuePeak: 3},
+		},
+		{
+			// The same rule with a live request ahead and no timeout. Full
+			// jitter over a base of 3 ms draws u(0, 3); seed 5's client 1
+			// draws x>>16 = 11417, 58202 (waits 1, 2), the fresh requests
+			// 2 and 3 (load 2000 a second until 2: two at 0) 11442, 64146
+			// (2, 2) and 11468, 4555 (0, 3), 4 and 5 (two at 1) 11493
+			// (1) and 11519 (3). The outage ends at 2; C = 1500: c(2) = 1,
+			// c(3) = 2, c(4) = 1, c(5) = 2. 0: 1 fails (the trigger), due
+			// at 1; 2 fails, due at 2; 3 fails, retries at once, fails
+			// again, due at 3. 1: 1 fails again, due at 3 (its last); 4
+			// fails, due at 2; 5 fails, due at 4. 2: 2 and 4 join; 2 is
+			// completed (latency 2). 3: the calendar holds 3 (put there at
+			// 0) before 1 (at 1): the list is (3, 1), 4 live ahead of them,
+			// and c(3) = 2 < 1 + 2: they join as 1, 3; 4 and 1 are
+			// completed (latencies 2, 3). 4: 5 joins; 3 is completed
+			// (latency 4). 5: 5 (latency 4). Taken as they came, 3 would
+			// be completed at 3 and the crowd's 1 at 4. 12 attempts, 7
+			// retries, 7 failed while down, 5 served. 1 ms slots: 2
+			// retries at 2 and at 3; 2 attempts at or after 2 ms in slot
+			// 2, the first; nothing rejected: stable from 2. The last
+			// failure at 1: the crowd and the four requests that arrive
+			// by then. The queue holds 3 after 3's arrivals.
+			name: "arrivals out of client order behind a live request", policy: Policy{Name: "full jitter of 3 ms",
+				FirstWait: 3, LongestWait: 3, Multiplier: 1000, Jitter: Jitter{Kind: JitterFull}, Attempts: 3},
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Seed, s.Capacity, s.Slot, s.Load, s.LoadUntil, s.Queue = 1, 2, 5, 1500, 1, 2000, 2, 10
+			},
+			want: Figures{Clients: 5, Attempts: 12, Retries: 7, Served: 5, FailedWhileDown: 7, Through: 5,
+				MostInASlot: 2, BusiestSlotFrom: 2, PeakAfterBack: 2, PeakAfterBackFrom: 2, SlotCapacity: 2,
+				AllThroughBy: 5, StableFrom: 2, LatencyP50: 3, LatencyP99: 4, LatencyMax: 4, CrowdAllThroughBy: 3,
+				RecoveredAfter: 0, ClientsTouched: 5, QueuePeak: 3},
+		},
+		{
+			// LIFO, where the fresh requests arriving after the list are
+			// taken first. Full jitter over 1 ms, seed 0: client 1 draws
+			// 15496, 24200 (waits 0, 0), client 2 15521 (1); the fresh
+			// requests 3 (at 0) and 4 (at 1), load 1000 a second until 2.
+			// C = 1500, timeout 1, expired requests wasted. 0: 1 fails and
+			// joins at once, 2 fails, due at 1; 3 joins; the newest, 3, is
+			// completed (latency 0). 1: 1's request (sent 0) times out and
+			// 1 retries at once, behind 2, due at 1: the list is (2, 1),
+			// then 4 arrives. Nothing is ahead in LIFO, and c(1) = 2 < 0 +
+			// 2 + 1: they join as 1, 2, then 4; the newest two, 4 and 2,
+			// are completed (latencies 0, 1). 2: 1's last attempt times
+			// out: gave up; c(2) wastes one expired request, c(3) the
+			// other. Taken as they came, 1 would be completed at 1 and 2's
+			// request would time out at 2 and be retried. 7 attempts, 3
+			// retries, 3 served, 2 timed out, 2 wasted. The timeout at 1
+			// is in [U-1000, U): still overloaded; the last waste at 3:
+			// stable from 4. 2 retries at 1; 4 attempts at or after 0 ms
+			// in slot 0. The last failure at 2: every client.
+			name: "LIFO takes the fresh arrivals before a list out of client order", policy: Policy{Name: "full jitter of 1 ms",
+				FirstWait: 1, LongestWait: 1, Multiplier: 1000, Jitter: Jitter{Kind: JitterFull}, Attempts: 3},
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.Seed, s.Capacity, s.Slot, s.Load, s.LoadUntil = 2, 0, 0, 1500, 1, 1000, 2
+				s.Queue, s.Timeout, s.QueueOrder = 10, 1, LIFO
+			},
+			want: Figures{Clients: 4, Attempts: 7, Retries: 3, Served: 3, FailedWhileDown: 2, Through: 3, GaveUp: 1,
+				MostInASlot: 2, BusiestSlotFrom: 1, PeakAfterBack: 4, PeakAfterBackFrom: 0, SlotCapacity: 2,
+				AllThroughBy: 1, StableFrom: 4, StillOverloaded: true, LatencyP50: 0, LatencyP99: 1, LatencyMax: 1,
+				NotThrough: 1, CrowdAllThroughBy: 1, RecoveredAfter: -1, ClientsTouched: 4, TimedOut: 2, Wasted: 2, QueuePeak: 4},
+		},
+		{
 			// A queue of 2, no timeout, c(t) = 1 at 999, 1999. Three clients
 			// fail at 0 and retry at 100. (100, 1) joins, 1 waiting; (100, 2)
 			// joins with 1 < 2 waiting; (100, 3) finds 2 waiting, exactly

@@ -51,8 +51,8 @@ func TestQueueAgreesWithModel(t *testing.T) {
 		s := randomQueue(rng)
 		p := randomQueuePolicy(rng, s)
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
+		want, slots := modelRun(t, p, s)
+		got, err := run(t, p, s, Options{Series: true})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -90,7 +90,7 @@ func TestQueueWorkedMetastableFailure(t *testing.T) {
 			s := base
 			tt.change(&s)
 			p := s.Policy(Exponential)
-			r, err := Run(p, s, Options{})
+			r, err := run(t, p, s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestQueueWorkedMetastableFailure(t *testing.T) {
 			if tt.overloaded && !f.StillOverloaded {
 				t.Errorf("still overloaded: got false, want true")
 			}
-			if model, _ := modelRun(p, s); model != f {
+			if model, _ := modelRun(t, p, s); model != f {
 				t.Errorf("the model:\n got %+v\nwant %+v", model, f)
 			}
 		})
@@ -133,7 +133,8 @@ func TestQueueInvariants(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 		pl := newPlan(p, s.Draws)
-		e := newEngine(pl, s, true, nil)
+		d := engineWatch(p, s, nil)
+		e := newEngine(pl, s, true, d.stop)
 		done := map[int64]int64{} // completions per millisecond
 		e.completed = func(sent, at, n int64) {
 			if s.Timeout > 0 && at-sent >= int64(s.Timeout) {
@@ -144,6 +145,7 @@ func TestQueueInvariants(t *testing.T) {
 			}
 		}
 		f, series, err := e.run()
+		d.end(t)
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -255,28 +257,32 @@ func TestParseQueueOrder(t *testing.T) {
 // A run whose queue could go on past what 32-bit milliseconds count is
 // refused before it starts, by Run and RunSeeds; one just inside runs.
 func TestQueueTooLongIsRefused(t *testing.T) {
+	// 700,000 clients make 4.2 million attempts, more than a queue of 4
+	// million holds: the horizon is 6 attempts of at most a day's timeout
+	// (under FIFO, no longer than the queue takes to work off) and a 16 s
+	// wait, 518,496,000 ms, then (Q+1)*1000/C + 2 to work off the queue: at
+	// 1 a second 4,000,001,002 more, past 2^32 - 2 = 4,294,967,294 in all;
+	// at 2 a second half as long, inside it.
 	s := Defaults()
-	s.Clients, s.Capacity, s.Queue = 1, 1, MaxQueue // 10^7 requests at 1 a second: 10^10 ms
+	s.Clients, s.Capacity, s.Queue, s.Timeout = 700_000, 1, 4_000_000, MaxTimeout
 	p := s.Policy(Exponential)
-	if _, err := Run(p, s, Options{}); err == nil || !strings.Contains(err.Error(), "raise the capacity") {
-		t.Errorf("Run: got %v, want an error that says to raise the capacity", err)
-	}
-	if _, err := RunSeeds([]Policy{p}, s, 2, SeedOptions{Workers: 1}); err == nil {
-		t.Errorf("RunSeeds: got no error, want one")
-	}
-	// The horizon: 6 attempts of at most a day's timeout and a 16 s wait
-	// (518,496,000 ms), then (Q+1)*1000/C + 2 to work off the queue: at 1 a
-	// second 4,000,001,002 more, past 2^32 - 2 = 4,294,967,294 in all; at 2
-	// a second half as long, inside it.
-	s.Queue, s.Timeout = 4_000_000, MaxTimeout
 	if h := queueHorizon(newPlan(p, s.Draws), s); h != 518_496_000+4_000_001_002 {
 		t.Fatalf("horizon: got %d, want %d", h, 518_496_000+4_000_001_002)
 	}
-	if _, err := Run(p, s, Options{}); err == nil {
-		t.Errorf("Run at 1 a second: got no error, want one")
+	if _, err := run(t, p, s, Options{}); err == nil || !strings.Contains(err.Error(), "raise the capacity") {
+		t.Errorf("Run: got %v, want an error that says to raise the capacity", err)
+	}
+	if _, err := runSeeds(t, []Policy{p}, s, 2, SeedOptions{Workers: 1}); err == nil {
+		t.Errorf("RunSeeds: got no error, want one")
 	}
 	s.Capacity = 2
-	r, err := Run(p, s, Options{})
+	if err := CheckQueue(p, s); err != nil {
+		t.Errorf("at 2 a second, a horizon of %d: %v, want it run", queueHorizon(newPlan(p, s.Draws), s), err)
+	}
+	// One client against a queue of 10 million at 1 a second: it cannot
+	// fill it, and runs.
+	s.Clients, s.Capacity, s.Queue = 1, 1, MaxQueue
+	r, err := run(t, p, s, Options{})
 	if err != nil {
 		t.Fatalf("a horizon of %d: %v", queueHorizon(newPlan(p, s.Draws), s), err)
 	}

@@ -108,7 +108,7 @@ func TestFiveCrowdsAsTheReference(t *testing.T) {
 		settings = append(settings, randomPlain(rng))
 	}
 	for _, s := range settings {
-		results, err := RunAll(s.Five(), s, Options{}, 2)
+		results, err := runAll(t, s.Five(), s, Options{}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestFiveCrowdsAsTheReference(t *testing.T) {
 			if f.Attempts != s.Clients+retries || f.Served != through || f.Clients != s.Clients || f.OutOfTime != 0 || f.Throttled != 0 {
 				t.Fatalf("%v %+v: got %+v", sh, s, f)
 			}
-			withSeries, err := Run(s.Policy(sh), s, Options{Series: true})
+			withSeries, err := run(t, s.Policy(sh), s, Options{Series: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ func TestSeedsSoFarIsTheSpreadOfTheFirstSeeds(t *testing.T) {
 		if sc, ok := want[k]; ok {
 			return sc
 		}
-		sc, err := RunSeeds(ps, s, k, SeedOptions{Workers: 1})
+		sc, err := runSeeds(t, ps, s, k, SeedOptions{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestSeedsSoFarIsTheSpreadOfTheFirstSeeds(t *testing.T) {
 			}
 			return false
 		}
-		final, err := RunSeeds(ps, s, count, SeedOptions{Workers: workers, Stop: stop, SoFar: &sofar})
+		final, err := runSeeds(t, ps, s, count, SeedOptions{Workers: workers, Stop: stop, SoFar: &sofar})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestSeedsSoFarAtOneAndTwoSeeds(t *testing.T) {
 	one := func(seed int) Figures {
 		o := s
 		o.Seed = seed
-		r, err := RunAll(ps, o, Options{}, 1)
+		r, err := runAll(t, ps, o, Options{}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestSeedsSoFarAtOneAndTwoSeeds(t *testing.T) {
 		}
 		return false
 	}
-	if _, err := RunSeeds(ps, s, 2, SeedOptions{Workers: 1, Stop: stop, SoFar: &sofar}); err != nil {
+	if _, err := runSeeds(t, ps, s, 2, SeedOptions{Workers: 1, Stop: stop, SoFar: &sofar}); err != nil {
 		t.Fatal(err)
 	}
 	lo, hi := min(a.MostInASlot, b.MostInASlot), max(a.MostInASlot, b.MostInASlot)
@@ -132,11 +132,11 @@ func TestSeedsSoFarOfAStoppedRun(t *testing.T) {
 		calls++
 		return done >= 3
 	}
-	if _, err := RunSeeds(ps, s, 50, SeedOptions{Workers: 1, Stop: stop, SoFar: &sofar}); err != ErrStopped {
+	if _, err := runSeeds(t, ps, s, 50, SeedOptions{Workers: 1, Stop: stop, SoFar: &sofar}); err != ErrStopped {
 		t.Fatalf("got %v, want ErrStopped", err)
 	}
 	sc, ok := sofar.Spread()
-	want, _ := RunSeeds(ps, s, 3, SeedOptions{Workers: 1})
+	want, _ := runSeeds(t, ps, s, 3, SeedOptions{Workers: 1})
 	if !ok || sc.Count != 3 || !reflect.DeepEqual(sc, want) {
 		t.Errorf("stopped after 3 seeds: got %d seeds (ok %v), want the spread of 3", sc.Count, ok)
 	}

@@ -93,7 +93,7 @@ func TestRunSeedsMatchesCrowdsSeedBySeed(t *testing.T) {
 	for _, s := range []Settings{Defaults(), base, service} {
 		ps := append(s.Five(), mustPreset(t, "grpc").Policy)
 		const count = 37
-		got, err := RunSeeds(ps, s, count, SeedOptions{Workers: 3})
+		got, err := runSeeds(t, ps, s, count, SeedOptions{Workers: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestRunSeedsMatchesCrowdsSeedBySeed(t *testing.T) {
 			for i := range count {
 				one := s
 				one.Seed = s.Seed + i
-				r, err := Run(pol, one, Options{})
+				r, err := run(t, pol, one, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -136,9 +136,9 @@ func mustPreset(t *testing.T, name string) Preset {
 func TestRunSeedsSameForAnyNumberOfWorkers(t *testing.T) {
 	s := Defaults()
 	s.Clients, s.Attempts = 50, 8
-	one, _ := RunSeeds(s.Five(), s, 101, SeedOptions{Workers: 1})
+	one, _ := runSeeds(t, s.Five(), s, 101, SeedOptions{Workers: 1})
 	for _, workers := range []int{2, 3, 8, 200} {
-		if got, _ := RunSeeds(s.Five(), s, 101, SeedOptions{Workers: workers}); !reflect.DeepEqual(got, one) {
+		if got, _ := runSeeds(t, s.Five(), s, 101, SeedOptions{Workers: workers}); !reflect.DeepEqual(got, one) {
 			t.Errorf("%d workers: got %+v, want %+v (1 worker)", workers, got, one)
 		}
 	}
@@ -150,7 +150,7 @@ func TestRunSeedsNoneThrough(t *testing.T) {
 	s := Defaults()
 	s.Clients, s.Attempts, s.Outage = 1, 3, 2500 // one client: through in some seeds, not in others
 	const count = 200
-	sc, _ := RunSeeds(s.Five(), s, count, SeedOptions{Workers: 2})
+	sc, _ := runSeeds(t, s.Five(), s, count, SeedOptions{Workers: 2})
 	got := sc.Policies[FullJitter]
 	if got.NoneThrough == 0 || got.NoneThrough == count {
 		t.Fatalf("none through in %d of %d seeds; the test needs some of each", got.NoneThrough, count)
@@ -219,7 +219,7 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 			for seed := range 3 {
 				at := c.s
 				at.Seed = seed
-				ta.crowd(pl, at, nil)
+				tallyCrowd(t, ta, pl, at, nil)
 			}
 		}
 		if got := ta.scratch(); got > est {
@@ -280,7 +280,7 @@ func TestSeedsMemoryUnderManyCores(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if _, err := RunSeeds(five, s, 64, SeedOptions{Workers: workers}); err != nil {
+		if _, err := runSeeds(t, five, s, 64, SeedOptions{Workers: workers}); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)

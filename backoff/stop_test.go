@@ -51,7 +51,7 @@ func TestEngineAsksStopOften(t *testing.T) {
 			work := func() int64 { return int64(e.f.Attempts) + e.ticks }
 			const yesAt = 50
 			calls, last, most, atYes := 0, int64(0), int64(0), 0
-			e.stop = func() bool {
+			d := engineWatch(tt.p, tt.s, func() bool {
 				calls++
 				w := work()
 				most, last = max(most, w-last), w
@@ -59,8 +59,10 @@ func TestEngineAsksStopOften(t *testing.T) {
 					atYes = e.f.Attempts
 				}
 				return calls >= yesAt
-			}
+			})
+			e.stop = d.stop
 			_, _, err := e.run()
+			d.end(t)
 			if !errors.Is(err, ErrStopped) || calls != yesAt {
 				t.Fatalf("got %v after %d looks, want ErrStopped at look %d", err, calls, yesAt)
 			}
@@ -84,27 +86,27 @@ func TestFastPathAsksStop(t *testing.T) {
 		ta := new(tally)
 		calls := 0
 		count := func() bool { calls++; return false }
-		want, err := ta.crowd(pl, s, count)
+		want, err := tallyCrowd(t, ta, pl, s, count)
 		if err != nil || calls != s.Clients/1024 {
 			t.Fatalf("%s: got %v after %d looks, want none after %d, one every 1024 clients", p, err, calls, s.Clients/1024)
 		}
 		calls = 0
 		stop := func() bool { calls++; return calls >= 50 }
-		if _, err := ta.crowd(pl, s, stop); !errors.Is(err, ErrStopped) || calls != 50 {
+		if _, err := tallyCrowd(t, ta, pl, s, stop); !errors.Is(err, ErrStopped) || calls != 50 {
 			t.Fatalf("%s: got %v after %d looks, want ErrStopped at look 50", p, err, calls)
 		}
-		if got, _ := ta.crowd(pl, s, nil); got != want {
+		if got, _ := tallyCrowd(t, ta, pl, s, nil); got != want {
 			t.Errorf("%s after a stopped run:\n got %+v\nwant %+v", p, got, want)
 		}
 		small := s
 		small.Clients, small.Slot = 3000, 1 // past maxCountSlots: the bitmap
 		calls = 0
 		second := func() bool { calls++; return calls >= 2 }
-		if _, err := ta.crowd(newPlan(p, small.Draws), small, second); !errors.Is(err, ErrStopped) {
+		if _, err := tallyCrowd(t, ta, newPlan(p, small.Draws), small, second); !errors.Is(err, ErrStopped) {
 			t.Fatalf("%s at 1 ms slots: got %v after %d looks, want ErrStopped", p, err, calls)
 		}
-		want, _ = new(tally).crowd(newPlan(p, small.Draws), small, nil)
-		if got, _ := ta.crowd(newPlan(p, small.Draws), small, nil); got != want {
+		want, _ = tallyCrowd(t, new(tally), newPlan(p, small.Draws), small, nil)
+		if got, _ := tallyCrowd(t, ta, newPlan(p, small.Draws), small, nil); got != want {
 			t.Errorf("%s at 1 ms slots after a stopped run:\n got %+v\nwant %+v", p, got, want)
 		}
 	}
@@ -122,12 +124,12 @@ func TestRunAllAndSeedsStartNothingOnceStopped(t *testing.T) {
 	for _, yesAt := range []int{1, 3, len(ps)} {
 		calls := 0
 		stop := func() bool { calls++; return calls >= yesAt }
-		if _, err := RunAll(ps, s, Options{Stop: stop}, 1); !errors.Is(err, ErrStopped) || calls != yesAt {
+		if _, err := runAll(t, ps, s, Options{Stop: stop}, 1); !errors.Is(err, ErrStopped) || calls != yesAt {
 			t.Errorf("RunAll, yes at look %d: got %v after %d looks", yesAt, err, calls)
 		}
 		calls = 0
 		var done atomic.Int64
-		if _, err := RunSeeds(s.Five(), s, 100, SeedOptions{Workers: 1, Stop: stop, Done: &done}); !errors.Is(err, ErrStopped) ||
+		if _, err := runSeeds(t, s.Five(), s, 100, SeedOptions{Workers: 1, Stop: stop, Done: &done}); !errors.Is(err, ErrStopped) ||
 			calls != yesAt || done.Load() != int64(yesAt) {
 			t.Errorf("RunSeeds, yes at look %d: got %v after %d looks and %d seeds", yesAt, err, calls, done.Load())
 		}
@@ -135,7 +137,7 @@ func TestRunAllAndSeedsStartNothingOnceStopped(t *testing.T) {
 	// Two workers: once one is told to stop, the other starts nothing.
 	var calls atomic.Int64
 	stop := func() bool { return calls.Add(1) >= 4 }
-	if _, err := RunAll(ps, s, Options{Stop: stop}, 2); !errors.Is(err, ErrStopped) || calls.Load() > 5 {
+	if _, err := runAll(t, ps, s, Options{Stop: stop}, 2); !errors.Is(err, ErrStopped) || calls.Load() > 5 {
 		t.Errorf("RunAll on 2 workers: got %v after %d looks, want ErrStopped after 4 or 5", err, calls.Load())
 	}
 }
@@ -168,7 +170,7 @@ func TestHugeRunStopsPromptly(t *testing.T) {
 				flipped.CompareAndSwap(0, int64(since))
 				return true
 			}
-			_, err := RunAll(c.s.Five(), c.s, Options{Stop: stop}, 2)
+			_, err := runAll(t, c.s.Five(), c.s, Options{Stop: stop}, 2)
 			took := time.Since(start)
 			if !errors.Is(err, ErrStopped) {
 				t.Fatalf("got %v, want ErrStopped", err)

@@ -739,41 +739,132 @@ func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures
 }
 
 // Cost is what the search takes on workers cores, as backoff counts a
-// run's cost (backoff.Cost): at most, each of its workers holds the
-// largest scratch its candidates need, the fast path's and the engine's
-// (a budget puts a crowd on the engine), and the figures of every crowd
-// are kept; its work is that of every candidate of the first phase, each
-// bounded as backoff bounds a crowd, then each other crowd Estimate counts
-// at their mean: which candidates go on is not known before they run, and
-// at the costliest (a preset of 100 attempts) the estimate would be ten
-// times what the search takes.
+// run's cost (backoff.Cost). Its work is its crowds', each as a worker
+// that keeps its scratch runs it (backoff.CrowdCost), phase by phase as
+// Run makes them: the five, the presets and the scenario's own policy,
+// and the grid, whose mean is taken from every seventh of its policies
+// (seven is prime to each of its dimensions, so every first wait, longest
+// wait, attempts and jitter is among them); the refinement's neighbours
+// at the grid's mean; the five, the presets and the scenario's own with
+// each budget, taken from the middle budget of each kind, and the best of
+// the grid with each at the mean of those; with AlsoService the best with
+// each of the service's remedies, at the mean of the five's with it; then
+// the rounds' crowds on more seeds, at the mean of the candidates that
+// draw (one that draws nothing runs once). Which candidates go on is not
+// known before they run: the means stand for them, and Estimate's counts
+// for how many. Its memory: each worker keeps the largest scratch of the
+// crowds it ran, the fast path's and the engine's (a service or a budget
+// puts a crowd on the engine), and the figures of every crowd are kept.
+// It runs some hundred crowds in miniature: tens of milliseconds.
 func (sr Search) Cost(workers int) backoff.Cost {
 	if sr.Goals.Len() > 0 && sr.searchable(sr.Bounds()).Len() == 0 {
 		return backoff.Cost{Parallel: 1} // nothing runs
 	}
+	// The scratch of each path's crowds, and of those that draw, which
+	// may run on every worker at once; the most work of a crowd.
+	var scratch, drawn [2][]int64
+	var most int64
+	crowd := func(p backoff.Policy, s backoff.Settings) backoff.Cost {
+		one := backoff.CrowdCost(p, s)
+		path := 0
+		if s.HasService() {
+			path = 1
+		}
+		scratch[path] = append(scratch[path], one.Bytes)
+		if !p.SameEverySeed() {
+			drawn[path] = append(drawn[path], one.Bytes)
+		}
+		most = max(most, one.Work)
+		return backoff.Cost{Work: one.Work}
+	}
+	// mean is the mean work of the crowds in sum, n of them, as a cost.
+	mean := func(sum backoff.Cost, n int) backoff.Cost {
+		return backoff.Cost{Work: sum.Work / int64(max(n, 1))}
+	}
 	cs := sr.runnable(sr.policies())
-	var c backoff.Cost
-	var most, scratch int64
+	var known, drawing, grid backoff.Cost
+	var nDrawing, nGrid, nSampled int
+	var bases []Candidate // the five, the presets and the scenario's own: the bases known before the search
 	ps := make([]backoff.Policy, 0, len(cs))
 	ss := make([]backoff.Settings, 0, len(cs))
 	for _, cand := range cs {
-		one := backoff.RunAllCost([]backoff.Policy{cand.Policy}, cand.Settings, backoff.Options{}, 1)
-		c.Work += one.Work
-		most = max(most, one.Work)
-		withBudget := cand.Settings
-		withBudget.Budget = backoff.Budget{Kind: backoff.BudgetGRPC, A: 10, B: 100}
-		for _, s := range []backoff.Settings{cand.Settings, withBudget} {
-			scratch = max(scratch, backoff.RunSeedsCost([]backoff.Policy{cand.Policy}, s, 1, backoff.SeedOptions{Workers: 1}).Bytes)
-		}
 		ps, ss = append(ps, cand.Policy), append(ss, cand.Settings)
+		if cand.Source == FromGrid {
+			nGrid++
+			if (nGrid-1)%7 != 0 {
+				continue
+			}
+			nSampled++
+		}
+		one := crowd(cand.Policy, cand.Settings)
+		if cand.Source == FromGrid {
+			grid = grid.Plus(one)
+		} else {
+			known = known.Plus(one)
+			bases = append(bases, cand)
+		}
+		if !cand.Policy.SameEverySeed() {
+			drawing, nDrawing = drawing.Plus(one), nDrawing+1
+		}
 	}
+	gridMean := mean(grid, nSampled)
+	all := known.Plus(gridMean.Times(int64(nGrid))).Plus(gridMean.Times(RefinePasses * RefineBest * maxNeighbours))
+	// The budgets, each kind's from its middle one.
+	budgets := Budgets(sr.Settings.Budget)
+	for _, kind := range []backoff.BudgetKind{backoff.BudgetNone, backoff.BudgetGRPC, backoff.BudgetAWS} {
+		var of []backoff.Budget
+		for _, b := range budgets {
+			if b.Kind == kind {
+				of = append(of, b)
+			}
+		}
+		if len(of) == 0 {
+			continue
+		}
+		var with backoff.Cost
+		for _, cand := range bases {
+			s := cand.Settings
+			s.Budget = of[len(of)/2]
+			with = with.Plus(crowd(cand.Policy, s))
+		}
+		all = all.Plus(with.Plus(mean(with, len(bases)).Times(KeepBases)).Times(int64(len(of))))
+	}
+	if sr.AlsoService {
+		for _, r := range Remedies(sr.Settings) {
+			var with backoff.Cost
+			for _, p := range sr.Settings.Five() {
+				s := sr.Settings
+				s.Queue, s.DropExpired, s.QueueOrder = r.Queue, r.DropExpired, r.QueueOrder
+				with = with.Plus(crowd(p, s))
+			}
+			all = all.Plus(mean(with, backoff.NumShapes).Times(KeepBases))
+		}
+	}
+	// The rounds: the candidates that draw run on each seed more.
+	seeds := sr.seedsAt()
+	more := 0
+	for r := 1; r < len(seeds); r++ {
+		more += keepAt(r-1) * (seeds[r] - seeds[r-1])
+	}
+	share := float64(nDrawing) / float64(max(len(bases)+nSampled, 1))
+	all = all.Plus(mean(drawing, nDrawing).Times(int64(float64(more) * share)))
 	w := sr.Estimate()
-	c.Work += int64(max(w.Crowds-len(cs), 0)) * (c.Work / int64(max(len(cs), 1)))
-	c.Span = most
-	c.Parallel = backoff.CrowdsWorkers(ps, ss, max(workers, 1))
-	// Two of the largest scratch a worker: the fast path's and the
-	// engine's at once, at worst; 512 bytes for each crowd's figures, kept
-	// until the end.
-	c.Bytes = int64(c.Parallel)*2*scratch + int64(w.Crowds)*512
+	c := backoff.Cost{Bytes: int64(w.Crowds) * 512, Work: all.Work, Span: most, Parallel: backoff.CrowdsWorkers(ps, ss, max(workers, 1))}
+	// Each worker keeps the largest scratch of each path it ran: at once,
+	// the largest crowds' of each path, one a worker, or the largest of
+	// those that draw on every worker.
+	for path := range scratch {
+		slices.SortFunc(scratch[path], func(a, b int64) int { return cmp.Compare(b, a) })
+		var held, each backoff.Cost
+		for i := range min(c.Parallel, len(scratch[path])) {
+			held = held.Plus(backoff.Cost{Bytes: scratch[path][i]})
+		}
+		if len(drawn[path]) > 0 {
+			for range c.Parallel {
+				each = each.Plus(backoff.Cost{Bytes: slices.Max(drawn[path])})
+			}
+		}
+		c.Bytes = c.Plus(backoff.Cost{Bytes: max(held.Bytes, each.Bytes)}).Bytes
+	}
 	return c
 }

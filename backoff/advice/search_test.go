@@ -68,7 +68,7 @@ func TestAdviceIsExact(t *testing.T) {
 		{"one ruled out", []string{"not-through<=0%", "recovered<=0ms", "attempts<=1x"}, true},
 	} {
 		sr := Search{Settings: small(), Seeds: 6, Goals: mustGoals(t, tt.goals...), AlsoService: tt.also}
-		adv, err := Run(sr, Options{Workers: 2})
+		adv, err := search(t, sr, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestAdviceIsExact(t *testing.T) {
 			}
 		}
 		for _, c := range shown {
-			want, err := backoff.RunSeeds([]backoff.Policy{c.Policy}, c.Settings, sr.Seeds, backoff.SeedOptions{Workers: 1})
+			want, err := seeds(t, []backoff.Policy{c.Policy}, c.Settings, sr.Seeds, backoff.SeedOptions{Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,11 +124,11 @@ func TestAdviceIsExact(t *testing.T) {
 func TestAdviceWorkers(t *testing.T) {
 	sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, "not-through<=10%", "p99<=20s")}
 	var done atomic.Int64
-	one, err := Run(sr, Options{Workers: 1, Done: &done})
+	one, err := search(t, sr, Options{Workers: 1, Done: &done})
 	if err != nil {
 		t.Fatal(err)
 	}
-	three, err := Run(sr, Options{Workers: 3})
+	three, err := search(t, sr, Options{Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestAdviceSaysItsRounds(t *testing.T) {
 func TestAdviceStops(t *testing.T) {
 	sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, "not-through<=10%")}
 	var asked atomic.Int64
-	_, err := Run(sr, Options{Workers: 2, Stop: func() bool { return asked.Add(1) > 50 }})
+	_, err := search(t, sr, Options{Workers: 2, Stop: func() bool { return asked.Add(1) > 50 }})
 	if !errors.Is(err, backoff.ErrStopped) {
 		t.Errorf("got %v, want backoff.ErrStopped", err)
 	}
@@ -211,7 +211,7 @@ func TestAdviceFindsACure(t *testing.T) {
 			t.Errorf("%s meets both goals alone: %+v", p.Name, vs)
 		}
 	}
-	adv, err := Run(Search{Settings: s, Seeds: 20, Goals: goals}, Options{Workers: 2})
+	adv, err := search(t, Search{Settings: s, Seeds: 20, Goals: goals}, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestAdviceStopsWithinAFrame(t *testing.T) {
 		at.Store(time.Now().UnixNano())
 		stop.Store(true)
 	}()
-	_, err := Run(sr, Options{Workers: 2, Stop: stop.Load})
+	_, err := search(t, sr, Options{Workers: 2, Stop: stop.Load})
 	took := time.Duration(time.Now().UnixNano() - at.Load())
 	if !errors.Is(err, backoff.ErrStopped) || took > 100*time.Millisecond {
 		t.Errorf("got %v %v after the stop, want backoff.ErrStopped within 100 ms", err, took)
@@ -307,7 +307,7 @@ func TestAdvicePastTheLastSeed(t *testing.T) {
 	s := small()
 	s.Clients, s.Load, s.Seed = 60, 10, 999_998
 	sr := Search{Settings: s, Seeds: 5, Goals: mustGoals(t, "p99<=30s")}
-	adv, err := Run(sr, Options{Workers: 2})
+	adv, err := search(t, sr, Options{Workers: 2})
 	if err != nil {
 		t.Fatalf("seeds 999,998 to 1,000,002: %v", err)
 	}
@@ -471,7 +471,7 @@ func TestSearchShape(t *testing.T) {
 		{1, nil, 10},
 	} {
 		sr := Search{Settings: small(), Seeds: tt.seeds, Goals: mustGoals(t, "not-through<=10%", "recovered<=30s")}
-		adv, err := Run(sr, Options{Workers: 2})
+		adv, err := search(t, sr, Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -114,10 +114,11 @@ func TestQueueRefusals(t *testing.T) {
 		{[]string{"crowd", "--plan", "lifo.toml", "--capacity", "0"}, "--queue 5 (from --plan lifo.toml): a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue"},
 		// A queue the capacity could not work off in the time a run counts:
 		// exponential's 6 attempts wait at most 16 s each, so every
-		// attempt has arrived by 96,000 ms (past the outage's 10,000), and
-		// 10,000,001 requests at 1 a second take 10,000,001,000 ms more, +2.
-		{[]string{"crowd", "--queue", "10000000", "--capacity", "1", "--policies", "exponential"},
-			"--queue 10000000 with --capacity 1 and --timeout 0 (the default): exponential: a queue of 10000000 at a capacity of 1 a second, with a timeout of 0 ms over 6 attempts, could go on for 10000097002 ms, more than the 4294967294 a run can count: shorten the queue or the timeout, or raise the capacity"},
+		// attempt has arrived by 96,000 ms (past the outage's 10,000); a
+		// million clients make 6,000,000 attempts, which the queue holds
+		// and works off at 1 a second in 6,000,001,000 ms more, +2.
+		{[]string{"crowd", "--queue", "10000000", "--capacity", "1", "--policies", "exponential", "--clients", "1000000"},
+			"--queue 10000000 with --capacity 1 and --timeout 0 (the default): exponential: a queue of 10000000 at a capacity of 1 a second, with a timeout of 0 ms over 6 attempts, could go on for 6000097002 ms, more than the 4294967294 a run can count: shorten the queue or the timeout, or raise the capacity"},
 	}
 	for _, tt := range tests {
 		out, errs, code := runArgs(t, "", tt.args...)
@@ -129,11 +130,11 @@ func TestQueueRefusals(t *testing.T) {
 	if _, err := parseArgs([]string{"--queue", "1"}); err == nil || err.Error() != "--queue 1: a queue needs a capacity to serve it: add --capacity N (requests a second), or drop --queue" {
 		t.Errorf("the full-screen program --queue 1: got %v", err)
 	}
-	if _, err := parseArgs([]string{"--queue", "10000000", "--capacity", "1"}); err == nil {
+	if _, err := parseArgs([]string{"--queue", "10000000", "--capacity", "1", "--clients", "1000000"}); err == nil {
 		t.Errorf("the full-screen program with a queue it cannot work off: got no error")
 	}
 	// --compare's plan too.
-	writeFile(t, dir, "long.toml", "[service]\ncapacity_per_second = 1\nqueue = 10_000_000\n")
+	writeFile(t, dir, "long.toml", "[crowd]\nclients = 1_000_000\n\n[service]\ncapacity_per_second = 1\nqueue = 10_000_000\n")
 	checkUsageError(t, []string{"crowd", "--compare", "long.toml"}, "--compare long.toml: fixed: a queue of 10000000 at a capacity of 1 a second")
 }
 
