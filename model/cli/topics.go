@@ -128,6 +128,24 @@ FIGURES (their JSON names)
                         millisecond's arrivals
 Nearest rank: the value at rank ceil(p*n/100) of the sorted values,
 counting from 1. Every default gives the original program's figures.
+
+BEYOND ONE MACHINE (on paper: no flag does this yet)
+One run, a policy on a seed, is one process's: its clients meet at one
+service, so it does not split. The runs of a spread, a comparison or a
+search do: a --shard i/n would make the k-th of them (policy by seed, or
+candidate by seed, in the order the run lists them) where k mod n = i, its
+JSON holding each run's figures, and a merge would join the n documents:
+  Kubernetes   an indexed Job, completions n: --shard $JOB_COMPLETION_INDEX/n
+  GNU parallel parallel retry-planner crowd --seeds 1000 --format json
+               --shard {}/8 ::: 0 1 2 3 4 5 6 7
+What the merge must keep exact: every figure of a run is an integer, so a
+sum over runs adds; but a median, p95 or worst over seeds is a nearest rank
+over every seed's value, and a percentile of the shards' percentiles is
+not one: each shard writes every seed's figures, and the merge ranks them
+all. A latency percentile is one run's and never splits. advise ranks each
+round over all its candidates before choosing the next round's, so each
+round is one barrier: the shards run a round's candidates, the merge ranks
+them and lists the next round's.
 `
 
 const plansTopic = `Plans: every input of a run in a TOML file a person can read and edit: the
