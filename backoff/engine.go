@@ -80,7 +80,7 @@ type engine struct {
 
 	bud    budgets
 	procs  uint32
-	sorted bool // every millisecond is taken in client order (a budget)
+	sorted bool // every millisecond is taken in client order (a budget, a breaker)
 	// cohorts: without jitter and without a budget, clients that wait
 	// alike stay together: a pending attempt stands for src.x clients in a
 	// row, from client on, who started at the same time.
@@ -126,6 +126,17 @@ type engine struct {
 
 	q queue // the service's queue (queue.go); q.limit is 0 without one
 
+	// MODEL.md section 7. hangs holds the attempts sent while the service
+	// is down that hang, in the order they were sent, each failing hang ms
+	// after its t: all hang alike, so the first to fail is always the
+	// oldest.
+	hang       int64
+	hangs      fifo
+	brk        breakers // every process's breaker; brk.state is nil without one
+	retryAfter int      // R: a rejected client's next attempt comes R ms later; 0: none
+	// The slot's short-circuited attempts and breaker openings.
+	slotShort, slotOpened int64
+
 	series *Series
 	stop   func() bool
 	// ticks counts the buckets and milliseconds visited, for halt;
@@ -148,6 +159,7 @@ type engineScratch struct {
 	at, fill    []int
 	late        [][]pending
 	queue       []pending
+	hangs       []pending
 }
 
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
@@ -159,8 +171,13 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
-	e.sorted = e.bud.kind != BudgetNone
+		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop,
+		hang: int64(s.OutageHang), brk: newBreakers(s.Breaker, s.Processes), retryAfter: s.RetryAfter}
+	// A breaker, like a budget, hears every outcome in turn: the F-th
+	// failure opens it for the attempts after it, and the first attempt
+	// after the open time is the probe. Cohorts are not split where a
+	// breaker acts on part of one: with a breaker, every client goes alone.
+	e.sorted = e.bud.kind != BudgetNone || e.brk.state != nil
 	e.cohorts = pl.same && !e.sorted
 	e.f = noFigures()
 	e.f.Clients = s.Clients + e.fresh
@@ -172,11 +189,12 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if !pl.same {
 		most = jitterRing
 	}
-	for pl.longestDraw>>e.bits+3 > most {
+	reach := calendarReach(pl, s)
+	for reach>>e.bits+3 > most {
 		e.bits++
 	}
 	n := 1
-	for n < pl.longestDraw>>e.bits+3 {
+	for n < reach>>e.bits+3 {
 		n *= 2
 	}
 	if sc != nil {
@@ -204,7 +222,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 		e.nextArrive = e.arrival(0)
 	}
 	if series {
-		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue()}
+		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue(), Breaker: s.Breaker.On()}
 	}
 	if s.HasQueue() {
 		e.q = queue{limit: int64(s.Queue), timeout: int64(s.Timeout), lifo: s.QueueOrder == LIFO, drop: s.DropExpired}
@@ -212,7 +230,47 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 			e.q.ring = sc.queue
 		}
 	}
+	if sc != nil && e.hang > 0 {
+		e.hangs.ring = sc.hangs
+	}
 	return e
+}
+
+// calendarReach is the furthest ahead of now the engine puts an attempt in
+// its calendar: the longest wait drawn, or pushback's, where longer. (An
+// attempt that hangs waits in hangs, not in the calendar.)
+func calendarReach(pl *plan, s Settings) int {
+	return max(pl.longestDraw, s.RetryAfter)
+}
+
+// hangDue is when the oldest hanging attempt fails; hangs must not be
+// empty.
+func (e *engine) hangDue() int64 { return int64(e.hangs.front().t) + e.hang }
+
+// nextEvent is the first moment something happens that the calendar does
+// not hold: the next fresh request's arrival or the next hanging attempt's
+// failure; false if neither is to come.
+func (e *engine) nextEvent() (int64, bool) {
+	next, ok := int64(0), false
+	if e.nextFresh < e.fresh {
+		next, ok = e.nextArrive, true
+	}
+	if e.hangs.n > 0 && (!ok || e.hangDue() < next) {
+		next, ok = e.hangDue(), true
+	}
+	return next, ok
+}
+
+// quiet reports whether nothing but the calendar's attempts happens in
+// bucket b: no fresh request arrives in it and no hanging attempt fails.
+func (e *engine) quiet(b int64) bool {
+	return (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) && (e.hangs.n == 0 || e.hangDue()>>e.bits > b)
+}
+
+// dueAt reports whether a fresh request arrives at t (toFresh is
+// arriving(t)) or a hanging attempt fails at t.
+func (e *engine) dueAt(t int64, toFresh int) bool {
+	return toFresh != e.nextFresh || e.hangs.n > 0 && e.hangDue() == t
 }
 
 // arrival is when fresh request j arrives: floor(j*1000/L).
@@ -258,12 +316,13 @@ func (e *engine) run() (Figures, *Series, error) {
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
-			if e.nextFresh >= e.fresh {
+			next, ok := e.nextEvent()
+			if !ok {
 				break
 			}
-			b = max(b, e.nextArrive>>e.bits) // nothing waits before the next arrival
+			b = max(b, next>>e.bits) // nothing waits before the next arrival or failure
 		}
-		if len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+		if len(e.ring[b&e.ringMask].chunks) == 0 && e.quiet(b) {
 			if b&63 == 0 {
 				e.ticks++
 				if e.halt() {
@@ -306,12 +365,13 @@ func (e *engine) takeAll(list []pending, t uint32) bool {
 // chunks as they came.
 func (e *engine) runMillisecond(b int64) {
 	r := &e.ring[b&e.ringMask]
-	n := r.len()
 	toFresh := e.arriving(b)
-	if n == 0 && toFresh == e.nextFresh {
+	if r.len() == 0 && !e.dueAt(b, toFresh) {
 		return
 	}
 	e.enterSlot(b)
+	e.failuresDue(b) // its retries with no wait join r
+	n := r.len()
 	if n > 0 && e.ordered(b, e.clientsIn(r), toFresh) {
 		list := e.order[:0]
 		for i := range r.chunks {
@@ -336,13 +396,14 @@ func (e *engine) runBucket(b int64) {
 	base := b << e.bits
 	for ms := range int64(1) << e.bits {
 		t := base + ms
-		list, late := e.flat[e.at[ms]:e.at[ms+1]], e.late[ms]
+		list := e.flat[e.at[ms]:e.at[ms+1]]
 		toFresh := e.arriving(t)
-		n := len(list) + len(late)
-		if n == 0 && toFresh == e.nextFresh {
+		if len(list)+len(e.late[ms]) == 0 && !e.dueAt(t, toFresh) {
 			continue
 		}
 		e.enterSlot(t)
+		e.failuresDue(t) // its retries with no wait join late[ms]
+		late := e.late[ms]
 		if len(late) > 0 {
 			if len(list) == 0 {
 				list = late
@@ -476,12 +537,15 @@ func (e *engine) keep(sc *engineScratch) {
 	for i := range e.late {
 		e.late[i] = e.late[i][:0]
 	}
-	queue := sc.queue
+	queue, hangs := sc.queue, sc.hangs
 	if e.q.ring != nil {
 		queue = e.q.ring
 	}
+	if e.hangs.ring != nil {
+		hangs = e.hangs.ring
+	}
 	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
-		at: e.at, fill: e.fill, late: e.late, queue: queue}
+		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {

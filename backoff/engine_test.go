@@ -86,6 +86,9 @@ func sameSeries(t *testing.T, what string, got *Series, want map[int]*modelSlot)
 		if got.Queued {
 			g.timedOut, g.wasted, g.dropped, g.queue = got.TimedOut[i], got.Wasted[i], got.Dropped[i], got.Queue[i]
 		}
+		if got.Breaker {
+			g.short, g.opened = got.ShortCircuited[i], got.Opened[i]
+		}
 		want := *w
 		want.after = 0 // the series keeps no count of attempts after the outage's end
 		if g != want {

@@ -15,6 +15,11 @@ package backoff
 // when its client gave up waiting, Wasted and Dropped when the service
 // reached the expired request; Queue is the queue's length at the slot's
 // end. Without a queue these four are nil.
+//
+// With a breaker (Breaker), ShortCircuited counts the attempts an open
+// breaker failed at once, where they were made, and Opened the moments a
+// breaker opened; without one both are nil. An attempt that hangs (MODEL.md
+// section 7) is counted where it was sent, failed while down.
 type Series struct {
 	Slot            int
 	Retries         []int
@@ -26,6 +31,9 @@ type Series struct {
 	Wasted          []int
 	Dropped         []int
 	Queue           []int
+	Breaker         bool // the clients have a breaker: the two below are kept
+	ShortCircuited  []int
+	Opened          []int
 	Truncated       bool // the run went on past MaxSeriesSlots slots
 }
 
@@ -39,6 +47,9 @@ func (s *Series) Attempts(i int) int {
 	n := s.Served[i] + s.Rejected[i] + s.FailedWhileDown[i]
 	if s.Queued {
 		n += s.TimedOut[i]
+	}
+	if s.Breaker {
+		n += s.ShortCircuited[i]
 	}
 	return n
 }
@@ -64,11 +75,14 @@ func (s *Series) extend(i int) {
 	if s.Queued {
 		s.TimedOut, s.Wasted, s.Dropped, s.Queue = grow(s.TimedOut), grow(s.Wasted), grow(s.Dropped), grow(s.Queue)
 	}
+	if s.Breaker {
+		s.ShortCircuited, s.Opened = grow(s.ShortCircuited), grow(s.Opened)
+	}
 }
 
 // attempt takes client p's attempt at t, and its retries at once while
 // they are drawn with no wait, then puts its next attempt in the calendar
-// or ends the client.
+// or ends the client. An attempt that hangs waits in hangs for its failure.
 func (e *engine) attempt(p *pending, t uint32) {
 	for {
 		e.f.Attempts++
@@ -78,13 +92,25 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.f.Retries++
 			e.slotRetries++
 		}
+		if e.brk.state != nil && e.brk.shorted(p.client, int64(t)) {
+			e.shortCircuited(1)
+			if !e.failed(p, t, failShort) {
+				return
+			}
+			continue
+		}
 		if t >= e.outage {
 			e.slotAfter++
 		}
+		how := failDown
 		switch {
 		case t < e.outage || (k == 1 && p.client <= e.crowd): // down, or the crowd's trigger
 			e.f.FailedWhileDown++
 			e.slotDown++
+			if e.hang > 0 {
+				e.hangUp(p, t)
+				return
+			}
 		case e.capacity == 0 || e.slotServed < e.slotCap:
 			e.f.Served++
 			e.f.Through++
@@ -97,6 +123,9 @@ func (e *engine) attempt(p *pending, t uint32) {
 			if e.bud.kind != BudgetNone {
 				e.bud.served(int((p.client-1)%e.procs), retry)
 			}
+			if e.brk.state != nil {
+				e.breakerHears(p.client, int64(t), true)
+			}
 			return
 		default:
 			e.f.Rejected++
@@ -104,25 +133,116 @@ func (e *engine) attempt(p *pending, t uint32) {
 			if e.load > 0 && int64(t) >= e.loadEnd-1000 && int64(t) < e.loadEnd {
 				e.f.StillOverloaded = true
 			}
+			how = failRejected
 		}
-		if !e.failed(p, t) {
+		if e.brk.state != nil {
+			e.breakerHears(p.client, int64(t), false)
+		}
+		if !e.failed(p, t, how) {
 			return
 		}
 	}
 }
 
+// failure is how an attempt failed, as far as what follows differs.
+type failure uint8
+
+const (
+	failDown     failure = iota // failed while down (a hang too) or timed out: the client waits w(k)
+	failRejected                // rejected: with pushback, the client waits R instead
+	failShort                   // short-circuited: no gRPC token is taken
+)
+
+// hangUp is client p's attempt at t, which hangs: it fails at t + H, in
+// step 1 of that millisecond (failuresDue).
+func (e *engine) hangUp(p *pending, t uint32) {
+	p.t = t
+	e.hangs.push(p)
+}
+
+// shortCircuited counts n attempts an open breaker failed at once.
+func (e *engine) shortCircuited(n int64) {
+	e.f.ShortCircuited += int(n)
+	e.slotShort += n
+}
+
+// breakerHears tells client's breaker the outcome of its attempt, known at
+// t, and counts the breaker's opening if it opened.
+func (e *engine) breakerHears(client uint32, t int64, served bool) {
+	if e.brk.outcome(client, t, served) {
+		e.f.BreakerOpened++
+		e.slotOpened++
+	}
+}
+
+// failuresDue is step 1 at t (MODEL.md sections 6 and 7): the failures
+// that come due at t, the timeouts of the requests sent at t - T and the
+// attempts sent at t - H that hang, in client order (each of the two
+// comes in the order it was sent, which is client order wherever the order
+// can change a figure). Each client goes on as after any failure, a retry
+// drawn with no wait joining t's arrivals. A timed-out request stays in the
+// queue, expired.
+func (e *engine) failuresDue(t int64) {
+	q, h := &e.q, &e.hangs
+	for i := 0; ; i++ {
+		timeout := q.timeout > 0 && q.n > 0 && int64(q.front().t)+q.timeout <= t
+		hang := h.n > 0 && int64(h.front().t)+e.hang <= t
+		if !timeout && !hang {
+			return
+		}
+		if i&4095 == 4095 && e.halt() {
+			return
+		}
+		if timeout && hang {
+			timeout = q.front().client < h.front().client
+		}
+		var p pending
+		if timeout {
+			p = *q.front()
+			q.popFront()
+			n := int64(1)
+			if e.cohorts {
+				n = int64(p.src.x)
+			}
+			q.live -= n
+			q.expired += n
+			e.f.TimedOut += int(n)
+			e.slotTimedOut += n
+			e.busy(uint32(t))
+		} else {
+			p = *h.front()
+			h.popFront()
+		}
+		if e.cohorts {
+			e.cohortFailed(&p, uint32(t), int64(p.src.x), failDown)
+			continue
+		}
+		if e.brk.state != nil {
+			e.breakerHears(p.client, t, false)
+		}
+		if e.failed(&p, uint32(t), failDown) {
+			p.t = uint32(t) // a retry with no wait: one of t's arrivals
+			e.insert(&p)
+		}
+	}
+}
+
 // failed goes on from client p's attempt that failed at t: the budget
-// takes its due and decides, with the attempts left, whether the client
-// retries; if it does, its next attempt goes in the calendar after the
-// wait drawn, or it stops, out of time. It reports whether the retry comes
-// at t itself, drawn with no wait, for the caller to take at once.
-func (e *engine) failed(p *pending, t uint32) (again bool) {
+// takes its due (no gRPC token for a short-circuit) and decides, with the
+// attempts left, whether the client retries; if it does, its next attempt
+// goes in the calendar after the wait drawn, or after R where a rejection
+// carries pushback (the draw still made), or it stops, out of time. It
+// reports whether the retry comes at t itself, drawn with no wait, for the
+// caller to take at once.
+func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	e.lastFailure = int64(t)
 	k := p.k()
 	proc := 0
 	if e.bud.kind != BudgetNone {
 		proc = int((p.client - 1) % e.procs)
-		e.bud.failed(proc)
+		if how != failShort {
+			e.bud.failed(proc)
+		}
 	}
 	if k >= e.attempts {
 		e.f.GaveUp++
@@ -134,6 +254,9 @@ func (e *engine) failed(p *pending, t uint32) (again bool) {
 	}
 	w := e.pl.wait(int(k), &p.src, int(p.prev()))
 	p.src.kp = (k + 1) | uint32(w)<<kBits
+	if how == failRejected && e.retryAfter > 0 {
+		w = e.retryAfter
+	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
 		e.f.OutOfTime++
 		return false
@@ -162,9 +285,15 @@ func (e *engine) cohort(p *pending, t uint32) {
 		e.slotAfter += n
 	}
 	served := int64(0)
+	how := failRejected
 	if t < e.outage || (k == 1 && p.client <= e.crowd) {
 		e.f.FailedWhileDown += int(n)
 		e.slotDown += n
+		if e.hang > 0 {
+			e.hangUp(p, t)
+			return
+		}
+		how = failDown
 	} else {
 		served = n
 		if e.capacity > 0 {
@@ -196,13 +325,14 @@ func (e *engine) cohort(p *pending, t uint32) {
 		return
 	}
 	p.client += uint32(served) // the served are the lowest numbers
-	e.cohortFailed(p, t, left)
+	e.cohortFailed(p, t, left, how)
 }
 
 // cohortFailed goes on from the attempts of cohort p that failed at t, the
 // left clients from p.client on: they give up together, or stop out of
-// time together, or retry together after the one wait they all draw.
-func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
+// time together, or retry together after the one wait they all draw (or
+// pushback's, after a rejection).
+func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 	e.lastFailure = int64(t)
 	k := p.k()
 	if k >= e.attempts {
@@ -210,11 +340,15 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
 		return
 	}
 	w := e.pl.lo[k] // no jitter: the base wait itself, never 0
+	p.src.kp = (k + 1) | uint32(w)<<kBits
+	if how == failRejected && e.retryAfter > 0 {
+		w = e.retryAfter
+	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
 		e.f.OutOfTime += int(left)
 		return
 	}
-	p.src.x, p.src.kp, p.t = uint32(left), (k+1)|uint32(w)<<kBits, t+uint32(w)
+	p.src.x, p.t = uint32(left), t+uint32(w)
 	e.insert(p)
 }
 
@@ -229,6 +363,7 @@ func (e *engine) enterSlot(t int64) {
 	e.slot = i
 	e.slotServed, e.slotRetries, e.slotAfter, e.slotRejected, e.slotDown = 0, 0, 0, 0, 0
 	e.slotTimedOut, e.slotWasted, e.slotDropped = 0, 0, 0
+	e.slotShort, e.slotOpened = 0, 0
 	if e.capacity > 0 {
 		e.slotCap = slotCapacity(e.capacity, int64(e.s.Slot), i)
 	}
@@ -250,7 +385,10 @@ func (e *engine) closeSlot() {
 	if e.slotRejected > 0 || e.slotTimedOut > 0 || e.slotWasted > 0 || e.slotDropped > 0 {
 		e.lastBusy = e.slot
 	}
-	if s := e.series; s != nil && !s.Truncated {
+	// A slot where only hanging attempts failed holds nothing a series
+	// counts: the series ends at the last attempt (or breaker opening), as
+	// the fast path's does.
+	if s := e.series; s != nil && !s.Truncated && (s.Queued || e.slotServed+e.slotRejected+e.slotDown+e.slotShort+e.slotOpened > 0) {
 		i := int(e.slot)
 		if i >= MaxSeriesSlots {
 			s.Truncated = true
@@ -266,6 +404,10 @@ func (e *engine) closeSlot() {
 			s.Wasted[i] += int(e.slotWasted)
 			s.Dropped[i] += int(e.slotDropped)
 			s.Queue[i] = int(e.q.len())
+		}
+		if s.Breaker {
+			s.ShortCircuited[i] += int(e.slotShort)
+			s.Opened[i] += int(e.slotOpened)
 		}
 	}
 }
