@@ -201,12 +201,12 @@ func TestHandWorkedGuards(t *testing.T) {
 		},
 		{
 			name: "the probe exactly at t0 + D", policy: fixed(100, 4),
-			s: func(s *Settings) { s.Clients, s.Outage, s.Breaker = 1, 0, Breaker{Failures: 1, Open: 200} },
+			s:    func(s *Settings) { s.Clients, s.Outage, s.Breaker = 1, 0, Breaker{Failures: 1, Open: 200} },
 			want: onTheEdge,
 		},
 		{
 			name: "short-circuited at t0 + D - 1", policy: fixed(100, 4),
-			s: func(s *Settings) { s.Clients, s.Outage, s.Breaker = 1, 0, Breaker{Failures: 1, Open: 201} },
+			s:    func(s *Settings) { s.Clients, s.Outage, s.Breaker = 1, 0, Breaker{Failures: 1, Open: 201} },
 			want: pastTheEdge,
 		},
 		{

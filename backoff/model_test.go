@@ -142,7 +142,7 @@ type model struct {
 	U        int // the load's end
 	clients  []modelClient
 	q        *modelQueue
-	tokens   []int // per process; gRPC: thousandths of a token; AWS: tokens
+	tokens   []int          // per process; gRPC: thousandths of a token; AWS: tokens
 	breakers []modelBreaker // per process, with a breaker
 	slots    map[int]*modelSlot
 	f        Figures
