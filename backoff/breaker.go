@@ -117,12 +117,13 @@ func (bs *breakers) shorted(client uint32, t int64) bool {
 	return false
 }
 
-// outcome is client's attempt's outcome, known at t: served or failed. It
-// reports whether the breaker opened. Closed, a failure adds one to the
-// failures in a row and opens it at F, a success sets them to 0; open, only
-// the probe's outcome counts: a success closes it, a failure opens it again
-// for D from t.
-func (bs *breakers) outcome(client uint32, t int64, served bool) (opened bool) {
+// outcome is the outcome of n attempts of one process, known at t, from
+// client on (n is 1 but for a cohort's): served or failed. It reports
+// whether the breaker opened. Closed, each failure adds one to the
+// failures in a row and the F-th opens it, a success sets them to 0; open,
+// only the probe's outcome counts (a probe goes alone): a success closes
+// it, a failure opens it again for D from t.
+func (bs *breakers) outcome(client uint32, n int64, t int64, served bool) (opened bool) {
 	st := &bs.state[(client-1)%bs.procs]
 	if st.open {
 		if st.probe != client {
@@ -140,9 +141,36 @@ func (bs *breakers) outcome(client uint32, t int64, served bool) (opened bool) {
 		st.fails = 0
 		return false
 	}
-	if st.fails++; st.fails < bs.failures {
+	if st.fails += int(min(n, int64(bs.failures))); st.fails < bs.failures {
 		return false
 	}
 	st.open, st.until = true, t+bs.open
+	return true
+}
+
+// orderFree reports whether the arrivals at t come out the same in any
+// order as far as the breakers go (a budget, and the service's capacity,
+// are the caller's to see to): for every process, its breaker
+// short-circuits them all (open, and before its open time's end or waiting
+// for its probe's outcome); or the service is down and the outage refuses,
+// so that each fails at once, failed while down or short-circuited, and its
+// client waits w(k) either way; or the service is down, the outage hangs
+// and the breaker is closed, so that every arrival hangs and no outcome is
+// known at t. It looks at no more than most breakers, and says false where
+// there are more.
+func (bs *breakers) orderFree(t int64, down, hangs bool, most int) bool {
+	if len(bs.state) > most {
+		return false
+	}
+	for i := range bs.state {
+		st := &bs.state[i]
+		switch {
+		case st.open && (t < st.until || st.probe != 0):
+		case down && !hangs:
+		case down && !st.open:
+		default:
+			return false
+		}
+	}
 	return true
 }

@@ -132,8 +132,18 @@ type engine struct {
 	// oldest.
 	hang       int64
 	hangs      fifo
+	// crowdHangs: the crowd's first attempts all hang from 0 to H, and
+	// every client of the crowd is in the state it started in: rather than
+	// hold a million alike, failuresDue makes each afresh at H.
+	crowdHangs bool
 	brk        breakers // every process's breaker; brk.state is nil without one
 	retryAfter int      // R: a rejected client's next attempt comes R ms later; 0: none
+	// ahead counts the attempts shortChain took ahead of time in the slots
+	// after the current one: slot i's at ahead[i&(len-1)], up to aheadLast
+	// (-1: none). nil where shortChain does not run: without a breaker,
+	// or under a budget.
+	ahead     []slotAhead
+	aheadLast int64
 	// The slot's short-circuited attempts and breaker openings.
 	slotShort, slotOpened int64
 
@@ -172,13 +182,14 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
 		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop,
-		hang: int64(s.OutageHang), brk: newBreakers(s.Breaker, s.Processes), retryAfter: s.RetryAfter}
+		hang: int64(s.OutageHang), brk: newBreakers(s.Breaker, s.Processes), retryAfter: s.RetryAfter, aheadLast: -1}
 	// A breaker, like a budget, hears every outcome in turn: the F-th
 	// failure opens it for the attempts after it, and the first attempt
-	// after the open time is the probe. Cohorts are not split where a
-	// breaker acts on part of one: with a breaker, every client goes alone.
+	// after the open time is the probe. A cohort meets a breaker as its
+	// clients would one after another (cohortBreaker), where they share one:
+	// with more processes, whose clients alternate, every client goes alone.
 	e.sorted = e.bud.kind != BudgetNone || e.brk.state != nil
-	e.cohorts = pl.same && !e.sorted
+	e.cohorts = pl.same && e.bud.kind == BudgetNone && (e.brk.state == nil || e.procs == 1)
 	e.f = noFigures()
 	e.f.Clients = s.Clients + e.fresh
 	// Without jitter, a round of retries lands in one millisecond, and 1 ms
@@ -189,7 +200,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if !pl.same {
 		most = jitterRing
 	}
-	reach := calendarReach(pl, s)
+	reach := ringReach(pl, s)
 	for reach>>e.bits+3 > most {
 		e.bits++
 	}
@@ -233,7 +244,25 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if sc != nil && e.hang > 0 {
 		e.hangs.ring = sc.hangs
 	}
+	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
+		n := 1
+		for n < min(s.Breaker.Open/s.Slot+2, maxAhead) {
+			n *= 2
+		}
+		e.ahead = make([]slotAhead, n)
+	}
 	return e
+}
+
+// ringReach is how far ahead of now the calendar must reach: the longest
+// wait drawn or pushback's, and with a breaker that shortChain runs
+// ahead (no budget), its open time too.
+func ringReach(pl *plan, s Settings) int {
+	reach := calendarReach(pl, s)
+	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
+		reach += s.Breaker.Open
+	}
+	return reach
 }
 
 // calendarReach is the furthest ahead of now the engine puts an attempt in
@@ -243,9 +272,17 @@ func calendarReach(pl *plan, s Settings) int {
 	return max(pl.longestDraw, s.RetryAfter)
 }
 
-// hangDue is when the oldest hanging attempt fails; hangs must not be
-// empty.
-func (e *engine) hangDue() int64 { return int64(e.hangs.front().t) + e.hang }
+// hanging reports whether an attempt hangs, waiting for its failure.
+func (e *engine) hanging() bool { return e.crowdHangs || e.hangs.n > 0 }
+
+// hangDue is when the oldest hanging attempt fails (the crowd's first
+// attempts', sent at 0, come first); something must hang.
+func (e *engine) hangDue() int64 {
+	if e.crowdHangs {
+		return e.hang
+	}
+	return int64(e.hangs.front().t) + e.hang
+}
 
 // nextEvent is the first moment something happens that the calendar does
 // not hold: the next fresh request's arrival or the next hanging attempt's
@@ -255,7 +292,7 @@ func (e *engine) nextEvent() (int64, bool) {
 	if e.nextFresh < e.fresh {
 		next, ok = e.nextArrive, true
 	}
-	if e.hangs.n > 0 && (!ok || e.hangDue() < next) {
+	if e.hanging() && (!ok || e.hangDue() < next) {
 		next, ok = e.hangDue(), true
 	}
 	return next, ok
@@ -264,13 +301,13 @@ func (e *engine) nextEvent() (int64, bool) {
 // quiet reports whether nothing but the calendar's attempts happens in
 // bucket b: no fresh request arrives in it and no hanging attempt fails.
 func (e *engine) quiet(b int64) bool {
-	return (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) && (e.hangs.n == 0 || e.hangDue()>>e.bits > b)
+	return (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) && (!e.hanging() || e.hangDue()>>e.bits > b)
 }
 
 // dueAt reports whether a fresh request arrives at t (toFresh is
 // arriving(t)) or a hanging attempt fails at t.
 func (e *engine) dueAt(t int64, toFresh int) bool {
-	return toFresh != e.nextFresh || e.hangs.n > 0 && e.hangDue() == t
+	return toFresh != e.nextFresh || e.hanging() && e.hangDue() == t
 }
 
 // arrival is when fresh request j arrives: floor(j*1000/L).
@@ -299,20 +336,8 @@ func (e *engine) run() (Figures, *Series, error) {
 	if e.q.limit > 0 {
 		return e.runQueue()
 	}
-	// The crowd's first attempts, all at 0 ms, in client order.
-	e.enterSlot(0)
-	if e.cohorts {
-		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
-		p.src.x = e.crowd
-		e.cohort(&p, 0)
-	} else {
-		for c := uint32(1); c <= e.crowd; c++ {
-			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-			e.attempt(&p, 0)
-			if c&255 == 0 && e.halt() {
-				return e.f, nil, ErrStopped
-			}
-		}
+	if !e.startCrowd() {
+		return e.f, nil, ErrStopped
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
@@ -345,8 +370,51 @@ func (e *engine) run() (Figures, *Series, error) {
 			return e.f, nil, ErrStopped
 		}
 	}
-	e.closeSlot()
+	e.closeLast()
 	return e.finish()
+}
+
+// startCrowd takes the crowd's first attempts, all at 0 ms, in client
+// order, the first of millisecond 0's arrivals; false if the run is to
+// stop.
+func (e *engine) startCrowd() bool {
+	e.enterSlot(0)
+	switch {
+	case e.crowdHang():
+	case e.cohorts:
+		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
+		p.src.x = e.crowd
+		e.take(&p, 0)
+	default:
+		for c := uint32(1); c <= e.crowd; c++ {
+			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
+			e.take(&p, 0)
+			if c&255 == 0 && e.halt() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// crowdHang takes the crowd's first attempts at 0 where they hang, each
+// client alone (cohorts hold the crowd in one attempt anyway): counted
+// at 0, failed while down (the trigger, whatever the outage), each fails at
+// H, where failuresDue makes them anew. At 0 nothing came before them: no
+// breaker is open yet. It reports whether it took them.
+func (e *engine) crowdHang() bool {
+	if e.hang == 0 || e.cohorts {
+		return false
+	}
+	n := int64(e.crowd)
+	e.f.Attempts += int(n)
+	e.f.FailedWhileDown += int(n)
+	e.slotDown += n
+	if e.outage == 0 {
+		e.slotAfter += n
+	}
+	e.crowdHangs = true
+	return true
 }
 
 // takeAll takes the attempts of list at t in its order, looking at the
@@ -372,14 +440,14 @@ func (e *engine) runMillisecond(b int64) {
 	e.enterSlot(b)
 	e.failuresDue(b) // its retries with no wait join r
 	n := r.len()
-	if n > 0 && e.ordered(b, e.clientsIn(r), toFresh) {
+	if how := e.orderAt(b, e.clientsIn(r), toFresh); n > 0 && how != anyOrder {
 		list := e.order[:0]
 		for i := range r.chunks {
 			list = append(list, r.part(i)...)
 		}
 		e.order = list
 		e.release(r)
-		e.runList(list, b, toFresh)
+		e.runList(list, b, toFresh, how)
 		return
 	}
 	for i := range r.chunks {
@@ -412,8 +480,8 @@ func (e *engine) runBucket(b int64) {
 				e.order = list
 			}
 		}
-		if e.ordered(t, e.clientsOf(list), toFresh) {
-			e.runList(list, t, toFresh)
+		if how := e.orderAt(t, e.clientsOf(list), toFresh); how != anyOrder {
+			e.runList(list, t, toFresh, how)
 		} else if e.takeAll(list, uint32(t)) {
 			e.runFresh(t, toFresh)
 		}
@@ -435,16 +503,30 @@ func (e *engine) arriving(t int64) int {
 	return e.nextFresh
 }
 
-// ordered reports whether the attempts of n clients waiting at t must be
-// taken in client order: always under a budget (but for one alone), and
-// where the slot has no room for them all and the fresh requests arriving
-// after them, and the ones with the lowest numbers are served.
-func (e *engine) ordered(t int64, n, toFresh int) bool {
-	if e.sorted {
-		return n > 1
+// The order a millisecond's attempts must be taken in.
+const (
+	anyOrder    = iota
+	lowestFirst // the lowest numbers the slot has room for first, the rest in any order
+	clientOrder // every one in client order
+)
+
+// orderAt is the order the attempts of n clients waiting at t must be
+// taken in: client order under a budget (but for one alone), and under a
+// breaker unless the breakers leave the order free (breakers.orderFree);
+// else the lowest numbers first where the slot has no room for them all and
+// the fresh requests arriving after them, as the lowest are served.
+func (e *engine) orderAt(t int64, n, toFresh int) int {
+	if e.sorted && n > 1 && (e.bud.kind != BudgetNone || !e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, n)) {
+		return clientOrder
 	}
 	room := e.slotCap - e.slotServed
-	return e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n)
+	if e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n) {
+		if e.cohorts {
+			return clientOrder // few, and ranges of clients, which do not overlap
+		}
+		return lowestFirst
+	}
+	return anyOrder
 }
 
 // clientsOf is how many clients the attempts stand for.
@@ -475,6 +557,8 @@ func (e *engine) clientsIn(r *bucket) int {
 // service that answers at once or one that queues.
 func (e *engine) take(p *pending, t uint32) {
 	switch {
+	case e.cohorts && e.brk.state != nil:
+		e.cohortBreaker(p, t)
 	case e.q.limit > 0 && e.cohorts:
 		e.arriveCohort(p, t)
 	case e.q.limit > 0:
@@ -486,11 +570,11 @@ func (e *engine) take(p *pending, t uint32) {
 	}
 }
 
-// runList runs the attempts waiting at t, which ordered says need an
-// order, then the fresh requests arriving at t.
-func (e *engine) runList(list []pending, t int64, toFresh int) {
-	if e.sorted || e.cohorts {
-		slices.SortFunc(list, byClient) // cohorts: ranges of clients, which do not overlap
+// runList runs the attempts waiting at t in the order orderAt says, then
+// the fresh requests arriving at t.
+func (e *engine) runList(list []pending, t int64, toFresh int, how int) {
+	if how == clientOrder {
+		slices.SortFunc(list, byClient)
 	} else {
 		// Which are served is all the order can change: the lowest numbers
 		// the slot has room for. The rest are rejected in any order.

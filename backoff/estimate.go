@@ -124,7 +124,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if !pl.same {
 		most = jitterRing
 	}
-	reach := calendarReach(pl, s)
+	reach := ringReach(pl, s)
 	for reach>>bits+3 > most {
 		bits++
 	}

@@ -94,6 +94,10 @@ func (e *engine) attempt(p *pending, t uint32) {
 		}
 		if e.brk.state != nil && e.brk.shorted(p.client, int64(t)) {
 			e.shortCircuited(1)
+			if until, ok := e.shutUntil(p.client, t); ok {
+				e.shortChain(p, t, until, 1)
+				return
+			}
 			if !e.failed(p, t, failShort) {
 				return
 			}
@@ -124,7 +128,7 @@ func (e *engine) attempt(p *pending, t uint32) {
 				e.bud.served(int((p.client-1)%e.procs), retry)
 			}
 			if e.brk.state != nil {
-				e.breakerHears(p.client, int64(t), true)
+				e.breakerHears(p.client, 1, int64(t), true)
 			}
 			return
 		default:
@@ -136,7 +140,7 @@ func (e *engine) attempt(p *pending, t uint32) {
 			how = failRejected
 		}
 		if e.brk.state != nil {
-			e.breakerHears(p.client, int64(t), false)
+			e.breakerHears(p.client, 1, int64(t), false)
 		}
 		if !e.failed(p, t, how) {
 			return
@@ -166,10 +170,11 @@ func (e *engine) shortCircuited(n int64) {
 	e.slotShort += n
 }
 
-// breakerHears tells client's breaker the outcome of its attempt, known at
-// t, and counts the breaker's opening if it opened.
-func (e *engine) breakerHears(client uint32, t int64, served bool) {
-	if e.brk.outcome(client, t, served) {
+// breakerHears tells the breaker the outcome of n attempts from client on
+// (a cohort's, or one client's), known at t, and counts the breaker's
+// opening if it opened.
+func (e *engine) breakerHears(client uint32, n int64, t int64, served bool) {
+	if e.brk.outcome(client, n, t, served) {
 		e.f.BreakerOpened++
 		e.slotOpened++
 	}
@@ -183,6 +188,9 @@ func (e *engine) breakerHears(client uint32, t int64, served bool) {
 // drawn with no wait joining t's arrivals. A timed-out request stays in the
 // queue, expired.
 func (e *engine) failuresDue(t int64) {
+	if e.crowdHangs && t >= e.hang {
+		e.crowdFails(t) // the lowest numbers: first
+	}
 	q, h := &e.q, &e.hangs
 	for i := 0; ; i++ {
 		timeout := q.timeout > 0 && q.n > 0 && int64(q.front().t)+q.timeout <= t
@@ -214,15 +222,38 @@ func (e *engine) failuresDue(t int64) {
 			h.popFront()
 		}
 		if e.cohorts {
+			if e.brk.state != nil {
+				e.breakerHears(p.client, int64(p.src.x), t, false)
+			}
 			e.cohortFailed(&p, uint32(t), int64(p.src.x), failDown)
 			continue
 		}
 		if e.brk.state != nil {
-			e.breakerHears(p.client, t, false)
+			e.breakerHears(p.client, 1, t, false)
 		}
 		if e.failed(&p, uint32(t), failDown) {
 			p.t = uint32(t) // a retry with no wait: one of t's arrivals
 			e.insert(&p)
+		}
+	}
+}
+
+// crowdFails is the failures at t = H of the crowd's first attempts, which
+// hung from 0 (crowdHang): each client, as it started, goes on as after any
+// failure.
+func (e *engine) crowdFails(t int64) {
+	e.crowdHangs = false
+	for c := uint32(1); c <= e.crowd; c++ {
+		p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
+		if e.brk.state != nil {
+			e.breakerHears(c, 1, t, false)
+		}
+		if e.failed(&p, uint32(t), failDown) {
+			p.t = uint32(t) // a retry with no wait: one of t's arrivals
+			e.insert(&p)
+		}
+		if c&4095 == 0 && e.halt() {
+			return
 		}
 	}
 }
@@ -235,7 +266,7 @@ func (e *engine) failuresDue(t int64) {
 // reports whether the retry comes at t itself, drawn with no wait, for the
 // caller to take at once.
 func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
-	e.lastFailure = int64(t)
+	e.lastFailure = max(e.lastFailure, int64(t)) // shortChain may have counted a later one
 	k := p.k()
 	proc := 0
 	if e.bud.kind != BudgetNone {
@@ -272,8 +303,9 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 // cohort takes the attempts at t of cohort p: src.x clients from p.client
 // on, alike in all but their numbers, so the lowest of them are the ones a
 // slot with too little room serves. Those it does not serve go on as one
-// cohort, or end together.
-func (e *engine) cohort(p *pending, t uint32) {
+// cohort, or end together. It returns how many were served, and how many
+// failed at t (not hanging).
+func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
 	n := int64(p.src.x)
 	k := p.k()
 	e.f.Attempts += int(n)
@@ -284,14 +316,13 @@ func (e *engine) cohort(p *pending, t uint32) {
 	if t >= e.outage {
 		e.slotAfter += n
 	}
-	served := int64(0)
 	how := failRejected
 	if t < e.outage || (k == 1 && p.client <= e.crowd) {
 		e.f.FailedWhileDown += int(n)
 		e.slotDown += n
 		if e.hang > 0 {
 			e.hangUp(p, t)
-			return
+			return 0, 0
 		}
 		how = failDown
 	} else {
@@ -322,10 +353,94 @@ func (e *engine) cohort(p *pending, t uint32) {
 	}
 	left := n - served
 	if left == 0 {
-		return
+		return served, 0
 	}
 	p.client += uint32(served) // the served are the lowest numbers
 	e.cohortFailed(p, t, left, how)
+	return served, left
+}
+
+// cohortBreaker takes the attempts at t of cohort p under the breaker of
+// its one process, in client order as far as the breaker goes: while it is
+// shut (open, before its open time's end or waiting for its probe's
+// outcome) they are all short-circuited; where it waits for a probe, the
+// lowest goes alone as the probe, and the rest meet what its outcome
+// leaves; while it is closed, the cohort meets the service as without a
+// breaker, the served (the lowest) first, then the failures, up to the
+// F-th, which opens the breaker, the rest short-circuited.
+func (e *engine) cohortBreaker(p *pending, t uint32) {
+	st := &e.brk.state[0]
+	for p.src.x > 0 {
+		if st.open && (int64(t) < st.until || st.probe != 0) {
+			n := int64(p.src.x)
+			e.countAttempts(p, n)
+			e.shortCircuited(n)
+			if until, ok := e.shutUntil(p.client, t); ok {
+				e.shortChain(p, t, until, n)
+				return
+			}
+			e.cohortFailed(p, t, n, failShort)
+			return
+		}
+		part := *p
+		if st.open {
+			part.src.x = 1
+			st.probe = part.client
+		} else {
+			part.src.x = uint32(e.reachService(p, t, st.fails))
+		}
+		p.client += part.src.x
+		p.src.x -= part.src.x
+		first := part.client
+		var served, failed int64
+		if e.q.limit > 0 {
+			failed = e.arriveCohort(&part, t)
+		} else {
+			served, failed = e.cohort(&part, t)
+		}
+		if served > 0 {
+			e.breakerHears(first, served, int64(t), true)
+		}
+		if failed > 0 {
+			e.breakerHears(first+uint32(served), failed, int64(t), false)
+		}
+	}
+}
+
+// reachService is how many of cohort p's n clients, meeting at t a closed
+// breaker with fails failures in a row, reach the service before the
+// breaker opens: all where they hang (no outcome is known at t); else the
+// served or queued, then failures up to the F-th (the served set the
+// failures in a row to 0 first).
+func (e *engine) reachService(p *pending, t uint32, fails int) int64 {
+	n := int64(p.src.x)
+	if t < e.outage || (p.k() == 1 && p.client <= e.crowd) {
+		if e.hang > 0 {
+			return n
+		}
+		return min(n, int64(e.brk.failures-fails))
+	}
+	ok := n // served, or queued: no failure
+	switch {
+	case e.q.limit > 0:
+		ok = min(n, max(e.q.limit-e.q.len(), 0))
+	case e.capacity > 0:
+		ok = min(n, max(e.slotCap-e.slotServed, 0))
+	}
+	if ok > 0 && e.q.limit == 0 {
+		fails = 0
+	}
+	return ok + min(n-ok, int64(e.brk.failures-fails))
+}
+
+// countAttempts counts n attempts of cohort p made at t that do not reach
+// the service.
+func (e *engine) countAttempts(p *pending, n int64) {
+	e.f.Attempts += int(n)
+	if p.k() >= 2 {
+		e.f.Retries += int(n)
+		e.slotRetries += n
+	}
 }
 
 // cohortFailed goes on from the attempts of cohort p that failed at t, the
@@ -333,7 +448,7 @@ func (e *engine) cohort(p *pending, t uint32) {
 // time together, or retry together after the one wait they all draw (or
 // pushback's, after a rejection).
 func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
-	e.lastFailure = int64(t)
+	e.lastFailure = max(e.lastFailure, int64(t))
 	k := p.k()
 	if k >= e.attempts {
 		e.f.GaveUp += int(left)
@@ -353,13 +468,25 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 }
 
 // enterSlot moves the slot counters on to the slot of t, closing the one
-// before.
+// before, and any between that only shortChain's attempts fell in.
 func (e *engine) enterSlot(t int64) {
 	i := int64(e.slotDiv.div(uint32(t)))
 	if i == e.slot {
 		return
 	}
 	e.closeSlot()
+	if e.aheadLast > e.slot {
+		for j := e.slot + 1; j < i && j <= e.aheadLast; j++ {
+			e.openSlot(j)
+			e.closeSlot()
+		}
+	}
+	e.openSlot(i)
+}
+
+// openSlot makes slot i the current one, its counters 0 but for what
+// shortChain counted in it ahead of time.
+func (e *engine) openSlot(i int64) {
 	e.slot = i
 	e.slotServed, e.slotRetries, e.slotAfter, e.slotRejected, e.slotDown = 0, 0, 0, 0, 0
 	e.slotTimedOut, e.slotWasted, e.slotDropped = 0, 0, 0
@@ -367,6 +494,97 @@ func (e *engine) enterSlot(t int64) {
 	if e.capacity > 0 {
 		e.slotCap = slotCapacity(e.capacity, int64(e.s.Slot), i)
 	}
+	if i <= e.aheadLast {
+		a := &e.ahead[i&int64(len(e.ahead)-1)]
+		e.slotRetries, e.slotShort = a.retries, a.short
+		*a = slotAhead{}
+	}
+}
+
+// closeLast closes the current slot, the run's last but for those that
+// only shortChain's attempts fell in, which it closes after it.
+func (e *engine) closeLast() {
+	e.closeSlot()
+	for j := e.slot + 1; j <= e.aheadLast; j++ {
+		e.openSlot(j)
+		e.closeSlot()
+	}
+}
+
+// slotAhead is what shortChain counted in a slot after the current one.
+type slotAhead struct{ retries, short int64 }
+
+// maxAhead is the most slots ahead shortChain counts in.
+const maxAhead = 1 << 12
+
+// shutUntil reports whether client's breaker stays open until a moment
+// after t, whatever happens (an open breaker changes only at its probe's
+// outcome, and its probe comes at the end of its open time or later), and
+// that moment, where shortChain may run: with a breaker, no budget.
+func (e *engine) shutUntil(client uint32, t uint32) (int64, bool) {
+	if e.ahead == nil {
+		return 0, false
+	}
+	st := &e.brk.state[(client-1)%e.brk.procs]
+	return st.until, st.open && int64(t) < st.until
+}
+
+// shortChain goes on from the attempts at t of p (n clients: a cohort's,
+// or 1), short-circuited by a breaker shut until until (shutUntil). Every
+// attempt they make before then is short-circuited too, and without a
+// budget, whose tokens every attempt moves in turn, it changes nothing but
+// its own client and its slot's counts: so those are counted here, each in
+// its slot (up to maxAhead slots ahead), and only the clients' next attempt
+// after that goes in the calendar, which reaches far enough for it (see
+// ringReach). They end as after any failure.
+func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
+	for {
+		e.lastFailure = max(e.lastFailure, int64(t))
+		k := p.k()
+		if k >= e.attempts {
+			e.f.GaveUp += int(n)
+			return
+		}
+		w := e.pl.lo[k] // a cohort waits without jitter
+		if !e.cohorts {
+			w = e.pl.wait(int(k), &p.src, int(p.prev()))
+		}
+		p.src.kp = (k + 1) | uint32(w)<<kBits
+		next := int64(t) + int64(w)
+		if e.pl.maxElapsed > 0 && next-e.start(p.client) > int64(e.pl.maxElapsed) {
+			e.f.OutOfTime += int(n)
+			return
+		}
+		if next >= until || !e.countAhead(next, n) {
+			p.t = uint32(next)
+			e.insert(p)
+			return
+		}
+		t = uint32(next)
+	}
+}
+
+// countAhead counts n short-circuited retries at t, in the current slot or
+// one ahead: false, counting nothing, where that is maxAhead slots or more
+// ahead.
+func (e *engine) countAhead(t int64, n int64) bool {
+	i := int64(e.slotDiv.div(uint32(t)))
+	if i == e.slot {
+		e.slotRetries += n
+		e.slotShort += n
+	} else {
+		if i-e.slot >= int64(len(e.ahead)) {
+			return false
+		}
+		a := &e.ahead[i&int64(len(e.ahead)-1)]
+		a.retries += n
+		a.short += n
+		e.aheadLast = max(e.aheadLast, i)
+	}
+	e.f.Attempts += int(n)
+	e.f.Retries += int(n)
+	e.f.ShortCircuited += int(n)
+	return true
 }
 
 // closeSlot adds the current slot to the figures and the series. Slots come

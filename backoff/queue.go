@@ -101,21 +101,8 @@ func (e *engine) busy(t uint32) {
 }
 
 func (e *engine) runQueue() (Figures, *Series, error) {
-	// The crowd's first attempts, all at 0 ms, in client order: the first
-	// of millisecond 0's arrivals.
-	e.enterSlot(0)
-	if e.cohorts {
-		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
-		p.src.x = e.crowd
-		e.arriveCohort(&p, 0)
-	} else {
-		for c := uint32(1); c <= e.crowd; c++ {
-			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-			e.arrive(&p, 0)
-			if c&255 == 0 && e.halt() {
-				return e.f, nil, ErrStopped
-			}
-		}
+	if !e.startCrowd() {
+		return e.f, nil, ErrStopped
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
@@ -175,7 +162,7 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			e.serveQueue(t)
 		}
 	}
-	e.closeSlot()
+	e.closeLast()
 	return e.finish()
 }
 
@@ -235,6 +222,9 @@ func (e *engine) orderArrivals(list []pending, t int64, toFresh int) {
 	if !e.sorted && (t < int64(e.outage) || room <= 0) {
 		return
 	}
+	if e.sorted && e.bud.kind == BudgetNone && e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, len(list)) {
+		return // the service is down, where they fail alike, or the breakers short-circuit them all
+	}
 	if e.sorted || e.cohorts { // cohorts: few, and ranges of clients, which do not overlap
 		slices.SortFunc(list, byClient)
 		return
@@ -269,6 +259,10 @@ func (e *engine) arrive(p *pending, t uint32) {
 		}
 		if e.brk.state != nil && e.brk.shorted(p.client, int64(t)) {
 			e.shortCircuited(1)
+			if until, ok := e.shutUntil(p.client, t); ok {
+				e.shortChain(p, t, until, 1)
+				return
+			}
 			if !e.failed(p, t, failShort) {
 				return
 			}
@@ -297,7 +291,7 @@ func (e *engine) arrive(p *pending, t uint32) {
 			how = failRejected
 		}
 		if e.brk.state != nil {
-			e.breakerHears(p.client, int64(t), false)
+			e.breakerHears(p.client, 1, int64(t), false)
 		}
 		if !e.failed(p, t, how) {
 			return
@@ -307,8 +301,9 @@ func (e *engine) arrive(p *pending, t uint32) {
 
 // arriveCohort is the attempts at t of cohort p: as many of the lowest
 // numbers as the queue has room for join it as one request of a cohort,
-// the rest are rejected and go on together.
-func (e *engine) arriveCohort(p *pending, t uint32) {
+// the rest are rejected and go on together. It returns how many failed at
+// t (not hanging).
+func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
 	n := int64(p.src.x)
 	k := p.k()
 	e.f.Attempts += int(n)
@@ -324,10 +319,10 @@ func (e *engine) arriveCohort(p *pending, t uint32) {
 		e.slotDown += n
 		if e.hang > 0 {
 			e.hangUp(p, t)
-			return
+			return 0
 		}
 		e.cohortFailed(p, t, n, failDown)
-		return
+		return n
 	}
 	in := min(n, e.q.limit-e.q.len())
 	if in > 0 {
@@ -341,7 +336,9 @@ func (e *engine) arriveCohort(p *pending, t uint32) {
 		e.busy(t)
 		p.client += uint32(in)
 		e.cohortFailed(p, t, out, failRejected)
+		return out
 	}
+	return 0
 }
 
 // serveQueue is step 3 at t: while it has capacity left, the service takes
@@ -430,8 +427,8 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 	if e.bud.kind != BudgetNone {
 		e.bud.served(int((p.client-1)%e.procs), p.k() >= 2)
 	}
-	if e.brk.state != nil { // one client: no cohorts with a breaker
-		e.breakerHears(p.client, t, true)
+	if e.brk.state != nil {
+		e.breakerHears(p.client, n, t, true)
 	}
 	if e.completed != nil {
 		e.completed(int64(p.t), t, n)
