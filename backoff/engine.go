@@ -130,8 +130,8 @@ type engine struct {
 	// is down that hang, in the order they were sent, each failing hang ms
 	// after its t: all hang alike, so the first to fail is always the
 	// oldest.
-	hang       int64
-	hangs      fifo
+	hang  int64
+	hangs fifo
 	// crowdHangs: the crowd's first attempts all hang from 0 to H, and
 	// every client of the crowd is in the state it started in: rather than
 	// hold a million alike, failuresDue makes each afresh at H.
