@@ -58,7 +58,7 @@ func ParseBreaker(s string) (Breaker, error) {
 	var okF, okD bool
 	b.Failures, okF = ParseCount(f)
 	b.Open, okD = ParseTime(strings.ToLower(d))
-	if !okF || !okD || b.validate() != nil {
+	if !okF || !okD || !b.On() || b.validate() != nil {
 		return Breaker{}, fail
 	}
 	return b, nil

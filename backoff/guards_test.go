@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -213,5 +214,115 @@ func TestIdleGuardsChangeNothing(t *testing.T) {
 	}
 	if idle < 100 {
 		t.Errorf("only %d of 600 breakers never opened, want at least 100", idle)
+	}
+}
+
+// The guards' settings are checked with a message that says what to do,
+// each range on both sides of both ends, and --plain refuses all three.
+func TestGuardsValidation(t *testing.T) {
+	tests := []struct {
+		name   string
+		l      Limits
+		change func(s *Settings)
+		want   string // in the error; "" for none
+	}{
+		{"all off", WideLimits, func(s *Settings) {}, ""},
+		{"the least of each", WideLimits, func(s *Settings) {
+			s.OutageHang, s.RetryAfter, s.Breaker = 1, 1, Breaker{Failures: 1, Open: 1}
+		}, ""},
+		{"the most of each", WideLimits, func(s *Settings) {
+			s.OutageHang, s.RetryAfter, s.Breaker = MaxWait, MaxWait, Breaker{Failures: MaxBreakerFailures, Open: MaxWait}
+		}, ""},
+		{"a negative hang", WideLimits, func(s *Settings) { s.OutageHang = -1 },
+			"outage hang: -1 is not from 1 to 3600000 ms (an hour), or 0 for an outage that refuses at once"},
+		{"a hang past an hour", WideLimits, func(s *Settings) { s.OutageHang = MaxWait + 1 }, "outage hang: 3600001 is not from 1 to 3600000 ms"},
+		{"a negative pushback", WideLimits, func(s *Settings) { s.RetryAfter = -1 },
+			"retry after: -1 is not from 1 to 3600000 ms (an hour), or 0 for no pushback"},
+		{"pushback past an hour", WideLimits, func(s *Settings) { s.RetryAfter = MaxWait + 1 }, "retry after: 3600001 is not"},
+		{"a breaker of no failures", WideLimits, func(s *Settings) { s.Breaker = Breaker{Open: 1000} },
+			"breaker: 0 consecutive failures is not from 1 to 1000: write F:D, such as 5:30s, or none"},
+		{"a breaker of 1001 failures", WideLimits, func(s *Settings) { s.Breaker = Breaker{Failures: 1001, Open: 1000} },
+			"breaker: 1001 consecutive failures is not from 1 to 1000"},
+		{"a breaker open for 0 ms", WideLimits, func(s *Settings) { s.Breaker = Breaker{Failures: 5} },
+			"breaker: open for 0 ms is not from 1 to 3600000 ms (an hour)"},
+		{"a breaker open past an hour", WideLimits, func(s *Settings) { s.Breaker = Breaker{Failures: 5, Open: MaxWait + 1} },
+			"breaker: open for 3600001 ms is not"},
+		{"--plain refuses a hang", PlainLimits, func(s *Settings) { s.OutageHang = 1 }, "no outage hang, breaker or retry-after"},
+		{"--plain refuses a breaker", PlainLimits, func(s *Settings) { s.Breaker = Breaker{Failures: 5, Open: 30000} }, "no outage hang, breaker or retry-after"},
+		{"--plain refuses pushback", PlainLimits, func(s *Settings) { s.RetryAfter = 1 }, "no outage hang, breaker or retry-after"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Defaults()
+			tt.change(&s)
+			err := s.ValidateIn(tt.l)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got %v, want no error", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("got %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// What decides the fast path: a breaker makes the clients of a process
+// depend on one another, and needs the engine; a hang or pushback alone
+// does not. Any of the three is beyond the reference's crowd (HasService).
+func TestGuardsNeedTheEngine(t *testing.T) {
+	for _, tt := range []struct {
+		name                         string
+		change                       func(s *Settings)
+		guards, service, needsEngine bool
+	}{
+		{"none", func(s *Settings) {}, false, false, false},
+		{"a hang", func(s *Settings) { s.OutageHang = 3000 }, true, true, false},
+		{"pushback", func(s *Settings) { s.RetryAfter = 2000 }, true, true, false},
+		{"a breaker", func(s *Settings) { s.Breaker = Breaker{Failures: 5, Open: 30000} }, true, true, true},
+		{"a capacity", func(s *Settings) { s.Capacity = 100 }, false, true, true},
+	} {
+		s := Defaults()
+		tt.change(&s)
+		if s.HasGuards() != tt.guards || s.HasService() != tt.service || s.needsClock() != tt.needsEngine {
+			t.Errorf("%s: HasGuards %v, HasService %v, needsClock %v; want %v, %v, %v", tt.name,
+				s.HasGuards(), s.HasService(), s.needsClock(), tt.guards, tt.service, tt.needsEngine)
+		}
+	}
+}
+
+// Crowds and RunSeeds, which keep an engine's scratch from one run to the
+// next (the hanging attempts' ring among it), give Run's figures with the
+// guards, run after run.
+func TestGuardsCrowdsKeepScratch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 11))
+	var c Crowds
+	for i := range 300 {
+		s := withGuards(rng, randomService(rng))
+		p := randomPolicy(rng)
+		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
+		want, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		got, err := c.Run(p, s, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameFigures(t, what+" (Crowds)", got, want.Figures)
+	}
+	s := withGuards(rng, randomService(rng))
+	s.OutageHang, s.Breaker = 500, Breaker{Failures: 3, Open: 2000}
+	ps := []Policy{s.Policy(FullJitter), s.Policy(Exponential)}
+	sc, err := RunSeeds(ps, s, 8, SeedOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		seeded := s
+		seeded.Seed = s.Seed + 7
+		r, _ := Run(p, seeded, Options{})
+		if got := sc.Policies[i].Spread("short_circuited").Worst; got < r.Figures.ShortCircuited {
+			t.Errorf("%s: the worst of 8 seeds short-circuited %d, seed %d alone %d", p.Name, got, seeded.Seed, r.Figures.ShortCircuited)
+		}
 	}
 }
