@@ -14,8 +14,10 @@ package backoff
 //     the lists of the bucket it runs: every attempt made inside one
 //     bucket's width W, which for the clients that start in it is the
 //     first attempt and every retry whose waits, each taken at its band's
-//     middle, add up to at most W; a queue holds at most Q requests;
-//   - a series keeps four counts a slot (eight with a queue) of 8 bytes,
+//     middle, add up to at most W; a queue holds at most Q requests, and
+//     the attempts that hang at most one a client;
+//   - a series keeps four counts a slot (four more with a queue, two with a
+//     breaker) of 8 bytes,
 //     up to MaxSeriesSlots slots: the fast path makes them at their
 //     length, the engine grows them by doubling, twice their length at
 //     most.
