@@ -102,19 +102,28 @@ func newBreakers(b Breaker, processes int) breakers {
 	return breakers{failures: b.Failures, open: int64(b.Open), procs: uint32(max(processes, 1)), state: make([]breakerState, max(processes, 1))}
 }
 
+// of is client's process's breaker.
+func (bs *breakers) of(client uint32) *breakerState {
+	if bs.procs == 1 {
+		return &bs.state[0]
+	}
+	return &bs.state[(client-1)%bs.procs]
+}
+
 // shorted reports whether client's attempt at t is short-circuited: its
-// process's breaker is open and it is not the probe. The first attempt at
-// or after the end of the open time becomes the probe.
-func (bs *breakers) shorted(client uint32, t int64) bool {
-	st := &bs.state[(client-1)%bs.procs]
+// process's breaker is open and it is not the probe; the first attempt at
+// or after the end of the open time becomes the probe. It returns the end
+// of the open time as well.
+func (bs *breakers) shorted(client uint32, t int64) (until int64, short bool) {
+	st := bs.of(client)
 	if !st.open {
-		return false
+		return 0, false
 	}
 	if st.probe != 0 || t < st.until {
-		return true
+		return st.until, true
 	}
 	st.probe = client
-	return false
+	return st.until, false
 }
 
 // outcome is the outcome of n attempts of one process, known at t, from
@@ -124,7 +133,7 @@ func (bs *breakers) shorted(client uint32, t int64) bool {
 // only the probe's outcome counts (a probe goes alone): a success closes
 // it, a failure opens it again for D from t.
 func (bs *breakers) outcome(client uint32, n int64, t int64, served bool) (opened bool) {
-	st := &bs.state[(client-1)%bs.procs]
+	st := bs.of(client)
 	if st.open {
 		if st.probe != client {
 			return false

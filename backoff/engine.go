@@ -246,7 +246,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	}
 	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
 		n := 1
-		for n < min(s.Breaker.Open/s.Slot+2, maxAhead) {
+		for n < min((s.Breaker.Open+s.OutageHang)/s.Slot+2, maxAhead) {
 			n *= 2
 		}
 		e.ahead = make([]slotAhead, n)
@@ -256,11 +256,12 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 
 // ringReach is how far ahead of now the calendar must reach: the longest
 // wait drawn or pushback's, and with a breaker that shortChain runs
-// ahead (no budget), its open time too.
+// ahead (no budget), the most it runs ahead, the open time after a probe's
+// hang.
 func ringReach(pl *plan, s Settings) int {
 	reach := calendarReach(pl, s)
 	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
-		reach += s.Breaker.Open
+		reach += s.Breaker.Open + s.OutageHang
 	}
 	return reach
 }

@@ -130,7 +130,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	for reach>>bits+3 > most {
 		bits++
 	}
-	cohorts := pl.same && s.Budget.Kind == BudgetNone && !s.Breaker.On()
+	cohorts := pl.same && s.Budget.Kind == BudgetNone && (!s.Breaker.On() || s.Processes <= 1)
 	pending := n // one pending attempt a client at most
 	if cohorts {
 		pending = min(n, 1+int64(min(s.FreshRequests(), s.LoadEnd())))

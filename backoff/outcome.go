@@ -92,16 +92,13 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.f.Retries++
 			e.slotRetries++
 		}
-		if e.brk.state != nil && e.brk.shorted(p.client, int64(t)) {
-			e.shortCircuited(1)
-			if until, ok := e.shutUntil(p.client, t); ok {
-				e.shortChain(p, t, until, 1)
-				return
+		if e.brk.state != nil {
+			if short, again := e.shortCircuit(p, t); short {
+				if !again {
+					return
+				}
+				continue
 			}
-			if !e.failed(p, t, failShort) {
-				return
-			}
-			continue
 		}
 		if t >= e.outage {
 			e.slotAfter++
@@ -158,10 +155,17 @@ const (
 )
 
 // hangUp is client p's attempt at t, which hangs: it fails at t + H, in
-// step 1 of that millisecond (failuresDue).
+// step 1 of that millisecond (failuresDue). A probe that hangs will fail:
+// its breaker is shut until D after that, whatever happens, which
+// shortChain may run on to.
 func (e *engine) hangUp(p *pending, t uint32) {
 	p.t = t
 	e.hangs.push(p)
+	if e.brk.state != nil {
+		if st := e.brk.of(p.client); st.open && st.probe == p.client {
+			st.until = int64(t) + e.hang + e.brk.open
+		}
+	}
 }
 
 // shortCircuited counts n attempts an open breaker failed at once.
@@ -295,9 +299,23 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	if w == 0 {
 		return true
 	}
-	p.t = t + uint32(w)
-	e.insert(p)
+	e.schedule(p, int64(t)+int64(w), 1)
 	return false
+}
+
+// schedule puts the next attempt of p (n clients: a cohort's, or 1) at
+// next in the calendar; or, where their breaker is shut until after next
+// whatever happens (and shortChain runs), counts it short-circuited now
+// and runs them on.
+func (e *engine) schedule(p *pending, next int64, n int64) {
+	if e.ahead != nil {
+		if st := e.brk.of(p.client); st.open && next < st.until && e.countAhead(next, n) {
+			e.shortChain(p, uint32(next), st.until, n)
+			return
+		}
+	}
+	p.t = uint32(next)
+	e.insert(p)
 }
 
 // cohort takes the attempts at t of cohort p: src.x clients from p.client
@@ -375,8 +393,8 @@ func (e *engine) cohortBreaker(p *pending, t uint32) {
 			n := int64(p.src.x)
 			e.countAttempts(p, n)
 			e.shortCircuited(n)
-			if until, ok := e.shutUntil(p.client, t); ok {
-				e.shortChain(p, t, until, n)
+			if e.ahead != nil && int64(t) < st.until {
+				e.shortChain(p, t, st.until, n)
 				return
 			}
 			e.cohortFailed(p, t, n, failShort)
@@ -463,8 +481,8 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 		e.f.OutOfTime += int(left)
 		return
 	}
-	p.src.x, p.t = uint32(left), t+uint32(w)
-	e.insert(p)
+	p.src.x = uint32(left)
+	e.schedule(p, int64(t)+int64(w), left)
 }
 
 // enterSlot moves the slot counters on to the slot of t, closing the one
@@ -517,20 +535,27 @@ type slotAhead struct{ retries, short int64 }
 // maxAhead is the most slots ahead shortChain counts in.
 const maxAhead = 1 << 12
 
-// shutUntil reports whether client's breaker stays open until a moment
-// after t, whatever happens (an open breaker changes only at its probe's
-// outcome, and its probe comes at the end of its open time or later), and
-// that moment, where shortChain may run: with a breaker, no budget.
-func (e *engine) shutUntil(client uint32, t uint32) (int64, bool) {
-	if e.ahead == nil {
-		return 0, false
+// shortCircuit takes client p's attempt at t where its breaker
+// short-circuits it, and reports whether it did, and whether the client's
+// next attempt comes at t itself, drawn with no wait. Where the breaker
+// stays open past t whatever happens (an open breaker changes only at its
+// probe's outcome, and its probe comes at the end of its open time or
+// later) and there is no budget, shortChain runs the client on.
+func (e *engine) shortCircuit(p *pending, t uint32) (short, again bool) {
+	until, short := e.brk.shorted(p.client, int64(t))
+	if !short {
+		return false, false
 	}
-	st := &e.brk.state[(client-1)%e.brk.procs]
-	return st.until, st.open && int64(t) < st.until
+	e.shortCircuited(1)
+	if e.ahead != nil && int64(t) < until {
+		e.shortChain(p, t, until, 1)
+		return true, false
+	}
+	return true, e.failed(p, t, failShort)
 }
 
 // shortChain goes on from the attempts at t of p (n clients: a cohort's,
-// or 1), short-circuited by a breaker shut until until (shutUntil). Every
+// or 1), short-circuited by a breaker shut until until. Every
 // attempt they make before then is short-circuited too, and without a
 // budget, whose tokens every attempt moves in turn, it changes nothing but
 // its own client and its slot's counts: so those are counted here, each in

@@ -257,16 +257,13 @@ func (e *engine) arrive(p *pending, t uint32) {
 			e.f.Retries++
 			e.slotRetries++
 		}
-		if e.brk.state != nil && e.brk.shorted(p.client, int64(t)) {
-			e.shortCircuited(1)
-			if until, ok := e.shutUntil(p.client, t); ok {
-				e.shortChain(p, t, until, 1)
-				return
+		if e.brk.state != nil {
+			if short, again := e.shortCircuit(p, t); short {
+				if !again {
+					return
+				}
+				continue
 			}
-			if !e.failed(p, t, failShort) {
-				return
-			}
-			continue
 		}
 		if t >= e.outage {
 			e.slotAfter++
