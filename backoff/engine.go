@@ -440,8 +440,11 @@ func (e *engine) runMillisecond(b int64) {
 	}
 	e.enterSlot(b)
 	e.failuresDue(b) // its retries with no wait join r
-	n := r.len()
-	if how := e.orderAt(b, e.clientsIn(r), toFresh); n > 0 && how != anyOrder {
+	how := anyOrder
+	if r.len() > 0 {
+		how = e.orderAt(b, e.clientsIn(r), toFresh)
+	}
+	if how != anyOrder {
 		list := e.order[:0]
 		for i := range r.chunks {
 			list = append(list, r.part(i)...)

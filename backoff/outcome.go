@@ -168,22 +168,6 @@ func (e *engine) hangUp(p *pending, t uint32) {
 	}
 }
 
-// shortCircuited counts n attempts an open breaker failed at once.
-func (e *engine) shortCircuited(n int64) {
-	e.f.ShortCircuited += int(n)
-	e.slotShort += n
-}
-
-// breakerHears tells the breaker the outcome of n attempts from client on
-// (a cohort's, or one client's), known at t, and counts the breaker's
-// opening if it opened.
-func (e *engine) breakerHears(client uint32, n int64, t int64, served bool) {
-	if e.brk.outcome(client, n, t, served) {
-		e.f.BreakerOpened++
-		e.slotOpened++
-	}
-}
-
 // failuresDue is step 1 at t (MODEL.md sections 6 and 7): the failures
 // that come due at t, the timeouts of the requests sent at t - T and the
 // attempts sent at t - H that hang, in client order (each of the two
@@ -232,13 +216,20 @@ func (e *engine) failuresDue(t int64) {
 			e.cohortFailed(&p, uint32(t), int64(p.src.x), failDown)
 			continue
 		}
-		if e.brk.state != nil {
-			e.breakerHears(p.client, 1, t, false)
-		}
-		if e.failed(&p, uint32(t), failDown) {
-			p.t = uint32(t) // a retry with no wait: one of t's arrivals
-			e.insert(&p)
-		}
+		e.failedDue(&p, t)
+	}
+}
+
+// failedDue goes on from client p's attempt whose failure came due at t
+// (step 1): the breaker hears it, and a retry drawn with no wait joins t's
+// arrivals.
+func (e *engine) failedDue(p *pending, t int64) {
+	if e.brk.state != nil {
+		e.breakerHears(p.client, 1, t, false)
+	}
+	if e.failed(p, uint32(t), failDown) {
+		p.t = uint32(t)
+		e.insert(p)
 	}
 }
 
@@ -249,13 +240,7 @@ func (e *engine) crowdFails(t int64) {
 	e.crowdHangs = false
 	for c := uint32(1); c <= e.crowd; c++ {
 		p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-		if e.brk.state != nil {
-			e.breakerHears(c, 1, t, false)
-		}
-		if e.failed(&p, uint32(t), failDown) {
-			p.t = uint32(t) // a retry with no wait: one of t's arrivals
-			e.insert(&p)
-		}
+		e.failedDue(&p, t)
 		if c&4095 == 0 && e.halt() {
 			return
 		}
@@ -378,89 +363,6 @@ func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
 	return served, left
 }
 
-// cohortBreaker takes the attempts at t of cohort p under the breaker of
-// its one process, in client order as far as the breaker goes: while it is
-// shut (open, before its open time's end or waiting for its probe's
-// outcome) they are all short-circuited; where it waits for a probe, the
-// lowest goes alone as the probe, and the rest meet what its outcome
-// leaves; while it is closed, the cohort meets the service as without a
-// breaker, the served (the lowest) first, then the failures, up to the
-// F-th, which opens the breaker, the rest short-circuited.
-func (e *engine) cohortBreaker(p *pending, t uint32) {
-	st := &e.brk.state[0]
-	for p.src.x > 0 {
-		if st.open && (int64(t) < st.until || st.probe != 0) {
-			n := int64(p.src.x)
-			e.countAttempts(p, n)
-			e.shortCircuited(n)
-			if e.ahead != nil && int64(t) < st.until {
-				e.shortChain(p, t, st.until, n)
-				return
-			}
-			e.cohortFailed(p, t, n, failShort)
-			return
-		}
-		part := *p
-		if st.open {
-			part.src.x = 1
-			st.probe = part.client
-		} else {
-			part.src.x = uint32(e.reachService(p, t, st.fails))
-		}
-		p.client += part.src.x
-		p.src.x -= part.src.x
-		first := part.client
-		var served, failed int64
-		if e.q.limit > 0 {
-			failed = e.arriveCohort(&part, t)
-		} else {
-			served, failed = e.cohort(&part, t)
-		}
-		if served > 0 {
-			e.breakerHears(first, served, int64(t), true)
-		}
-		if failed > 0 {
-			e.breakerHears(first+uint32(served), failed, int64(t), false)
-		}
-	}
-}
-
-// reachService is how many of cohort p's n clients, meeting at t a closed
-// breaker with fails failures in a row, reach the service before the
-// breaker opens: all where they hang (no outcome is known at t); else the
-// served or queued, then failures up to the F-th (the served set the
-// failures in a row to 0 first).
-func (e *engine) reachService(p *pending, t uint32, fails int) int64 {
-	n := int64(p.src.x)
-	if t < e.outage || (p.k() == 1 && p.client <= e.crowd) {
-		if e.hang > 0 {
-			return n
-		}
-		return min(n, int64(e.brk.failures-fails))
-	}
-	ok := n // served, or queued: no failure
-	switch {
-	case e.q.limit > 0:
-		ok = min(n, max(e.q.limit-e.q.len(), 0))
-	case e.capacity > 0:
-		ok = min(n, max(e.slotCap-e.slotServed, 0))
-	}
-	if ok > 0 && e.q.limit == 0 {
-		fails = 0
-	}
-	return ok + min(n-ok, int64(e.brk.failures-fails))
-}
-
-// countAttempts counts n attempts of cohort p made at t that do not reach
-// the service.
-func (e *engine) countAttempts(p *pending, n int64) {
-	e.f.Attempts += int(n)
-	if p.k() >= 2 {
-		e.f.Retries += int(n)
-		e.slotRetries += n
-	}
-}
-
 // cohortFailed goes on from the attempts of cohort p that failed at t, the
 // left clients from p.client on: they give up together, or stop out of
 // time together, or retry together after the one wait they all draw (or
@@ -527,89 +429,6 @@ func (e *engine) closeLast() {
 		e.openSlot(j)
 		e.closeSlot()
 	}
-}
-
-// slotAhead is what shortChain counted in a slot after the current one.
-type slotAhead struct{ retries, short int64 }
-
-// maxAhead is the most slots ahead shortChain counts in.
-const maxAhead = 1 << 12
-
-// shortCircuit takes client p's attempt at t where its breaker
-// short-circuits it, and reports whether it did, and whether the client's
-// next attempt comes at t itself, drawn with no wait. Where the breaker
-// stays open past t whatever happens (an open breaker changes only at its
-// probe's outcome, and its probe comes at the end of its open time or
-// later) and there is no budget, shortChain runs the client on.
-func (e *engine) shortCircuit(p *pending, t uint32) (short, again bool) {
-	until, short := e.brk.shorted(p.client, int64(t))
-	if !short {
-		return false, false
-	}
-	e.shortCircuited(1)
-	if e.ahead != nil && int64(t) < until {
-		e.shortChain(p, t, until, 1)
-		return true, false
-	}
-	return true, e.failed(p, t, failShort)
-}
-
-// shortChain goes on from the attempts at t of p (n clients: a cohort's,
-// or 1), short-circuited by a breaker shut until until. Every
-// attempt they make before then is short-circuited too, and without a
-// budget, whose tokens every attempt moves in turn, it changes nothing but
-// its own client and its slot's counts: so those are counted here, each in
-// its slot (up to maxAhead slots ahead), and only the clients' next attempt
-// after that goes in the calendar, which reaches far enough for it (see
-// ringReach). They end as after any failure.
-func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
-	for {
-		e.lastFailure = max(e.lastFailure, int64(t))
-		k := p.k()
-		if k >= e.attempts {
-			e.f.GaveUp += int(n)
-			return
-		}
-		w := e.pl.lo[k] // a cohort waits without jitter
-		if !e.cohorts {
-			w = e.pl.wait(int(k), &p.src, int(p.prev()))
-		}
-		p.src.kp = (k + 1) | uint32(w)<<kBits
-		next := int64(t) + int64(w)
-		if e.pl.maxElapsed > 0 && next-e.start(p.client) > int64(e.pl.maxElapsed) {
-			e.f.OutOfTime += int(n)
-			return
-		}
-		if next >= until || !e.countAhead(next, n) {
-			p.t = uint32(next)
-			e.insert(p)
-			return
-		}
-		t = uint32(next)
-	}
-}
-
-// countAhead counts n short-circuited retries at t, in the current slot or
-// one ahead: false, counting nothing, where that is maxAhead slots or more
-// ahead.
-func (e *engine) countAhead(t int64, n int64) bool {
-	i := int64(e.slotDiv.div(uint32(t)))
-	if i == e.slot {
-		e.slotRetries += n
-		e.slotShort += n
-	} else {
-		if i-e.slot >= int64(len(e.ahead)) {
-			return false
-		}
-		a := &e.ahead[i&int64(len(e.ahead)-1)]
-		a.retries += n
-		a.short += n
-		e.aheadLast = max(e.aheadLast, i)
-	}
-	e.f.Attempts += int(n)
-	e.f.Retries += int(n)
-	e.f.ShortCircuited += int(n)
-	return true
 }
 
 // closeSlot adds the current slot to the figures and the series. Slots come
