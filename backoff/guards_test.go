@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -26,17 +25,15 @@ func withGuards(rng *rand.Rand, s Settings) Settings {
 	return s
 }
 
-// sameRun holds Run's figures and series for p under s to the model's.
-func sameRun(t *testing.T, what string, p Policy, s Settings) Figures {
-	t.Helper()
-	want, slots := modelRun(p, s)
-	got, err := Run(p, s, Options{Series: true})
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
+// randomGuarded draws settings with a service, with a queue or without,
+// and the guards, and a policy, small enough for the model.
+func randomGuarded(rng *rand.Rand) (Settings, Policy) {
+	if rng.IntN(2) == 0 {
+		s := randomService(rng)
+		return withGuards(rng, s), randomPolicy(rng)
 	}
-	sameFigures(t, what, got.Figures, want)
-	sameSeries(t, what, got.Series, slots)
-	return got.Figures
+	s := randomQueue(rng)
+	return withGuards(rng, s), randomQueuePolicy(rng, s)
 }
 
 // The engine with the client's guards gives the model's figures, every
@@ -50,16 +47,7 @@ func TestGuardsAgreeWithModel(t *testing.T) {
 		n = 300
 	}
 	for i := range n {
-		var s Settings
-		var p Policy
-		if rng.IntN(2) == 0 {
-			s = randomService(rng)
-			p = randomPolicy(rng)
-		} else {
-			s = randomQueue(rng)
-			p = randomQueuePolicy(rng, s)
-		}
-		s = withGuards(rng, s)
+		s, p := randomGuarded(rng)
 		if i%4 == 0 { // clients that wait alike go as cohorts, which meet one breaker
 			p.Jitter, s.Processes, s.Budget = Jitter{}, 1, Budget{}
 		}
@@ -80,30 +68,10 @@ func TestFastPathHangs(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			s.RetryAfter = pick(rng, 1, 5000)
 		}
-		p := randomPolicy(rng)
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
 		if s.needsClock() {
-			t.Fatalf("%s: an outage that hangs needs no clock", what)
+			t.Fatalf("case %d: %+v: an outage that hangs needs no clock", i, s)
 		}
-		want, _ := modelRun(p, s)
-		fast, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true, Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (engine)", slow.Figures, want)
-		withSeries, err := Run(p, s, Options{Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (fast path with a series)", withSeries.Figures, want)
-		if !reflect.DeepEqual(withSeries.Series, slow.Series) {
-			t.Fatalf("%s: the fast path's series differs from the engine's", what)
-		}
+		fastAgrees(t, fmt.Sprintf("case %d", i), randomPolicy(rng), s)
 	}
 }
 
@@ -119,18 +87,8 @@ func TestGuardsInvariants(t *testing.T) {
 		n = 150
 	}
 	for i := range n {
-		var s Settings
-		var p Policy
-		if rng.IntN(2) == 0 {
-			s = randomService(rng)
-			s.Clients = pick(rng, 1, 2000)
-			p = randomPolicy(rng)
-		} else {
-			s = randomQueue(rng)
-			s.Clients = pick(rng, 1, 2000)
-			p = randomQueuePolicy(rng, s)
-		}
-		s = withGuards(rng, s)
+		s, p := randomGuarded(rng)
+		s.Clients = pick(rng, 1, 2000)
 		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
 		r, err := Run(p, s, Options{Series: true})
 		if err != nil {
@@ -220,12 +178,7 @@ func TestIdleGuardsChangeNothing(t *testing.T) {
 // The guards' settings are checked with a message that says what to do,
 // each range on both sides of both ends, and --plain refuses all three.
 func TestGuardsValidation(t *testing.T) {
-	tests := []struct {
-		name   string
-		l      Limits
-		change func(s *Settings)
-		want   string // in the error; "" for none
-	}{
+	checkValidation(t, []validationCase{
 		{"all off", WideLimits, func(s *Settings) {}, ""},
 		{"the least of each", WideLimits, func(s *Settings) {
 			s.OutageHang, s.RetryAfter, s.Breaker = 1, 1, Breaker{Failures: 1, Open: 1}
@@ -250,20 +203,7 @@ func TestGuardsValidation(t *testing.T) {
 		{"--plain refuses a hang", PlainLimits, func(s *Settings) { s.OutageHang = 1 }, "no outage hang, breaker or retry-after"},
 		{"--plain refuses a breaker", PlainLimits, func(s *Settings) { s.Breaker = Breaker{Failures: 5, Open: 30000} }, "no outage hang, breaker or retry-after"},
 		{"--plain refuses pushback", PlainLimits, func(s *Settings) { s.RetryAfter = 1 }, "no outage hang, breaker or retry-after"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := Defaults()
-			tt.change(&s)
-			err := s.ValidateIn(tt.l)
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("got %v, want no error", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Errorf("got %v, want an error with %q", err, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // What decides the fast path: a breaker makes the clients of a process
