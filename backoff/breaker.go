@@ -317,6 +317,11 @@ func (e *engine) shortCircuit(p *pending, t uint32) (short, again bool) {
 // after that goes in the calendar, which reaches far enough for it (see
 // ringReach). They end as after any failure.
 func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
+	pl := e.pl
+	limit := int64(-1) // the latest a next attempt may come; -1: no limit
+	if pl.maxElapsed > 0 {
+		limit = e.start(p.client) + int64(pl.maxElapsed)
+	}
 	for {
 		e.lastFailure = max(e.lastFailure, int64(t))
 		k := p.k()
@@ -324,13 +329,18 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 			e.f.GaveUp += int(n)
 			return
 		}
-		w := e.pl.lo[k] // a cohort waits without jitter
-		if !e.cohorts {
-			w = e.pl.wait(int(k), &p.src, int(p.prev()))
+		var w int
+		switch {
+		case e.cohorts: // no jitter
+			w = pl.lo[k]
+		case pl.draws == Independent && pl.kind != JitterNone && pl.kind != JitterDecorrelated:
+			w = pl.lo[k] + int(p.src.lemire(pl.width[k])) // pl.wait, written out for the commonest draws
+		default:
+			w = pl.wait(int(k), &p.src, int(p.prev()))
 		}
 		p.src.kp = (k + 1) | uint32(w)<<kBits
 		next := int64(t) + int64(w)
-		if e.pl.maxElapsed > 0 && next-e.start(p.client) > int64(e.pl.maxElapsed) {
+		if limit >= 0 && next > limit {
 			e.f.OutOfTime += int(n)
 			return
 		}
