@@ -353,6 +353,19 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 	}
 }
 
+// shortAhead takes the next attempt of p (n clients: a cohort's, or 1) at
+// next where their breaker is shut past it whatever happens (shortChain
+// runs): it counts the attempt short-circuited now, runs them on, and
+// reports true; else it does nothing, and the attempt goes in the calendar.
+func (e *engine) shortAhead(p *pending, next int64, n int64) bool {
+	st := e.brk.of(p.client)
+	if !st.open || next >= st.until || !e.countAhead(next, n) {
+		return false
+	}
+	e.shortChain(p, uint32(next), st.until, n)
+	return true
+}
+
 // countAhead counts n short-circuited retries at t, in the current slot or
 // one ahead: false, counting nothing, where that is maxAhead slots or more
 // ahead.

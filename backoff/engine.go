@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"errors"
+	"math"
 	"slices"
 )
 
@@ -125,6 +126,10 @@ type engine struct {
 	slotTimedOut, slotWasted, slotDropped int64
 
 	q queue // the service's queue (queue.go); q.limit is 0 without one
+	// nextDue is the first moment something happens that the calendar
+	// does not hold: a fresh request arrives, or a hanging attempt fails;
+	// noneDue if neither is to come (setDue).
+	nextDue int64
 
 	// MODEL.md section 7. hangs holds the attempts sent while the service
 	// is down that hang, in the order they were sent, each failing hang ms
@@ -232,6 +237,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if e.fresh > 0 {
 		e.nextArrive = e.arrival(0)
 	}
+	e.setDue()
 	if series {
 		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue(), Breaker: s.Breaker.On()}
 	}
@@ -274,7 +280,7 @@ func calendarReach(pl *plan, s Settings) int {
 }
 
 // hanging reports whether an attempt hangs, waiting for its failure.
-func (e *engine) hanging() bool { return e.crowdHangs || e.hangs.n > 0 }
+func (e *engine) hanging() bool { return e.hang > 0 && (e.crowdHangs || e.hangs.n > 0) }
 
 // hangDue is when the oldest hanging attempt fails (the crowd's first
 // attempts', sent at 0, come first); something must hang.
@@ -285,30 +291,19 @@ func (e *engine) hangDue() int64 {
 	return int64(e.hangs.front().t) + e.hang
 }
 
-// nextEvent is the first moment something happens that the calendar does
-// not hold: the next fresh request's arrival or the next hanging attempt's
-// failure; false if neither is to come.
-func (e *engine) nextEvent() (int64, bool) {
-	next, ok := int64(0), false
+// noneDue is nextDue where nothing is to come.
+const noneDue = math.MaxInt64
+
+// setDue sets nextDue: the next fresh request's arrival or the oldest
+// hanging attempt's failure, whichever comes first.
+func (e *engine) setDue() {
+	e.nextDue = noneDue
 	if e.nextFresh < e.fresh {
-		next, ok = e.nextArrive, true
+		e.nextDue = e.nextArrive
 	}
-	if e.hanging() && (!ok || e.hangDue() < next) {
-		next, ok = e.hangDue(), true
+	if e.hanging() {
+		e.nextDue = min(e.nextDue, e.hangDue())
 	}
-	return next, ok
-}
-
-// quiet reports whether nothing but the calendar's attempts happens in
-// bucket b: no fresh request arrives in it and no hanging attempt fails.
-func (e *engine) quiet(b int64) bool {
-	return (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) && (!e.hanging() || e.hangDue()>>e.bits > b)
-}
-
-// dueAt reports whether a fresh request arrives at t (toFresh is
-// arriving(t)) or a hanging attempt fails at t.
-func (e *engine) dueAt(t int64, toFresh int) bool {
-	return toFresh != e.nextFresh || e.hanging() && e.hangDue() == t
 }
 
 // arrival is when fresh request j arrives: floor(j*1000/L).
@@ -342,13 +337,12 @@ func (e *engine) run() (Figures, *Series, error) {
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
-			next, ok := e.nextEvent()
-			if !ok {
+			if e.nextDue == noneDue {
 				break
 			}
-			b = max(b, next>>e.bits) // nothing waits before the next arrival or failure
+			b = max(b, e.nextDue>>e.bits) // nothing waits before the next arrival or failure
 		}
-		if len(e.ring[b&e.ringMask].chunks) == 0 && e.quiet(b) {
+		if len(e.ring[b&e.ringMask].chunks) == 0 && e.nextDue>>e.bits > b {
 			if b&63 == 0 {
 				e.ticks++
 				if e.halt() {
@@ -395,6 +389,7 @@ func (e *engine) startCrowd() bool {
 			}
 		}
 	}
+	e.setDue()
 	return true
 }
 
@@ -435,7 +430,7 @@ func (e *engine) takeAll(list []pending, t uint32) bool {
 func (e *engine) runMillisecond(b int64) {
 	r := &e.ring[b&e.ringMask]
 	toFresh := e.arriving(b)
-	if r.len() == 0 && !e.dueAt(b, toFresh) {
+	if r.len() == 0 && e.nextDue != b {
 		return
 	}
 	e.enterSlot(b)
@@ -470,7 +465,7 @@ func (e *engine) runBucket(b int64) {
 		t := base + ms
 		list := e.flat[e.at[ms]:e.at[ms+1]]
 		toFresh := e.arriving(t)
-		if len(list)+len(e.late[ms]) == 0 && !e.dueAt(t, toFresh) {
+		if len(list)+len(e.late[ms]) == 0 && e.nextDue != t {
 			continue
 		}
 		e.enterSlot(t)
@@ -561,14 +556,20 @@ func (e *engine) clientsIn(r *bucket) int {
 // service that answers at once or one that queues.
 func (e *engine) take(p *pending, t uint32) {
 	switch {
-	case e.cohorts && e.brk.state != nil:
-		e.cohortBreaker(p, t)
 	case e.q.limit > 0 && e.cohorts:
-		e.arriveCohort(p, t)
+		if e.brk.state != nil {
+			e.cohortBreaker(p, t)
+		} else {
+			e.arriveCohort(p, t)
+		}
 	case e.q.limit > 0:
 		e.arrive(p, t)
 	case e.cohorts:
-		e.cohort(p, t)
+		if e.brk.state != nil {
+			e.cohortBreaker(p, t)
+		} else {
+			e.cohort(p, t)
+		}
 	default:
 		e.attempt(p, t)
 	}
@@ -612,6 +613,7 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh < e.fresh {
 		e.nextArrive = e.arrival(toFresh)
 	}
+	e.setDue()
 }
 
 // keep leaves the engine's scratch in sc for the next run, every chunk

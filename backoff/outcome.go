@@ -161,6 +161,7 @@ const (
 func (e *engine) hangUp(p *pending, t uint32) {
 	p.t = t
 	e.hangs.push(p)
+	e.nextDue = min(e.nextDue, int64(t)+e.hang)
 	if e.brk.state != nil {
 		if st := e.brk.of(p.client); st.open && st.probe == p.client {
 			st.until = int64(t) + e.hang + e.brk.open
@@ -176,17 +177,28 @@ func (e *engine) hangUp(p *pending, t uint32) {
 // drawn with no wait joining t's arrivals. A timed-out request stays in the
 // queue, expired.
 func (e *engine) failuresDue(t int64) {
+	if q := &e.q; e.hang > 0 || q.n > 0 && q.timeout > 0 && int64(q.ring[q.head].t)+q.timeout <= t {
+		e.timeoutsAndHangs(t)
+	}
+}
+
+// timeoutsAndHangs is step 1 at t: the crowd's first attempts first where
+// they hang and come due, then the timeouts and the other hanging
+// attempts, merged by client.
+func (e *engine) timeoutsAndHangs(t int64) {
 	if e.crowdHangs && t >= e.hang {
 		e.crowdFails(t) // the lowest numbers: first
 	}
 	q, h := &e.q, &e.hangs
 	for i := 0; ; i++ {
-		timeout := q.timeout > 0 && q.n > 0 && int64(q.front().t)+q.timeout <= t
+		timeout := q.n > 0 && q.timeout > 0 && int64(q.front().t)+q.timeout <= t
 		hang := h.n > 0 && int64(h.front().t)+e.hang <= t
 		if !timeout && !hang {
+			e.setDue()
 			return
 		}
 		if i&4095 == 4095 && e.halt() {
+			e.setDue()
 			return
 		}
 		if timeout && hang {
@@ -194,38 +206,47 @@ func (e *engine) failuresDue(t int64) {
 		}
 		var p pending
 		if timeout {
-			p = *q.front()
-			q.popFront()
-			n := int64(1)
-			if e.cohorts {
-				n = int64(p.src.x)
-			}
-			q.live -= n
-			q.expired += n
-			e.f.TimedOut += int(n)
-			e.slotTimedOut += n
-			e.busy(uint32(t))
+			p = e.timeOut(t)
 		} else {
 			p = *h.front()
 			h.popFront()
-		}
-		if e.cohorts {
-			if e.brk.state != nil {
-				e.breakerHears(p.client, int64(p.src.x), t, false)
-			}
-			e.cohortFailed(&p, uint32(t), int64(p.src.x), failDown)
-			continue
 		}
 		e.failedDue(&p, t)
 	}
 }
 
-// failedDue goes on from client p's attempt whose failure came due at t
-// (step 1): the breaker hears it, and a retry drawn with no wait joins t's
-// arrivals.
+// timeOut takes the oldest live request, whose client stops waiting at t:
+// timed out, it stays in the queue, expired.
+func (e *engine) timeOut(t int64) pending {
+	q := &e.q
+	p := *q.front()
+	q.popFront()
+	n := int64(1)
+	if e.cohorts {
+		n = int64(p.src.x)
+	}
+	q.live -= n
+	q.expired += n
+	e.f.TimedOut += int(n)
+	e.slotTimedOut += n
+	e.busy(uint32(t))
+	return p
+}
+
+// failedDue goes on from the attempts of p (a client's, or a cohort's)
+// whose failure came due at t: the breaker hears it, and a retry drawn
+// with no wait joins t's arrivals.
 func (e *engine) failedDue(p *pending, t int64) {
+	n := int64(1)
+	if e.cohorts {
+		n = int64(p.src.x)
+	}
 	if e.brk.state != nil {
-		e.breakerHears(p.client, 1, t, false)
+		e.breakerHears(p.client, n, t, false)
+	}
+	if e.cohorts {
+		e.cohortFailed(p, uint32(t), n, failDown)
+		return
 	}
 	if e.failed(p, uint32(t), failDown) {
 		p.t = uint32(t)
@@ -284,23 +305,12 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	if w == 0 {
 		return true
 	}
-	e.schedule(p, int64(t)+int64(w), 1)
-	return false
-}
-
-// schedule puts the next attempt of p (n clients: a cohort's, or 1) at
-// next in the calendar; or, where their breaker is shut until after next
-// whatever happens (and shortChain runs), counts it short-circuited now
-// and runs them on.
-func (e *engine) schedule(p *pending, next int64, n int64) {
-	if e.ahead != nil {
-		if st := e.brk.of(p.client); st.open && next < st.until && e.countAhead(next, n) {
-			e.shortChain(p, uint32(next), st.until, n)
-			return
-		}
+	if e.ahead != nil && e.shortAhead(p, int64(t)+int64(w), 1) {
+		return false
 	}
-	p.t = uint32(next)
+	p.t = t + uint32(w)
 	e.insert(p)
+	return false
 }
 
 // cohort takes the attempts at t of cohort p: src.x clients from p.client
@@ -384,7 +394,11 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 		return
 	}
 	p.src.x = uint32(left)
-	e.schedule(p, int64(t)+int64(w), left)
+	if e.ahead != nil && e.shortAhead(p, int64(t)+int64(w), left) {
+		return
+	}
+	p.t = t + uint32(w)
+	e.insert(p)
 }
 
 // enterSlot moves the slot counters on to the slot of t, closing the one

@@ -106,13 +106,12 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
-			next, ok := e.nextEvent()
-			if !ok {
+			if e.nextDue == noneDue {
 				break
 			}
-			b = max(b, next>>e.bits) // nothing happens before the next arrival or failure
+			b = max(b, e.nextDue>>e.bits) // nothing happens before the next arrival or failure
 		}
-		if e.q.len() == 0 && len(e.ring[b&e.ringMask].chunks) == 0 && e.quiet(b) {
+		if e.q.len() == 0 && len(e.ring[b&e.ringMask].chunks) == 0 && e.nextDue>>e.bits > b {
 			if b&63 == 0 {
 				e.ticks++
 				if e.halt() {
@@ -137,7 +136,7 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 		for ms := range int64(1) << e.bits {
 			t := base + ms
 			toFresh := e.arriving(t)
-			if e.q.len() == 0 && e.at[ms] == e.at[ms+1] && len(e.late[ms]) == 0 && !e.dueAt(t, toFresh) {
+			if e.q.len() == 0 && e.at[ms] == e.at[ms+1] && len(e.late[ms]) == 0 && e.nextDue != t {
 				continue
 			}
 			if e.ticks++; e.halt() {
