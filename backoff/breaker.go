@@ -370,21 +370,100 @@ func (e *engine) shortAhead(p *pending, next int64, n int64) bool {
 // one ahead: false, counting nothing, where that is maxAhead slots or more
 // ahead.
 func (e *engine) countAhead(t int64, n int64) bool {
+	return e.countShort(t, n, 1)
+}
+
+// countShort counts n short-circuited attempts at t, retries where retry
+// is 1 (first attempts where it is 0), in the current slot or one ahead:
+// false, counting nothing, where that is maxAhead slots or more ahead.
+func (e *engine) countShort(t int64, n int64, retry int64) bool {
 	i := int64(e.slotDiv.div(uint32(t)))
 	if i == e.slot {
-		e.slotRetries += n
+		e.slotRetries += n * retry
 		e.slotShort += n
 	} else {
 		if i-e.slot >= int64(len(e.ahead)) {
 			return false
 		}
 		a := &e.ahead[i&int64(len(e.ahead)-1)]
-		a.retries += n
+		a.retries += n * retry
 		a.short += n
 		e.aheadLast = max(e.aheadLast, i)
 	}
 	e.f.Attempts += int(n)
-	e.f.Retries += int(n)
+	e.f.Retries += int(n * retry)
 	e.f.ShortCircuited += int(n)
 	return true
+}
+
+// shutThrough reports whether wide bucket b can be taken by shutBucket:
+// shortChain runs (a breaker, no budget), there is no queue and no cohort,
+// the crowd's first attempts no longer hang, every breaker stays open past
+// the bucket's end whatever happens, and the bucket's slots lie within
+// those counted ahead.
+func (e *engine) shutThrough(b int64) bool {
+	if e.ahead == nil || e.q.limit > 0 || e.cohorts || e.crowdHangs || len(e.brk.state) > maxShutCheck {
+		return false
+	}
+	end := (b + 1) << e.bits
+	for i := range e.brk.state {
+		if st := &e.brk.state[i]; !st.open || st.until < end {
+			return false
+		}
+	}
+	return int64(e.slotDiv.div(uint32(end-1)))-e.slot < int64(len(e.ahead))
+}
+
+// maxShutCheck is the most breakers shutThrough looks at.
+const maxShutCheck = 64
+
+// shutBucket takes wide bucket b, through which every breaker stays shut
+// (shutThrough). Every attempt in it is short-circuited, whatever its
+// order, and changes nothing but its own client and its slot's counts: so
+// the calendar's attempts are taken as they lie, without putting them in
+// the order of their milliseconds, then the fresh requests that arrive in
+// it, each counted in its slot and run on by shortChain; then the hanging
+// attempts that fail in it, in their order (a probe's failure opens its
+// breaker again, as shutThrough counted on). Nothing it puts in the
+// calendar comes before the bucket's end.
+func (e *engine) shutBucket(b int64) {
+	r := &e.ring[b&e.ringMask]
+	for i := range r.chunks {
+		for _, p := range r.part(i) {
+			e.shortAt(&p, int64(p.t))
+		}
+		if e.halt() {
+			return
+		}
+	}
+	e.release(r)
+	end := (b + 1) << e.bits
+	for ; e.nextFresh < e.fresh && e.nextArrive < end; e.nextFresh++ {
+		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(e.nextArrive), e.pl.first)
+		e.shortAt(&p, e.nextArrive)
+		e.nextArrive = e.arrival(e.nextFresh + 1)
+	}
+	h := &e.hangs
+	for h.n > 0 && int64(h.front().t)+e.hang < end {
+		t := int64(h.front().t) + e.hang
+		p := *h.front()
+		h.popFront()
+		e.enterSlot(t)
+		e.breakerHears(p.client, 1, t, false)
+		if e.failed(&p, uint32(t), failDown) {
+			e.shortAt(&p, t) // a retry with no wait: at t, short-circuited
+		}
+	}
+	e.setDue()
+}
+
+// shortAt is client p's attempt at t, short-circuited by a breaker shut
+// past t whatever happens: counted in its slot, and run on by shortChain.
+func (e *engine) shortAt(p *pending, t int64) {
+	retry := int64(0)
+	if p.k() >= 2 {
+		retry = 1
+	}
+	e.countShort(t, 1, retry)
+	e.shortChain(p, uint32(t), e.brk.of(p.client).until, 1)
 }

@@ -355,9 +355,12 @@ func (e *engine) run() (Figures, *Series, error) {
 		if e.halt() {
 			return e.f, nil, ErrStopped
 		}
-		if e.bits == 0 {
+		switch {
+		case e.bits == 0:
 			e.runMillisecond(b)
-		} else {
+		case e.shutThrough(b):
+			e.shutBucket(b)
+		default:
 			e.scatter(b)
 			e.runBucket(b)
 		}
