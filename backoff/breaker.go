@@ -323,7 +323,7 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 		limit = e.start(p.client) + int64(pl.maxElapsed)
 	}
 	for {
-		e.lastFailure = max(e.lastFailure, int64(t))
+		e.lastShort = max(e.lastShort, int64(t))
 		k := p.k()
 		if k >= e.attempts {
 			e.f.GaveUp += int(n)

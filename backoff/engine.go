@@ -107,9 +107,10 @@ type engine struct {
 	lastServed int64
 	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
 	crowdLastServed int64
-	// lastFailure is the last moment an attempt's failure became known;
-	// -1 before any.
-	lastFailure int64
+	// lastFailure is the last moment an attempt's failure became known
+	// as the run went, lastShort the last of those shortChain counted
+	// ahead of it; -1 before any.
+	lastFailure, lastShort int64
 	// lastBusy is the slot of the last rejection, or with a queue of the
 	// last rejection, timeout, wasted or dropped request; -1 if none.
 	lastBusy int64
@@ -186,7 +187,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.Processes), procs: uint32(max(s.Processes, 1)),
-		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop,
+		cur: -1, lastServed: -1, lastFailure: -1, lastShort: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop,
 		hang: int64(s.OutageHang), brk: newBreakers(s.Breaker, s.Processes), retryAfter: s.RetryAfter, aheadLast: -1}
 	// A breaker, like a budget, hears every outcome in turn: the F-th
 	// failure opens it for the attempts after it, and the first attempt
@@ -301,6 +302,13 @@ func (e *engine) setDue() {
 	if e.nextFresh < e.fresh {
 		e.nextDue = e.nextArrive
 	}
+	if e.hang > 0 {
+		e.dueHang()
+	}
+}
+
+// dueHang brings nextDue forward to the oldest hanging attempt's failure.
+func (e *engine) dueHang() {
 	if e.hanging() {
 		e.nextDue = min(e.nextDue, e.hangDue())
 	}
@@ -313,10 +321,11 @@ func (e *engine) arrival(j int) int64 { return int64(j) * 1000 / e.load }
 // last failure: j with floor(j*1000/L) <= last, that is j*1000 < (last+1)*L,
 // up to ceil((last+1)*L/1000) of them.
 func (e *engine) touchedFresh() int {
-	if e.fresh == 0 || e.lastFailure < 0 {
+	last := max(e.lastFailure, e.lastShort)
+	if e.fresh == 0 || last < 0 {
 		return 0
 	}
-	return min(e.fresh, int(((e.lastFailure+1)*e.load+999)/1000))
+	return min(e.fresh, int(((last+1)*e.load+999)/1000))
 }
 
 // start is when a client started: 0 for the crowd, its arrival for a fresh
@@ -437,7 +446,9 @@ func (e *engine) runMillisecond(b int64) {
 		return
 	}
 	e.enterSlot(b)
-	e.failuresDue(b) // its retries with no wait join r
+	if e.hang > 0 {
+		e.timeoutsAndHangs(b) // step 1; its retries with no wait join r
+	}
 	how := anyOrder
 	if r.len() > 0 {
 		how = e.orderAt(b, e.clientsIn(r), toFresh)
@@ -472,7 +483,9 @@ func (e *engine) runBucket(b int64) {
 			continue
 		}
 		e.enterSlot(t)
-		e.failuresDue(t) // its retries with no wait join late[ms]
+		if e.hang > 0 {
+			e.timeoutsAndHangs(t) // step 1; its retries with no wait join late[ms]
+		}
 		late := e.late[ms]
 		if len(late) > 0 {
 			if len(list) == 0 {
@@ -518,17 +531,30 @@ const (
 // else the lowest numbers first where the slot has no room for them all and
 // the fresh requests arriving after them, as the lowest are served.
 func (e *engine) orderAt(t int64, n, toFresh int) int {
-	if e.sorted && n > 1 && (e.bud.kind != BudgetNone || !e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, n)) {
+	if e.sorted && n > 1 && e.inTurn(t, n) {
 		return clientOrder
 	}
-	room := e.slotCap - e.slotServed
-	if e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n) {
-		if e.cohorts {
-			return clientOrder // few, and ranges of clients, which do not overlap
-		}
-		return lowestFirst
+	if room := e.slotCap - e.slotServed; e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n) {
+		return e.lowest()
 	}
 	return anyOrder
+}
+
+// inTurn reports whether n attempts at t must be taken in client order
+// for a budget, whose tokens each moves in turn, or a breaker, unless the
+// breakers leave the order free.
+func (e *engine) inTurn(t int64, n int) bool {
+	return e.bud.kind != BudgetNone || !e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, n)
+}
+
+// lowest is the order where only the lowest numbers are served: client
+// order for cohorts (few, and ranges of clients, which do not overlap),
+// else the lowest first.
+func (e *engine) lowest() int {
+	if e.cohorts {
+		return clientOrder
+	}
+	return lowestFirst
 }
 
 // clientsOf is how many clients the attempts stand for.

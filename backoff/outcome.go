@@ -276,7 +276,7 @@ func (e *engine) crowdFails(t int64) {
 // reports whether the retry comes at t itself, drawn with no wait, for the
 // caller to take at once.
 func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
-	e.lastFailure = max(e.lastFailure, int64(t)) // shortChain may have counted a later one
+	e.lastFailure = int64(t)
 	k := p.k()
 	proc := 0
 	if e.bud.kind != BudgetNone {
@@ -295,7 +295,7 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	}
 	w := e.pl.wait(int(k), &p.src, int(p.prev()))
 	p.src.kp = (k + 1) | uint32(w)<<kBits
-	if how == failRejected && e.retryAfter > 0 {
+	if e.retryAfter > 0 && how == failRejected {
 		w = e.retryAfter
 	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
@@ -378,7 +378,7 @@ func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
 // time together, or retry together after the one wait they all draw (or
 // pushback's, after a rejection).
 func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
-	e.lastFailure = max(e.lastFailure, int64(t))
+	e.lastFailure = int64(t)
 	k := p.k()
 	if k >= e.attempts {
 		e.f.GaveUp += int(left)
@@ -386,7 +386,7 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 	}
 	w := e.pl.lo[k] // no jitter: the base wait itself, never 0
 	p.src.kp = (k + 1) | uint32(w)<<kBits
-	if how == failRejected && e.retryAfter > 0 {
+	if e.retryAfter > 0 && how == failRejected {
 		w = e.retryAfter
 	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
