@@ -347,6 +347,41 @@ func TestHandWorkedGuards(t *testing.T) {
 				AllThroughBy: 100, StableFrom: 1000, LatencyP50: 100, LatencyP99: 100, LatencyMax: 100, NotThrough: 1,
 				CrowdAllThroughBy: 100, RecoveredAfter: 1000, ClientsTouched: 2},
 		},
+		{
+			// Only a rejection carries pushback: a hang's failure and a
+			// short-circuit wait w(k). R = 1000, H = 50, breaker 1:1000,
+			// outage 5000. (0, 1) and (0, 2) hang to 50; at 50 client 1's
+			// failure opens the breaker until 50 + 1000 = 1050 (2's, while
+			// open, is not heard); both wait w = 100, not R: (150, 1) and
+			// (150, 2) are S, and wait 100 again, not R: (250, 1) and (250,
+			// 2) are S, their last: gave up. 6 attempts: 2 down + 4 S.
+			// Retries: 2 in slot 1, 2 in slot 2. (Were R to follow the hang,
+			// the retries would come at 1050, the probe's moment; were it to
+			// follow a short-circuit, at 150 and 1150, one a slot.)
+			name: "pushback waits w(k) after a hang and a short-circuit", policy: fixed(100, 3),
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.OutageHang, s.RetryAfter = 2, 5000, 50, 1000
+				s.Breaker = Breaker{Failures: 1, Open: 1000}
+			},
+			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 2,
+				BusiestSlotFrom: 100, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000,
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, ClientsTouched: 2,
+				ShortCircuited: 4, BreakerOpened: 1},
+		},
+		{
+			// The same with an AWS quota of 500:5 that never binds (4
+			// retries take 20): a budget makes every short-circuit go on
+			// in turn, as any failure does, rather than counted ahead.
+			name: "pushback waits w(k) after a hang and a short-circuit, with a budget", policy: fixed(100, 3),
+			s: func(s *Settings) {
+				s.Clients, s.Outage, s.OutageHang, s.RetryAfter = 2, 5000, 50, 1000
+				s.Breaker, s.Budget = Breaker{Failures: 1, Open: 1000}, Budget{Kind: BudgetAWS, A: 500, B: 5}
+			},
+			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 2,
+				BusiestSlotFrom: 100, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000,
+				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, ClientsTouched: 2,
+				ShortCircuited: 4, BreakerOpened: 1},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
