@@ -31,6 +31,19 @@ func TestHandWorkedGuards(t *testing.T) {
 	pastTheEdge.Attempts, pastTheEdge.Retries, pastTheEdge.ShortCircuited = 4, 3, 2
 	pastTheEdge.AllThroughBy, pastTheEdge.LatencyP50, pastTheEdge.LatencyP99, pastTheEdge.LatencyMax, pastTheEdge.CrowdAllThroughBy = 300, 300, 300, 300, 300
 
+	// Two clients, outage 5000, H = 50, breaker 1:1000, R = 1000, and a
+	// budget (see the two cases "pushback waits w(k) ...").
+	hangAndShort := func(b Budget) func(s *Settings) {
+		return func(s *Settings) {
+			s.Clients, s.Outage, s.OutageHang, s.RetryAfter = 2, 5000, 50, 1000
+			s.Breaker, s.Budget = Breaker{Failures: 1, Open: 1000}, b
+		}
+	}
+	notPushed := Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 2,
+		BusiestSlotFrom: 100, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000,
+		LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, ClientsTouched: 2,
+		ShortCircuited: 4, BreakerOpened: 1}
+
 	tests := []struct {
 		name   string
 		policy Policy
@@ -359,28 +372,14 @@ func TestHandWorkedGuards(t *testing.T) {
 			// the retries would come at 1050, the probe's moment; were it to
 			// follow a short-circuit, at 150 and 1150, one a slot.)
 			name: "pushback waits w(k) after a hang and a short-circuit", policy: fixed(100, 3),
-			s: func(s *Settings) {
-				s.Clients, s.Outage, s.OutageHang, s.RetryAfter = 2, 5000, 50, 1000
-				s.Breaker = Breaker{Failures: 1, Open: 1000}
-			},
-			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 2,
-				BusiestSlotFrom: 100, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, ClientsTouched: 2,
-				ShortCircuited: 4, BreakerOpened: 1},
+			s: hangAndShort(Budget{}), want: notPushed,
 		},
 		{
 			// The same with an AWS quota of 500:5 that never binds (4
 			// retries take 20): a budget makes every short-circuit go on
 			// in turn, as any failure does, rather than counted ahead.
 			name: "pushback waits w(k) after a hang and a short-circuit, with a budget", policy: fixed(100, 3),
-			s: func(s *Settings) {
-				s.Clients, s.Outage, s.OutageHang, s.RetryAfter = 2, 5000, 50, 1000
-				s.Breaker, s.Budget = Breaker{Failures: 1, Open: 1000}, Budget{Kind: BudgetAWS, A: 500, B: 5}
-			},
-			want: Figures{Clients: 2, Attempts: 6, Retries: 4, FailedWhileDown: 2, GaveUp: 2, MostInASlot: 2,
-				BusiestSlotFrom: 100, PeakAfterBackFrom: -1, SlotCapacity: -1, AllThroughBy: -1, StableFrom: 5000,
-				LatencyP50: -1, LatencyP99: -1, LatencyMax: -1, NotThrough: 2, CrowdAllThroughBy: -1, ClientsTouched: 2,
-				ShortCircuited: 4, BreakerOpened: 1},
+			s: hangAndShort(Budget{Kind: BudgetAWS, A: 500, B: 5}), want: notPushed,
 		},
 	}
 	for _, tt := range tests {
