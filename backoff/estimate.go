@@ -190,7 +190,7 @@ type policyCost struct {
 
 func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	pl := newPlan(p, s.Draws)
-	if !engine && !s.HasService() {
+	if !engine && !s.needsClock() {
 		if slots := fastSlots(pl, s); slots <= maxFastSlots && (!series || slots <= MaxSeriesSlots) {
 			return fastCost(pl, s, series)
 		}
@@ -207,12 +207,20 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	// jitter all in one bucket); a wide bucket's lists; the queue's ring of
 	// pending attempts, a power of two, doubled as it grows; a budget's
 	// tokens, 8 bytes a process.
-	bits, _ := ringShape(pl)
+	bits, _ := ringShape(pl, s)
 	most := m.groups
 	if !pl.same { // spread over the buckets: one of the busiest quarter
 		most = min(most, 4*most/max(w.chunks-most/chunkLen, 1))
 	}
 	bytes := 4*w.clients + (24+16)*w.ring + w.chunks*chunkLen*pendingBytes + 8*w.processes
+	if s.OutageHang > 0 {
+		// The attempts that hang wait in a list of their own: at most
+		// those made while the service is down, one a client.
+		bytes += 2 * min(w.clients, m.attempts) * pendingBytes
+	}
+	if s.Breaker.On() {
+		bytes += float64(breakerBytes) * float64(s.ProcessCount())
+	}
 	if bits > 0 {
 		// A wide bucket's lists hold every attempt made inside its width
 		// W: for the clients that start in it, the first attempt and every
@@ -250,7 +258,10 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if series {
 		fields := int64(4)
 		if s.HasQueue() {
-			fields = 8
+			fields += 4
+		}
+		if s.Breaker.On() {
+			fields += 2
 		}
 		slots := min(h/int64(s.Slot)+1, MaxSeriesSlots)
 		c.series = mul(fields*seriesCount*2, slots)
@@ -284,7 +295,7 @@ func (w engineWork) ns() float64 {
 // horizon is h, as the run in miniature, which it returns too, finds it.
 func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 	n := float64(s.Clients + s.FreshRequests())
-	bits, ring := ringShape(pl)
+	bits, ring := ringShape(pl, s)
 	wide := float64(int64(1) << bits)
 	cohorts := pl.same && s.Budget.Kind == BudgetNone
 	// The clients that start apart: the crowd and each millisecond of the
@@ -339,7 +350,7 @@ func fastCost(pl *plan, s Settings, series bool) policyCost {
 	}
 	one := s
 	one.Clients = 1
-	retries := walked * (miniRun(pl, one, int64(pl.horizon(s.Outage)), 1, 1).attempts - 1)
+	retries := walked * (miniRun(pl, one, int64(pl.horizon(s.Outage, s.OutageHang)), 1, 1).attempts - 1)
 	perRetry := float64(nsFastRetry)
 	if slots > maxCountSlots {
 		perRetry = nsFastSorted
@@ -351,7 +362,8 @@ func fastCost(pl *plan, s Settings, series bool) policyCost {
 
 // engineHorizon bounds the engine's last moment: the last client's start
 // and its waits (at most its limit on total time), no sooner than the
-// outage's end and a wait; with a queue, queueHorizon.
+// outage's end and a wait; with a queue, queueHorizon. An outage that
+// hangs adds H to every attempt, pushback makes a wait R where longer.
 func engineHorizon(pl *plan, s Settings) int64 {
 	if s.HasQueue() && s.Capacity > 0 {
 		return queueHorizon(pl, s)
@@ -362,16 +374,17 @@ func engineHorizon(pl *plan, s Settings) int64 {
 	}
 	waits := int64(0)
 	for k := 1; k <= pl.retries; k++ {
+		w := int64(pl.lo[k]) + int64(pl.width[k]-1)
 		if pl.kind == JitterDecorrelated {
-			waits += int64(pl.longestDraw)
-		} else {
-			waits += int64(pl.lo[k]) + int64(pl.width[k]-1)
+			w = int64(pl.longestDraw)
 		}
+		waits += max(w, int64(s.RetryAfter)) + int64(s.OutageHang)
 	}
 	if pl.maxElapsed > 0 {
 		waits = min(waits, int64(pl.maxElapsed))
 	}
-	return max(start+waits, int64(s.Outage)+int64(pl.longestDraw))
+	waits += int64(s.OutageHang) // the last attempt's
+	return max(start+waits, int64(s.Outage)+int64(calendarReach(pl, s))+int64(s.OutageHang))
 }
 
 // A run in miniature takes time in spans of 1 ms up to miniLinear ms,
