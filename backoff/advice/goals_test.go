@@ -24,11 +24,11 @@ func TestParseGoal(t *testing.T) {
 		{"Not_Through <= 20 %", Goal{NotThrough, 20000}, "not-through<=20%"},
 		{"not through<=20%", Goal{NotThrough, 20000}, "not-through<=20%"},
 		{"recovered<=60s", Goal{Recovered, 60000}, "recovered<=60s"},
-		{"recovered<=60000", Goal{Recovered, 60000}, "recovered<=60s"},
+		{"recovered<=60000ms", Goal{Recovered, 60000}, "recovered<=60s"},
 		{"recovered<=1m30s", Goal{Recovered, 90000}, "recovered<=90s"},
 		{"recovered<=1500ms", Goal{Recovered, 1500}, "recovered<=1500ms"},
 		{"recovered<=0", Goal{Recovered, 0}, "recovered<=0ms"},
-		{"recovered<=86400000", Goal{Recovered, 86400000}, "recovered<=86400s"},
+		{"recovered<=86400000ms", Goal{Recovered, 86400000}, "recovered<=86400s"},
 		{"peak<=2x", Goal{PeakTimes, 2000}, "peak<=2x"},
 		{"peak<=1.5X", Goal{PeakTimes, 1500}, "peak<=1.5x"},
 		{"peak<=100000x", Goal{PeakTimes, 100000000}, "peak<=100000x"},
@@ -64,8 +64,11 @@ func TestParseGoalRefuses(t *testing.T) {
 		{"not-through<=100.001%", `goal "not-through<=100.001%": not-through takes a share`},
 		{"not-through<=0.0001%", `goal "not-through<=0.0001%": not-through takes a share`},
 		{"not-through<=-1%", `not-through takes a share`},
-		{"recovered<=soon", `goal "recovered<=soon": recovered takes a time, the time from the outage's end until the service is stable, from 0 to 86400000 ms: whole ms (60000) or a duration (60s, 1m30s), such as recovered<=60s`},
-		{"recovered<=86400001", `recovered takes a time`},
+		{"recovered<=soon", `goal "recovered<=soon": recovered takes a time, the time from the outage's end until the service is stable, from 0 to 86400000 ms, with its unit (60s, 1m30s, 250ms), such as recovered<=60s`},
+		{"recovered<=86400001ms", `recovered takes a time`},
+		// A bare number needs its unit, either reading named, as typed.
+		{"Recovered<=60000", `Recovered<=60000 needs a unit: Recovered<=60000ms or Recovered<=60000s`},
+		{"p99<=1.5", `p99<=1.5 needs a unit: p99<=1.5s`},
 		{"recovered<=1.5ms", `recovered takes a time`},
 		{"p99<=", `goal "p99<=": p99 takes a time, the latency of the 99th percentile client`},
 		{"peak<=2", `goal "peak<=2": peak takes times the capacity, 0x to 100000x with at most three decimals (peak<=2x), or a rate a second, 0/s to 1000000000/s (peak<=5000/s)`},
@@ -306,7 +309,7 @@ func TestParseGoalsEmptyParts(t *testing.T) {
 	}
 	// A comma is a number's only between two digits: after a number and
 	// before a name, or after a unit and before a digit, it parts goals.
-	for _, text := range []string{"peak<=5,000/s, p99<=1s", "recovered<=60000,p99<=1s", "p99<=1s,peak<=5,000/s", "peak<=2x,peak<=5/s"} {
+	for _, text := range []string{"peak<=5,000/s, p99<=1s", "recovered<=60000ms,p99<=1s", "p99<=1s,peak<=5,000/s", "peak<=2x,peak<=5/s"} {
 		if gs, err := ParseGoals(text); err != nil || gs.Len() != 2 {
 			t.Errorf("ParseGoals(%q): got %v, %v; want two goals", text, gs, err)
 		}
@@ -504,7 +507,7 @@ func TestGoalsDoNotOverflow(t *testing.T) {
 // Any list of goals that parses writes itself back as the same goals; a
 // refusal is one line; nothing panics.
 func FuzzParseGoals(f *testing.F) {
-	for _, s := range []string{"recovered<=60s,", ",", ",,", "recovered<=60000,p99<=1s", "peak<=5,000/s, p99<=1s", "lost<=1%, LATENCY-P99<=30S",
+	for _, s := range []string{"recovered<=60s,", ",", ",,", "recovered<=60000ms,p99<=1s", "peak<=5,000/s, p99<=1s", "lost<=1%, LATENCY-P99<=30S",
 		"not-through<=1%,recovered<=2m,peak<=2x,peak<=10/s,p99<=1s,attempts<=3x", " , recovered<=1s"} {
 		f.Add(s)
 	}

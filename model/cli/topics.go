@@ -356,7 +356,8 @@ Quote a goal for the shell: --goal 'recovered<=60s'.
   p99<=T            latency_p99_ms; no client through never meets it
   attempts<=Fx      attempts per client, all attempts over all the clients:
                     the load the clients add; F from 1 to 100
-T is whole milliseconds (60000) or a duration (60s, 1m30s); F a decimal of
+T is a time with its unit (60s, 1m30s, 250ms; a bare number is refused,
+but under a name ending in ms: recovered_after_ms<=60000); F a decimal of
 three places at most. A goal also goes by the names the tables and the
 JSON give its figure: not-through as lost, recovered as recovered-after or
 recovered_after_ms, peak as peak-after-back, p99 as latency-p99 or
