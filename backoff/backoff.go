@@ -48,6 +48,20 @@
 // from the end of the slot of the last rejection, timeout, wasted or
 // dropped request.
 //
+// The client's guards (each off at 0, where it changes nothing). An outage
+// that hangs (H): an attempt sent at t before the outage's end, and the
+// crowd's first, fails at t + H, counted at t, its client going on from
+// t + H. A breaker F:D per process: closed, each failure known adds one
+// to the failures in a row and a success sets them to 0; the F-th opens it
+// at t0, and every attempt of the process before t0 + D is short-circuited
+// (failed at once, no capacity, queue or gRPC token); the first attempt
+// from t0 + D on is the probe, every other short-circuited until its
+// outcome, which closes it (served) or opens it again. Pushback (R): a
+// rejected client's next attempt is at t + R, its w(k) still drawn. Each
+// millisecond takes the failures that come due (timeouts, hangs), then the
+// arrivals, then the queue's service, each in client order. Then served +
+// rejected + failed while down + timed out + short-circuited = attempts.
+//
 // Figures that follow. not_through = gave_up + throttled + out_of_time;
 // crowd_all_through_by_ms is the latest served attempt of clients 1..N;
 // recovered_after_ms = stable_from_ms - outage unless still overloaded.

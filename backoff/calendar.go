@@ -120,6 +120,36 @@ func (e *engine) insert(p *pending) {
 	e.waiting++
 }
 
+// fifo is pending attempts in a ring a power of two long, the oldest at
+// head: the live requests of the service's queue, and the attempts that
+// hang until their failure comes due.
+type fifo struct {
+	ring    []pending
+	head, n int
+}
+
+// push puts p at the back.
+func (f *fifo) push(p *pending) {
+	if f.n == len(f.ring) {
+		bigger := make([]pending, max(64, 2*len(f.ring)))
+		for i := range f.n {
+			bigger[i] = f.ring[(f.head+i)&(len(f.ring)-1)]
+		}
+		f.ring, f.head = bigger, 0
+	}
+	f.ring[(f.head+f.n)&(len(f.ring)-1)] = *p
+	f.n++
+}
+
+// front is the oldest, back the newest; the ring must not be empty.
+func (f *fifo) front() *pending { return &f.ring[f.head] }
+func (f *fifo) back() *pending  { return &f.ring[(f.head+f.n-1)&(len(f.ring)-1)] }
+
+func (f *fifo) popFront() {
+	f.head = (f.head + 1) & (len(f.ring) - 1)
+	f.n--
+}
+
 func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
 
 // selectClients reorders v so that its first k hold the k lowest client

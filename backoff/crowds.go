@@ -43,7 +43,7 @@ type crowdRunner struct {
 }
 
 func (r *crowdRunner) run(pl *plan, s Settings, stop func() bool) (Figures, error) {
-	if !s.HasService() && fastSlots(pl, s) <= maxFastSlots {
+	if !s.needsClock() && fastSlots(pl, s) <= maxFastSlots {
 		if r.ta == nil {
 			r.ta = new(tally)
 		}
@@ -68,7 +68,7 @@ func CrowdsWorkers(ps []Policy, ss []Settings, want int) int {
 		}
 		pl := newPlan(p, ss[i].Draws)
 		n := workerScratch(pl, ss[i])
-		if !ss[i].HasService() && fastSlots(pl, ss[i]) <= maxFastSlots {
+		if !ss[i].needsClock() && fastSlots(pl, ss[i]) <= maxFastSlots {
 			fast = max(fast, n)
 		} else {
 			slow = max(slow, n)

@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"errors"
+	"math"
 	"slices"
 )
 
@@ -80,7 +81,7 @@ type engine struct {
 
 	bud    budgets
 	procs  uint32
-	sorted bool // every millisecond is taken in client order (a budget)
+	sorted bool // every millisecond is taken in client order (a budget, a breaker)
 	// cohorts: without jitter and without a budget, clients that wait
 	// alike stay together: a pending attempt stands for src.x clients in a
 	// row, from client on, who started at the same time.
@@ -106,9 +107,10 @@ type engine struct {
 	lastServed int64
 	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
 	crowdLastServed int64
-	// lastFailure is the last moment an attempt's failure became known;
-	// -1 before any.
-	lastFailure int64
+	// lastFailure is the last moment an attempt's failure became known
+	// as the run went, lastShort the last of those shortChain counted
+	// ahead of it; -1 before any.
+	lastFailure, lastShort int64
 	// lastBusy is the slot of the last rejection, or with a queue of the
 	// last rejection, timeout, wasted or dropped request; -1 if none.
 	lastBusy int64
@@ -125,6 +127,31 @@ type engine struct {
 	slotTimedOut, slotWasted, slotDropped int64
 
 	q queue // the service's queue (queue.go); q.limit is 0 without one
+	// nextDue is the first moment something happens that the calendar
+	// does not hold: a fresh request arrives, or a hanging attempt fails;
+	// noneDue if neither is to come (setDue).
+	nextDue int64
+
+	// MODEL.md section 7. hangs holds the attempts sent while the service
+	// is down that hang, in the order they were sent, each failing hang ms
+	// after its t: all hang alike, so the first to fail is always the
+	// oldest.
+	hang  int64
+	hangs fifo
+	// crowdHangs: the crowd's first attempts all hang from 0 to H, and
+	// every client of the crowd is in the state it started in: rather than
+	// hold a million alike, failuresDue makes each afresh at H.
+	crowdHangs bool
+	brk        breakers // every process's breaker; brk.state is nil without one
+	retryAfter int      // R: a rejected client's next attempt comes R ms later; 0: none
+	// ahead counts the attempts shortChain took ahead of time in the slots
+	// after the current one: slot i's at ahead[i&(len-1)], up to aheadLast
+	// (-1: none). nil where shortChain does not run: without a breaker,
+	// or under a budget.
+	ahead     []slotAhead
+	aheadLast int64
+	// The slot's short-circuited attempts and breaker openings.
+	slotShort, slotOpened int64
 
 	series *Series
 	stop   func() bool
@@ -148,6 +175,7 @@ type engineScratch struct {
 	at, fill    []int
 	late        [][]pending
 	queue       []pending
+	hangs       []pending
 }
 
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
@@ -159,9 +187,15 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	e := &engine{pl: pl, s: s, crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(pl.retries + 1),
 		slotDiv: newDivisor(uint32(s.Slot)), capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()),
 		fresh: s.FreshRequests(), bud: newBudgets(s.Budget, s.ProcessCount(), s.Clients+s.FreshRequests()), procs: uint32(s.ProcessCount()),
-		cur: -1, lastServed: -1, lastFailure: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop}
-	e.sorted = e.bud.kind != BudgetNone
-	e.cohorts = pl.same && !e.sorted
+		cur: -1, lastServed: -1, lastFailure: -1, lastShort: -1, crowdLastServed: -1, lastBusy: -1, slot: -1, stop: stop,
+		hang: int64(s.OutageHang), brk: newBreakers(s.Breaker, s.ProcessCount()), retryAfter: s.RetryAfter, aheadLast: -1}
+	// A breaker, like a budget, hears every outcome in turn: the F-th
+	// failure opens it for the attempts after it, and the first attempt
+	// after the open time is the probe. A cohort meets a breaker as its
+	// clients would one after another (cohortBreaker), where they share one:
+	// with more processes, whose clients alternate, every client goes alone.
+	e.sorted = e.bud.kind != BudgetNone || e.brk.state != nil
+	e.cohorts = pl.same && e.bud.kind == BudgetNone && (e.brk.state == nil || e.procs == 1)
 	e.f = noFigures()
 	e.f.Clients = s.Clients + e.fresh
 	// Without jitter, a round of retries lands in one millisecond, and 1 ms
@@ -172,11 +206,12 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if !pl.same {
 		most = jitterRing
 	}
-	for pl.longestDraw>>e.bits+3 > most {
+	reach := ringReach(pl, s)
+	for reach>>e.bits+3 > most {
 		e.bits++
 	}
 	n := 1
-	for n < pl.longestDraw>>e.bits+3 {
+	for n < reach>>e.bits+3 {
 		n *= 2
 	}
 	if sc != nil {
@@ -203,8 +238,9 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if e.fresh > 0 {
 		e.nextArrive = e.arrival(0)
 	}
+	e.setDue()
 	if series {
-		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue()}
+		e.series = &Series{Slot: s.Slot, Queued: s.HasQueue(), Breaker: s.Breaker.On()}
 	}
 	if s.HasQueue() {
 		e.q = queue{limit: int64(s.Queue), timeout: int64(s.Timeout), lifo: s.QueueOrder == LIFO, drop: s.DropExpired}
@@ -212,7 +248,70 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 			e.q.ring = sc.queue
 		}
 	}
+	if sc != nil && e.hang > 0 {
+		e.hangs.ring = sc.hangs
+	}
+	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
+		n := 1
+		for n < min((s.Breaker.Open+s.OutageHang)/s.Slot+2, maxAhead) {
+			n *= 2
+		}
+		e.ahead = make([]slotAhead, n)
+	}
 	return e
+}
+
+// ringReach is how far ahead of now the calendar must reach: the longest
+// wait drawn or pushback's, and with a breaker that shortChain runs
+// ahead (no budget), the most it runs ahead, the open time after a probe's
+// hang.
+func ringReach(pl *plan, s Settings) int {
+	reach := calendarReach(pl, s)
+	if s.Breaker.On() && s.Budget.Kind == BudgetNone {
+		reach += s.Breaker.Open + s.OutageHang
+	}
+	return reach
+}
+
+// calendarReach is the furthest ahead of now the engine puts an attempt in
+// its calendar: the longest wait drawn, or pushback's, where longer. (An
+// attempt that hangs waits in hangs, not in the calendar.)
+func calendarReach(pl *plan, s Settings) int {
+	return max(pl.longestDraw, s.RetryAfter)
+}
+
+// hanging reports whether an attempt hangs, waiting for its failure.
+func (e *engine) hanging() bool { return e.hang > 0 && (e.crowdHangs || e.hangs.n > 0) }
+
+// hangDue is when the oldest hanging attempt fails (the crowd's first
+// attempts', sent at 0, come first); something must hang.
+func (e *engine) hangDue() int64 {
+	if e.crowdHangs {
+		return e.hang
+	}
+	return int64(e.hangs.front().t) + e.hang
+}
+
+// noneDue is nextDue where nothing is to come.
+const noneDue = math.MaxInt64
+
+// setDue sets nextDue: the next fresh request's arrival or the oldest
+// hanging attempt's failure, whichever comes first.
+func (e *engine) setDue() {
+	e.nextDue = noneDue
+	if e.nextFresh < e.fresh {
+		e.nextDue = e.nextArrive
+	}
+	if e.hang > 0 {
+		e.dueHang()
+	}
+}
+
+// dueHang brings nextDue forward to the oldest hanging attempt's failure.
+func (e *engine) dueHang() {
+	if e.hanging() {
+		e.nextDue = min(e.nextDue, e.hangDue())
+	}
 }
 
 // arrival is when fresh request j arrives: floor(j*1000/L).
@@ -222,10 +321,11 @@ func (e *engine) arrival(j int) int64 { return int64(j) * 1000 / e.load }
 // last failure: j with floor(j*1000/L) <= last, that is j*1000 < (last+1)*L,
 // up to ceil((last+1)*L/1000) of them.
 func (e *engine) touchedFresh() int {
-	if e.fresh == 0 || e.lastFailure < 0 {
+	last := max(e.lastFailure, e.lastShort)
+	if e.fresh == 0 || last < 0 {
 		return 0
 	}
-	return min(e.fresh, int(((e.lastFailure+1)*e.load+999)/1000))
+	return min(e.fresh, int(((last+1)*e.load+999)/1000))
 }
 
 // start is when a client started: 0 for the crowd, its arrival for a fresh
@@ -241,29 +341,17 @@ func (e *engine) run() (Figures, *Series, error) {
 	if e.q.limit > 0 {
 		return e.runQueue()
 	}
-	// The crowd's first attempts, all at 0 ms, in client order.
-	e.enterSlot(0)
-	if e.cohorts {
-		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
-		p.src.x = e.crowd
-		e.cohort(&p, 0)
-	} else {
-		for c := uint32(1); c <= e.crowd; c++ {
-			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-			e.attempt(&p, 0)
-			if c&255 == 0 && e.halt() {
-				return e.f, nil, ErrStopped
-			}
-		}
+	if !e.startCrowd() {
+		return e.f, nil, ErrStopped
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 {
-			if e.nextFresh >= e.fresh {
+			if e.nextDue == noneDue {
 				break
 			}
-			b = max(b, e.nextArrive>>e.bits) // nothing waits before the next arrival
+			b = max(b, e.nextDue>>e.bits) // nothing waits before the next arrival or failure
 		}
-		if len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+		if len(e.ring[b&e.ringMask].chunks) == 0 && e.nextDue>>e.bits > b {
 			if b&63 == 0 {
 				e.ticks++
 				if e.halt() {
@@ -276,9 +364,12 @@ func (e *engine) run() (Figures, *Series, error) {
 		if e.halt() {
 			return e.f, nil, ErrStopped
 		}
-		if e.bits == 0 {
+		switch {
+		case e.bits == 0:
 			e.runMillisecond(b)
-		} else {
+		case e.shutThrough(b):
+			e.shutBucket(b)
+		default:
 			e.scatter(b)
 			e.runBucket(b)
 		}
@@ -286,8 +377,52 @@ func (e *engine) run() (Figures, *Series, error) {
 			return e.f, nil, ErrStopped
 		}
 	}
-	e.closeSlot()
+	e.closeLast()
 	return e.finish()
+}
+
+// startCrowd takes the crowd's first attempts, all at 0 ms, in client
+// order, the first of millisecond 0's arrivals; false if the run is to
+// stop.
+func (e *engine) startCrowd() bool {
+	e.enterSlot(0)
+	switch {
+	case e.crowdHang():
+	case e.cohorts:
+		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
+		p.src.x = e.crowd
+		e.take(&p, 0)
+	default:
+		for c := uint32(1); c <= e.crowd; c++ {
+			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
+			e.take(&p, 0)
+			if c&255 == 0 && e.halt() {
+				return false
+			}
+		}
+	}
+	e.setDue()
+	return true
+}
+
+// crowdHang takes the crowd's first attempts at 0 where they hang, each
+// client alone (cohorts hold the crowd in one attempt anyway): counted
+// at 0, failed while down (the trigger, whatever the outage), each fails at
+// H, where failuresDue makes them anew. At 0 nothing came before them: no
+// breaker is open yet. It reports whether it took them.
+func (e *engine) crowdHang() bool {
+	if e.hang == 0 || e.cohorts {
+		return false
+	}
+	n := int64(e.crowd)
+	e.f.Attempts += int(n)
+	e.f.FailedWhileDown += int(n)
+	e.slotDown += n
+	if e.outage == 0 {
+		e.slotAfter += n
+	}
+	e.crowdHangs = true
+	return true
 }
 
 // takeAll takes the attempts of list at t in its order, looking at the
@@ -306,20 +441,26 @@ func (e *engine) takeAll(list []pending, t uint32) bool {
 // chunks as they came.
 func (e *engine) runMillisecond(b int64) {
 	r := &e.ring[b&e.ringMask]
-	n := r.len()
 	toFresh := e.arriving(b)
-	if n == 0 && toFresh == e.nextFresh {
+	if r.len() == 0 && e.nextDue != b {
 		return
 	}
 	e.enterSlot(b)
-	if n > 0 && e.ordered(b, e.clientsIn(r), toFresh) {
+	if e.hang > 0 {
+		e.timeoutsAndHangs(b) // step 1; its retries with no wait join r
+	}
+	how := anyOrder
+	if r.len() > 0 {
+		how = e.orderAt(b, e.clientsIn(r), toFresh)
+	}
+	if how != anyOrder {
 		list := e.order[:0]
 		for i := range r.chunks {
 			list = append(list, r.part(i)...)
 		}
 		e.order = list
 		e.release(r)
-		e.runList(list, b, toFresh)
+		e.runList(list, b, toFresh, how)
 		return
 	}
 	for i := range r.chunks {
@@ -336,13 +477,16 @@ func (e *engine) runBucket(b int64) {
 	base := b << e.bits
 	for ms := range int64(1) << e.bits {
 		t := base + ms
-		list, late := e.flat[e.at[ms]:e.at[ms+1]], e.late[ms]
+		list := e.flat[e.at[ms]:e.at[ms+1]]
 		toFresh := e.arriving(t)
-		n := len(list) + len(late)
-		if n == 0 && toFresh == e.nextFresh {
+		if len(list)+len(e.late[ms]) == 0 && e.nextDue != t {
 			continue
 		}
 		e.enterSlot(t)
+		if e.hang > 0 {
+			e.timeoutsAndHangs(t) // step 1; its retries with no wait join late[ms]
+		}
+		late := e.late[ms]
 		if len(late) > 0 {
 			if len(list) == 0 {
 				list = late
@@ -351,8 +495,8 @@ func (e *engine) runBucket(b int64) {
 				e.order = list
 			}
 		}
-		if e.ordered(t, e.clientsOf(list), toFresh) {
-			e.runList(list, t, toFresh)
+		if how := e.orderAt(t, e.clientsOf(list), toFresh); how != anyOrder {
+			e.runList(list, t, toFresh, how)
 		} else if e.takeAll(list, uint32(t)) {
 			e.runFresh(t, toFresh)
 		}
@@ -374,16 +518,43 @@ func (e *engine) arriving(t int64) int {
 	return e.nextFresh
 }
 
-// ordered reports whether the attempts of n clients waiting at t must be
-// taken in client order: always under a budget (but for one alone), and
-// where the slot has no room for them all and the fresh requests arriving
-// after them, and the ones with the lowest numbers are served.
-func (e *engine) ordered(t int64, n, toFresh int) bool {
-	if e.sorted {
-		return n > 1
+// The order a millisecond's attempts must be taken in.
+const (
+	anyOrder    = iota
+	lowestFirst // the lowest numbers the slot has room for first, the rest in any order
+	clientOrder // every one in client order
+)
+
+// orderAt is the order the attempts of n clients waiting at t must be
+// taken in: client order under a budget (but for one alone), and under a
+// breaker unless the breakers leave the order free (breakers.orderFree);
+// else the lowest numbers first where the slot has no room for them all and
+// the fresh requests arriving after them, as the lowest are served.
+func (e *engine) orderAt(t int64, n, toFresh int) int {
+	if e.sorted && n > 1 && e.inTurn(t, n) {
+		return clientOrder
 	}
-	room := e.slotCap - e.slotServed
-	return e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n)
+	if room := e.slotCap - e.slotServed; e.capacity > 0 && t >= int64(e.outage) && room > 0 && room < int64(n+toFresh-e.nextFresh) && room < int64(n) {
+		return e.lowest()
+	}
+	return anyOrder
+}
+
+// inTurn reports whether n attempts at t must be taken in client order
+// for a budget, whose tokens each moves in turn, or a breaker, unless the
+// breakers leave the order free.
+func (e *engine) inTurn(t int64, n int) bool {
+	return e.bud.kind != BudgetNone || !e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, n)
+}
+
+// lowest is the order where only the lowest numbers are served: client
+// order for cohorts (few, and ranges of clients, which do not overlap),
+// else the lowest first.
+func (e *engine) lowest() int {
+	if e.cohorts {
+		return clientOrder
+	}
+	return lowestFirst
 }
 
 // clientsOf is how many clients the attempts stand for.
@@ -415,21 +586,29 @@ func (e *engine) clientsIn(r *bucket) int {
 func (e *engine) take(p *pending, t uint32) {
 	switch {
 	case e.q.limit > 0 && e.cohorts:
-		e.arriveCohort(p, t)
+		if e.brk.state != nil {
+			e.cohortBreaker(p, t)
+		} else {
+			e.arriveCohort(p, t)
+		}
 	case e.q.limit > 0:
 		e.arrive(p, t)
 	case e.cohorts:
-		e.cohort(p, t)
+		if e.brk.state != nil {
+			e.cohortBreaker(p, t)
+		} else {
+			e.cohort(p, t)
+		}
 	default:
 		e.attempt(p, t)
 	}
 }
 
-// runList runs the attempts waiting at t, which ordered says need an
-// order, then the fresh requests arriving at t.
-func (e *engine) runList(list []pending, t int64, toFresh int) {
-	if e.sorted || e.cohorts {
-		slices.SortFunc(list, byClient) // cohorts: ranges of clients, which do not overlap
+// runList runs the attempts waiting at t in the order orderAt says, then
+// the fresh requests arriving at t.
+func (e *engine) runList(list []pending, t int64, toFresh int, how int) {
+	if how == clientOrder {
+		slices.SortFunc(list, byClient)
 	} else {
 		// Which are served is all the order can change: the lowest numbers
 		// the slot has room for. The rest are rejected in any order.
@@ -463,6 +642,7 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh < e.fresh {
 		e.nextArrive = e.arrival(toFresh)
 	}
+	e.setDue()
 }
 
 // keep leaves the engine's scratch in sc for the next run, every chunk
@@ -476,12 +656,15 @@ func (e *engine) keep(sc *engineScratch) {
 	for i := range e.late {
 		e.late[i] = e.late[i][:0]
 	}
-	queue := sc.queue
+	queue, hangs := sc.queue, sc.hangs
 	if e.q.ring != nil {
 		queue = e.q.ring
 	}
+	if e.hangs.ring != nil {
+		hangs = e.hangs.ring
+	}
 	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
-		at: e.at, fill: e.fill, late: e.late, queue: queue}
+		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {

@@ -93,6 +93,9 @@ func sameSeries(t *testing.T, what string, got *Series, want map[int]*modelSlot)
 		if got.Queued {
 			g.timedOut, g.wasted, g.dropped, g.queue = got.TimedOut[i], got.Wasted[i], got.Dropped[i], got.Queue[i]
 		}
+		if got.Breaker {
+			g.short, g.opened = got.ShortCircuited[i], got.Opened[i]
+		}
 		want := *w
 		want.after = 0 // the series keeps no count of attempts after the outage's end
 		if g != want {
@@ -106,6 +109,19 @@ func sameSeries(t *testing.T, what string, got *Series, want map[int]*modelSlot)
 	}
 }
 
+// sameRun holds Run's figures and series for p under s to the model's.
+func sameRun(t *testing.T, what string, p Policy, s Settings) Figures {
+	t.Helper()
+	want, slots := modelRun(p, s)
+	got, err := Run(p, s, Options{Series: true})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameFigures(t, what, got.Figures, want)
+	sameSeries(t, what, got.Series, slots)
+	return got.Figures
+}
+
 // The engine gives MODEL.md's figures, every one, over random policies and
 // services, and the series it keeps are the model's slots.
 func TestEngineAgreesWithModel(t *testing.T) {
@@ -117,14 +133,7 @@ func TestEngineAgreesWithModel(t *testing.T) {
 	for i := range n {
 		s := randomService(rng)
 		p := randomPolicy(rng)
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
-		sameSeries(t, what, got.Series, slots)
+		sameRun(t, fmt.Sprintf("case %d: %+v under %+v", i, p, s), p, s)
 	}
 }
 
@@ -136,27 +145,33 @@ func TestFastPathAgreesWithEngineAndModel(t *testing.T) {
 		s := randomService(rng)
 		s.Capacity, s.Load, s.Budget = 0, 0, Budget{}
 		s.Clients = pick(rng, 1, 300)
-		p := randomPolicy(rng)
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ := modelRun(p, s)
-		fast, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true, Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (engine)", slow.Figures, want)
-		withSeries, err := Run(p, s, Options{Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (fast path with a series)", withSeries.Figures, want)
-		if !reflect.DeepEqual(withSeries.Series, slow.Series) {
-			t.Fatalf("%s: the fast path's series differs from the engine's", what)
-		}
+		fastAgrees(t, fmt.Sprintf("case %d", i), randomPolicy(rng), s)
+	}
+}
+
+// fastAgrees holds the fast path, with and without a series, and the
+// engine to the model on p under s, which has no service.
+func fastAgrees(t *testing.T, name string, p Policy, s Settings) {
+	t.Helper()
+	what := fmt.Sprintf("%s: %+v under %+v", name, p, s)
+	want, _ := modelRun(p, s)
+	fast, err := Run(p, s, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameFigures(t, what+" (fast path)", fast.Figures, want)
+	slow, err := Run(p, s, Options{Engine: true, Series: true})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameFigures(t, what+" (engine)", slow.Figures, want)
+	withSeries, err := Run(p, s, Options{Series: true})
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	sameFigures(t, what+" (fast path with a series)", withSeries.Figures, want)
+	if !reflect.DeepEqual(withSeries.Series, slow.Series) {
+		t.Fatalf("%s: the fast path's series differs from the engine's", what)
 	}
 }
 

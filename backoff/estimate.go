@@ -14,8 +14,10 @@ package backoff
 //     the lists of the bucket it runs: every attempt made inside one
 //     bucket's width W, which for the clients that start in it is the
 //     first attempt and every retry whose waits, each taken at its band's
-//     middle, add up to at most W; a queue holds at most Q requests;
-//   - a series keeps four counts a slot (eight with a queue) of 8 bytes,
+//     middle, add up to at most W; a queue holds at most Q requests, and
+//     the attempts that hang at most one a client;
+//   - a series keeps four counts a slot (four more with a queue, two with a
+//     breaker) of 8 bytes,
 //     up to MaxSeriesSlots slots: the fast path makes them at their
 //     length, the engine grows them by doubling, twice their length at
 //     most.
@@ -99,7 +101,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	pl := newPlan(p, s.Draws)
 	n := int64(s.Clients + s.FreshRequests())
 	attempts := int64(pl.retries + 1)
-	if !engine && !s.HasService() {
+	if !engine && !s.needsClock() {
 		if slots := fastSlots(pl, s); slots <= maxFastSlots && (!series || slots <= MaxSeriesSlots) {
 			var c policyCost
 			c.scratch = workerScratch(pl, s)
@@ -124,16 +126,20 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if !pl.same {
 		most = jitterRing
 	}
-	for pl.longestDraw>>bits+3 > most {
+	reach := ringReach(pl, s)
+	for reach>>bits+3 > most {
 		bits++
 	}
-	cohorts := pl.same && s.Budget.Kind == BudgetNone
+	cohorts := pl.same && s.Budget.Kind == BudgetNone && (!s.Breaker.On() || s.ProcessCount() <= 1)
 	pending := n // one pending attempt a client at most
 	if cohorts {
 		pending = min(n, 1+int64(min(s.FreshRequests(), s.LoadEnd())))
 	}
 	c.scratch = sat(mul(n, 4), mul(pending, pendingBytes*2))
-	c.scratch = sat(c.scratch, int64(pl.longestDraw>>bits+3)*64) // the ring's buckets
+	c.scratch = sat(c.scratch, int64(reach>>bits+3)*64) // the ring's buckets
+	if s.OutageHang > 0 {
+		c.scratch = sat(c.scratch, mul(pending, pendingBytes*2)) // the attempts that hang, at most one a client
+	}
 	if bits > 0 {
 		width := int64(1) << bits
 		fits := int64(1) // the first attempt
@@ -159,7 +165,10 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if series {
 		fields := int64(4)
 		if s.HasQueue() {
-			fields = 8
+			fields += 4
+		}
+		if s.Breaker.On() {
+			fields += 2
 		}
 		slots := min(h/int64(s.Slot)+1, MaxSeriesSlots)
 		c.series = mul(fields*seriesCount*2, slots)
@@ -178,7 +187,8 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 // engineHorizon bounds the engine's last moment: the last client's start
 // and its waits (at most its limit on total time), no sooner than the
 // outage's end; with a queue, the time the service takes to work off a
-// full queue after that.
+// full queue after that. An outage that hangs adds H to every attempt,
+// pushback makes a wait R where that is longer.
 func engineHorizon(pl *plan, s Settings) int64 {
 	start := int64(0)
 	if s.FreshRequests() > 0 {
@@ -186,16 +196,17 @@ func engineHorizon(pl *plan, s Settings) int64 {
 	}
 	waits := int64(0)
 	for k := 1; k <= pl.retries; k++ {
+		w := int64(pl.lo[k]) + int64(pl.width[k]-1)
 		if pl.kind == JitterDecorrelated {
-			waits += int64(pl.longestDraw)
-		} else {
-			waits += int64(pl.lo[k]) + int64(pl.width[k]-1)
+			w = int64(pl.longestDraw)
 		}
+		waits += max(w, int64(s.RetryAfter)) + int64(s.OutageHang)
 	}
 	if pl.maxElapsed > 0 {
 		waits = min(waits, int64(pl.maxElapsed))
 	}
-	h := max(start+waits, int64(s.Outage)+int64(pl.longestDraw))
+	waits += int64(s.OutageHang) // the last attempt's
+	h := max(start+waits, int64(s.Outage)+int64(calendarReach(pl, s))+int64(s.OutageHang))
 	if s.HasQueue() && s.Capacity > 0 {
 		h += int64(s.Queue)*1000/int64(s.Capacity) + int64(s.Timeout)
 	}

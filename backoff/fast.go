@@ -48,7 +48,7 @@ var tallyPool = sync.Pool{New: func() any { return new(tally) }}
 
 // fastSlots is how many slots the fast path counts in for these settings.
 func fastSlots(pl *plan, s Settings) int {
-	return pl.horizon(s.Outage)/s.Slot + 1
+	return pl.horizon(s.Outage, s.OutageHang)/s.Slot + 1
 }
 
 // crowd runs the crowd of policy pl under s, which must have no service,
@@ -94,7 +94,11 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series, stop func() b
 	afterInSplit := 0 // attempts at or after the outage's end in the split slot
 	lat := ta.lat[:0]
 
-	if series == nil && (len(pl.ref) > 0 || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
+	// An outage that hangs takes the general walk, which adds H to every
+	// wait: each attempt a walk makes but the last fails while down, and
+	// its client goes on H later.
+	hang := s.OutageHang
+	if series == nil && hang == 0 && (len(pl.ref) > 0 || pl.kind == JitterDecorrelated || pl.draws == Independent && !pl.same) {
 		switch {
 		case narrow:
 			return walkCrowd(ta, pl, s, counts, stop)
@@ -130,7 +134,7 @@ func (ta *tally) crowdSeries(pl *plan, s Settings, series *Series, stop func() b
 		}
 		// A client's retries are drawn first, then counted: two short
 		// loops whose variables stay in registers.
-		made, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage)
+		made, end := walk(pl, newSource(pl.draws, s.Seed, client), ats, outage, hang)
 		retries += made
 		its := ats[:made]
 		if series != nil {
@@ -306,7 +310,7 @@ const (
 // walker returns the fast path's way to draw a client's retries for pl: a
 // loop written out for each kind of draw the five and most presets make,
 // with the generator's state in a local, else the general pl.wait.
-func (pl *plan) walker() func(pl *plan, src source, ats []uint32, outage int) (int, int) {
+func (pl *plan) walker() func(pl *plan, src source, ats []uint32, outage, hang int) (int, int) {
 	table := pl.kind != JitterNone && pl.kind != JitterDecorrelated
 	switch {
 	case table && pl.draws == Reference:
@@ -337,22 +341,25 @@ func step(ats []uint32, k, at, w, limit, outage int) (next, made, end int) {
 // Each walk draws a client's waits from src in turn, putting the moment of
 // each retry in ats, and stops at the first at or after outage, or before a
 // wait that would pass pl's limit on total time; it returns the retries made
-// and how the client ended. They differ only in how a wait is drawn.
+// and how the client ended. Every attempt before that failed while down,
+// and with an outage that hangs its client went on hang ms after it: each
+// retry comes hang + w(k) after the attempt before. They differ only in
+// how a wait is drawn.
 
-func walkRefTable(pl *plan, src source, ats []uint32, outage int) (made, end int) {
+func walkRefTable(pl *plan, src source, ats []uint32, outage, hang int) (made, end int) {
 	x, at, limit := src.x, 0, pl.maxElapsed
 	lo, div := pl.lo[1:len(ats)+1], pl.div[1:len(ats)+1]
 	for k := range ats {
 		x = 1664525*x + 1013904223
 		w := lo[k] + int(div[k].mod(x>>16)) // a band past ReferenceReach: mod is the identity
-		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+		if at, made, end = step(ats, k, at, w+hang, limit, outage); made >= 0 {
 			return made, end
 		}
 	}
 	return len(ats), endGaveUp
 }
 
-func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (made, end int) {
+func walkPCGTable(pl *plan, src source, ats []uint32, outage, hang int) (made, end int) {
 	at, limit := 0, pl.maxElapsed
 	lo, width := pl.lo[1:len(ats)+1], pl.width[1:len(ats)+1]
 	for k := range ats {
@@ -361,7 +368,7 @@ func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (made, end int
 			hi = src.lemireAgain(width[k], hi, l)
 		}
 		w := lo[k] + int(hi)
-		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+		if at, made, end = step(ats, k, at, w+hang, limit, outage); made >= 0 {
 			return made, end
 		}
 	}
@@ -370,7 +377,7 @@ func walkPCGTable(pl *plan, src source, ats []uint32, outage int) (made, end int
 
 // walkRefDecorrelated draws min(longest, u(first, 3*prev)), its band new
 // each time.
-func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (made, end int) {
+func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage, hang int) (made, end int) {
 	x, at, limit, first, longest := src.x, 0, pl.maxElapsed, pl.first, pl.longest
 	prev := first
 	for k := range ats {
@@ -381,19 +388,19 @@ func walkRefDecorrelated(pl *plan, src source, ats []uint32, outage int) (made, 
 		}
 		w := min(first+int(r), longest)
 		prev = w
-		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+		if at, made, end = step(ats, k, at, w+hang, limit, outage); made >= 0 {
 			return made, end
 		}
 	}
 	return len(ats), endGaveUp
 }
 
-func walkAny(pl *plan, src source, ats []uint32, outage int) (made, end int) {
+func walkAny(pl *plan, src source, ats []uint32, outage, hang int) (made, end int) {
 	at, prev, limit := 0, pl.first, pl.maxElapsed
 	for k := range ats {
 		w := pl.wait(k+1, &src, prev)
 		prev = w
-		if at, made, end = step(ats, k, at, w, limit, outage); made >= 0 {
+		if at, made, end = step(ats, k, at, w+hang, limit, outage); made >= 0 {
 			return made, end
 		}
 	}

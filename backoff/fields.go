@@ -55,6 +55,8 @@ func FigureFields() []FigureField {
 		{Name: "wasted", Label: "wasted", Get: func(f Figures) int { return f.Wasted }},
 		{Name: "dropped", Label: "dropped", Get: func(f Figures) int { return f.Dropped }},
 		{Name: "queue_peak", Label: "queue peak", Get: func(f Figures) int { return f.QueuePeak }},
+		{Name: "short_circuited", Label: "short-circuited", Get: func(f Figures) int { return f.ShortCircuited }},
+		{Name: "breaker_opened", Label: "breaker opened", Get: func(f Figures) int { return f.BreakerOpened }},
 	}
 }
 

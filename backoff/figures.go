@@ -27,7 +27,7 @@ type Figures struct {
 	MostInASlot     int // most_in_a_slot: the most retries in one slot
 	BusiestSlotFrom int // busiest_slot_from_ms: the first such slot's start; -1 without retries
 
-	PeakAfterBack     int // peak_after_back: the most attempts at or after the outage's end in one slot
+	PeakAfterBack     int // peak_after_back: the most attempts that reach the service at or after the outage's end in one slot (no short-circuited one)
 	PeakAfterBackFrom int // peak_after_back_from_ms: the first such slot's start; -1 if none
 
 	SlotCapacity    int  // slot_capacity: ceil(capacity*slot/1000); -1 without a capacity
@@ -57,6 +57,12 @@ type Figures struct {
 	Wasted    int // wasted: expired requests the service worked on for nothing
 	Dropped   int // dropped: expired requests it discarded; Wasted + Dropped = TimedOut
 	QueuePeak int // queue_peak: the most requests waiting just after a millisecond's arrivals
+
+	// The client's breakers (MODEL.md section 7); both 0 without one. Then
+	// Served + Rejected + FailedWhileDown + TimedOut + ShortCircuited =
+	// Attempts.
+	ShortCircuited int // short_circuited: attempts an open breaker failed at once, without reaching the service
+	BreakerOpened  int // breaker_opened: how many times any breaker opened, reopening after a failed probe included
 }
 
 // none is the figures of a crowd that has not run: every time absent.

@@ -92,7 +92,7 @@ func newFloorCrowd(s Settings) (*floorCrowd, error) {
 			return nil, fmt.Errorf("the floor runs reference draws without a service or a limit")
 		}
 		pl := newPlan(p, s.Draws)
-		if h := pl.horizon(s.Outage); h/s.Slot >= floorSlots || h >= 1<<atBits {
+		if h := pl.horizon(s.Outage, 0); h/s.Slot >= floorSlots || h >= 1<<atBits {
 			return nil, fmt.Errorf("the floor counts fewer than %d slots", floorSlots)
 		}
 		if i >= int(FullJitter) {

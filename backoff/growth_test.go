@@ -326,28 +326,10 @@ func TestLinearAgreesWithEngineAndModel(t *testing.T) {
 		s := randomService(rng)
 		p := randomPolicy(rng)
 		p.Growth = GrowthLinear
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
-		sameSeries(t, what, got.Series, slots)
+		sameRun(t, fmt.Sprintf("case %d: %+v under %+v", i, p, s), p, s)
 
 		s.Capacity, s.Load, s.Budget = 0, 0, Budget{}
-		what = fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, _ = modelRun(p, s)
-		fast, err := Run(p, s, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (fast path)", fast.Figures, want)
-		slow, err := Run(p, s, Options{Engine: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what+" (engine)", slow.Figures, want)
+		fastAgrees(t, fmt.Sprintf("case %d without a service", i), p, s)
 	}
 }
 

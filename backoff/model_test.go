@@ -12,8 +12,10 @@ import (
 // attempt in a heap ordered by (time, client), every draw made as the page
 // says, every slot in a map; with a queue, every millisecond taken in turn
 // while anything waits, the queue a plain slice searched from end to end.
-// Nothing here is shared with the code under test but the types of its
-// answers.
+// Section 7's hanging attempts are events of their own in the heap, which
+// come before every arrival of their millisecond; each process's breaker
+// is a struct read and written as the page's sentences say. Nothing here is
+// shared with the code under test but the types of its answers.
 
 // modelGen is one client's generator, as MODEL.md section 1 writes it.
 type modelGen struct {
@@ -80,13 +82,27 @@ func modelWait(p Policy, g *modelGen, k, prev int) int {
 	return d
 }
 
-type modelEvent struct{ t, client int }
+// modelEvent is client's next event at t: its attempt arriving, or, with
+// hangs set, the failure of its attempt that hangs coming due. Within a
+// millisecond the failures come first (MODEL.md section 7), each kind in
+// client order.
+type modelEvent struct {
+	t, client int
+	hangs     bool
+}
 
 type modelQueue []modelEvent
 
 func (q modelQueue) Len() int { return len(q) }
 func (q modelQueue) Less(i, j int) bool {
-	return q[i].t < q[j].t || q[i].t == q[j].t && q[i].client < q[j].client
+	a, b := q[i], q[j]
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.hangs != b.hangs {
+		return a.hangs
+	}
+	return a.client < b.client
 }
 func (q modelQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
 func (q *modelQueue) Push(x any)   { *q = append(*q, x.(modelEvent)) }
@@ -101,6 +117,15 @@ type modelSlot struct {
 	retries, after, served, rejected, down int
 	timedOut, wasted, dropped              int
 	queue                                  int // the queue's length at the slot's end
+	short, opened                          int // short-circuited attempts; breakers that opened
+}
+
+// modelBreaker is one process's circuit breaker (MODEL.md section 7).
+type modelBreaker struct {
+	open     bool // open, or half-open waiting for its probe's outcome
+	failures int  // consecutive failures, counted while closed
+	openedAt int  // t0
+	probe    int  // the client whose attempt is the probe; 0 while there is none
 }
 
 // modelClient is one client's state.
@@ -117,7 +142,8 @@ type model struct {
 	U        int // the load's end
 	clients  []modelClient
 	q        *modelQueue
-	tokens   []int // per process; gRPC: thousandths of a token; AWS: tokens
+	tokens   []int          // per process; gRPC: thousandths of a token; AWS: tokens
+	breakers []modelBreaker // per process, with a breaker
 	slots    map[int]*modelSlot
 	f        Figures
 	lat      []int
@@ -136,19 +162,20 @@ func newModel(p Policy, s Settings) *model {
 	m.clients = make([]modelClient, m.n+fresh+1)
 	for c := 1; c <= m.n; c++ {
 		m.clients[c] = modelClient{start: 0, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
-		heap.Push(m.q, modelEvent{0, c})
+		heap.Push(m.q, modelEvent{t: 0, client: c})
 	}
 	for j := range fresh {
 		c := m.n + 1 + j
 		m.clients[c] = modelClient{start: j * 1000 / s.Load, prev: p.FirstWait, gen: newModelGen(s.Draws, s.Seed, c)}
-		heap.Push(m.q, modelEvent{m.clients[c].start, c})
+		heap.Push(m.q, modelEvent{t: m.clients[c].start, client: c})
 	}
-	// P processes, each with its own budget; a process per client
-	// (PerClient) is as many as there are clients, the fresh included.
+	// P processes, each with its own budget and breaker; a process per
+	// client (PerClient) is as many as there are clients, the fresh included.
 	procs := s.Processes
 	if procs == PerClient {
 		procs = m.n + fresh
 	}
+	m.breakers = make([]modelBreaker, max(procs, 1))
 	m.tokens = make([]int, max(procs, 1))
 	for i := range m.tokens {
 		switch s.Budget.Kind {
@@ -172,8 +199,10 @@ func (m *model) slotOf(t int) *modelSlot {
 }
 
 // arrive counts client c's next attempt, at t, and reports whether the
-// service can take it: false for the crowd's trigger and before the
-// outage's end, where it has failed while down.
+// service takes it. It does not where the process's breaker short-circuits
+// it, and for the crowd's trigger and before the outage's end, where it has
+// failed while down, at once or, where the outage hangs, H later; then it
+// goes on here.
 func (m *model) arrive(c, t int) bool {
 	cl := &m.clients[c]
 	cl.k++
@@ -183,15 +212,87 @@ func (m *model) arrive(c, t int) bool {
 		m.f.Retries++
 		sl.retries++
 	}
+	if m.shortCircuits(c, t) {
+		m.f.ShortCircuited++
+		sl.short++
+		m.fail(c, t, "short-circuited")
+		return false
+	}
 	if t >= m.s.Outage {
-		sl.after++
+		sl.after++ // it reaches the service
 	}
 	if t < m.s.Outage || (cl.k == 1 && c <= m.n) {
 		m.f.FailedWhileDown++
 		sl.down++
+		if m.s.OutageHang > 0 {
+			heap.Push(m.q, modelEvent{t: t + m.s.OutageHang, client: c, hangs: true})
+			return false
+		}
+		m.failed(c, t, "down")
 		return false
 	}
 	return true
+}
+
+// shortCircuits reports whether client c's breaker fails its attempt at t
+// without it reaching the service: "While open (t < t0 + D) an attempt of
+// the process fails at once"; "The first attempt at t >= t0 + D is a probe
+// ... until its outcome is known every other attempt of the process is
+// short-circuited".
+func (m *model) shortCircuits(c, t int) bool {
+	if m.s.Breaker.Failures == 0 {
+		return false
+	}
+	b := &m.breakers[(c-1)%len(m.breakers)]
+	switch {
+	case !b.open:
+		return false
+	case t < b.openedAt+m.s.Breaker.Open:
+		return true
+	case b.probe != 0:
+		return true
+	}
+	b.probe = c
+	return false
+}
+
+// hears is the outcome of client c's attempt, not short-circuited, known
+// at t, for its breaker: "While closed ... a failure adds 1 to the
+// process's consecutive failures, a served attempt sets them to 0; at F
+// the breaker opens at that moment t0"; open, "no outcome but the probe's
+// changes the breaker": "served, the breaker closes (failures 0); failed,
+// it opens again at that moment for D".
+func (m *model) hears(c, t int, served bool) {
+	if m.s.Breaker.Failures == 0 {
+		return
+	}
+	b := &m.breakers[(c-1)%len(m.breakers)]
+	opens := false
+	switch {
+	case b.open && b.probe == c && served:
+		b.open, b.failures, b.probe = false, 0, 0
+	case b.open && b.probe == c:
+		b.probe, opens = 0, true
+	case b.open:
+	case served:
+		b.failures = 0
+	default:
+		b.failures++
+		opens = b.failures == m.s.Breaker.Failures
+	}
+	if opens {
+		b.open, b.openedAt = true, t
+		m.f.BreakerOpened++
+		m.slotOf(t).opened++
+	}
+}
+
+// failed is client c's attempt that failed at t, failed while down (a
+// hang's at t + H) or timed out: the breaker hears it, and the client goes
+// on.
+func (m *model) failed(c, t int, how string) {
+	m.hears(c, t, false)
+	m.fail(c, t, how)
 }
 
 // busy is a rejection at t (with a queue: or a timeout, a wasted or a
@@ -220,6 +321,7 @@ func (m *model) serve(c, t int) {
 	if c <= m.n {
 		m.f.CrowdAllThroughBy = max(m.f.CrowdAllThroughBy, t)
 	}
+	m.hears(c, t, true)
 	proc := (c - 1) % len(m.tokens)
 	switch m.s.Budget.Kind {
 	case BudgetGRPC:
@@ -233,13 +335,16 @@ func (m *model) serve(c, t int) {
 	}
 }
 
-// fail is client c's attempt failed at t: the budget, the attempts left,
-// the next wait and the limit on total time decide what it does next.
-func (m *model) fail(c, t int) {
+// fail is client c's attempt failed at t (how: "down", "timed out",
+// "rejected" or "short-circuited"): the budget, the attempts left, the next
+// wait and the limit on total time decide what it does next. A
+// short-circuit takes no gRPC token; a rejection, with pushback, sends the
+// next attempt R later instead of w(k), w(k) still drawn.
+func (m *model) fail(c, t int, how string) {
 	m.lastFail = max(m.lastFail, t)
 	cl := &m.clients[c]
 	proc := (c - 1) % len(m.tokens)
-	if m.s.Budget.Kind == BudgetGRPC {
+	if m.s.Budget.Kind == BudgetGRPC && how != "short-circuited" {
 		m.tokens[proc] = max(m.tokens[proc]-1000, 0)
 	}
 	if cl.k == m.p.Attempts {
@@ -261,11 +366,15 @@ func (m *model) fail(c, t int) {
 	}
 	w := modelWait(m.p, cl.gen, cl.k, cl.prev)
 	cl.prev = w
-	if m.p.MaxElapsed > 0 && t+w-cl.start > m.p.MaxElapsed {
+	next := t + w
+	if how == "rejected" && m.s.RetryAfter > 0 {
+		next = t + m.s.RetryAfter
+	}
+	if m.p.MaxElapsed > 0 && next-cl.start > m.p.MaxElapsed {
 		m.f.OutOfTime++
 		return
 	}
-	heap.Push(m.q, modelEvent{t + w, c})
+	heap.Push(m.q, modelEvent{t: next, client: c})
 }
 
 // modelRun is one policy's figures, and its attempts per slot, by MODEL.md
@@ -292,13 +401,14 @@ func (m *model) runService() {
 		ev := heap.Pop(m.q).(modelEvent)
 		t, c := ev.t, ev.client
 		switch {
+		case ev.hangs:
+			m.failed(c, t, "down")
 		case !m.arrive(c, t):
-			m.fail(c, t)
 		case s.Capacity == 0 || m.slotOf(t).served < capOf(t/s.Slot):
 			m.serve(c, t)
 		default:
 			m.reject(t)
-			m.fail(c, t)
+			m.failed(c, t, "rejected")
 		}
 	}
 }
@@ -318,34 +428,43 @@ func (m *model) runQueue() {
 		if len(queue) == 0 && (*m.q)[0].t > t {
 			t = (*m.q)[0].t // nothing happens before the next arrival
 		}
-		// 1. Timeouts, in client order.
+		// 1. Timeouts and the failures of attempts that hang, in client
+		// order.
+		type due struct {
+			client  int
+			request *modelRequest // nil for an attempt that hangs
+		}
+		var out []due
 		if s.Timeout > 0 {
-			var out []*modelRequest
 			for _, r := range queue {
 				if !r.expired && r.sent == t-s.Timeout {
-					out = append(out, r)
+					out = append(out, due{r.client, r})
 				}
 			}
-			slices.SortFunc(out, func(a, b *modelRequest) int { return a.client - b.client })
-			for _, r := range out {
+		}
+		for m.q.Len() > 0 && (*m.q)[0].t == t && (*m.q)[0].hangs {
+			out = append(out, due{client: heap.Pop(m.q).(modelEvent).client})
+		}
+		slices.SortFunc(out, func(a, b due) int { return a.client - b.client })
+		for _, d := range out {
+			if r := d.request; r != nil {
 				r.expired = true
 				m.f.TimedOut++
 				m.slotOf(t).timedOut++
 				m.busy(t)
-				m.fail(r.client, t)
 			}
+			m.failed(d.client, t, "timed out")
 		}
 		// 2. Arrivals, in client order; a retry with no wait is one more.
 		for m.q.Len() > 0 && (*m.q)[0].t == t {
 			c := heap.Pop(m.q).(modelEvent).client
 			switch {
 			case !m.arrive(c, t):
-				m.fail(c, t)
 			case len(queue) < s.Queue:
 				queue = append(queue, &modelRequest{client: c, sent: t})
 			default:
 				m.reject(t)
-				m.fail(c, t)
+				m.failed(c, t, "rejected")
 			}
 		}
 		m.f.QueuePeak = max(m.f.QueuePeak, len(queue))

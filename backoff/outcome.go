@@ -15,6 +15,11 @@ package backoff
 // when its client gave up waiting, Wasted and Dropped when the service
 // reached the expired request; Queue is the queue's length at the slot's
 // end. Without a queue these four are nil.
+//
+// With a breaker (Breaker), ShortCircuited counts the attempts an open
+// breaker failed at once, where they were made, and Opened the moments a
+// breaker opened; without one both are nil. An attempt that hangs (MODEL.md
+// section 7) is counted where it was sent, failed while down.
 type Series struct {
 	Slot            int
 	Retries         []int
@@ -26,6 +31,9 @@ type Series struct {
 	Wasted          []int
 	Dropped         []int
 	Queue           []int
+	Breaker         bool // the clients have a breaker: the two below are kept
+	ShortCircuited  []int
+	Opened          []int
 	Truncated       bool // the run went on past MaxSeriesSlots slots
 }
 
@@ -39,6 +47,9 @@ func (s *Series) Attempts(i int) int {
 	n := s.Served[i] + s.Rejected[i] + s.FailedWhileDown[i]
 	if s.Queued {
 		n += s.TimedOut[i]
+	}
+	if s.Breaker {
+		n += s.ShortCircuited[i]
 	}
 	return n
 }
@@ -64,11 +75,14 @@ func (s *Series) extend(i int) {
 	if s.Queued {
 		s.TimedOut, s.Wasted, s.Dropped, s.Queue = grow(s.TimedOut), grow(s.Wasted), grow(s.Dropped), grow(s.Queue)
 	}
+	if s.Breaker {
+		s.ShortCircuited, s.Opened = grow(s.ShortCircuited), grow(s.Opened)
+	}
 }
 
 // attempt takes client p's attempt at t, and its retries at once while
 // they are drawn with no wait, then puts its next attempt in the calendar
-// or ends the client.
+// or ends the client. An attempt that hangs waits in hangs for its failure.
 func (e *engine) attempt(p *pending, t uint32) {
 	for {
 		e.f.Attempts++
@@ -78,13 +92,26 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.f.Retries++
 			e.slotRetries++
 		}
+		if e.brk.state != nil {
+			if short, again := e.shortCircuit(p, t); short {
+				if !again {
+					return
+				}
+				continue
+			}
+		}
 		if t >= e.outage {
 			e.slotAfter++
 		}
+		how := failDown
 		switch {
 		case t < e.outage || (k == 1 && p.client <= e.crowd): // down, or the crowd's trigger
 			e.f.FailedWhileDown++
 			e.slotDown++
+			if e.hang > 0 {
+				e.hangUp(p, t)
+				return
+			}
 		case e.capacity == 0 || e.slotServed < e.slotCap:
 			e.f.Served++
 			e.f.Through++
@@ -97,6 +124,9 @@ func (e *engine) attempt(p *pending, t uint32) {
 			if e.bud.kind != BudgetNone {
 				e.bud.served(int((p.client-1)%e.procs), retry)
 			}
+			if e.brk.state != nil {
+				e.breakerHears(p.client, 1, int64(t), true)
+			}
 			return
 		default:
 			e.f.Rejected++
@@ -104,25 +134,156 @@ func (e *engine) attempt(p *pending, t uint32) {
 			if e.load > 0 && int64(t) >= e.loadEnd-1000 && int64(t) < e.loadEnd {
 				e.f.StillOverloaded = true
 			}
+			how = failRejected
 		}
-		if !e.failed(p, t) {
+		if e.brk.state != nil {
+			e.breakerHears(p.client, 1, int64(t), false)
+		}
+		if !e.failed(p, t, how) {
+			return
+		}
+	}
+}
+
+// failure is how an attempt failed, as far as what follows differs.
+type failure uint8
+
+const (
+	failDown     failure = iota // failed while down (a hang too) or timed out: the client waits w(k)
+	failRejected                // rejected: with pushback, the client waits R instead
+	failShort                   // short-circuited: no gRPC token is taken
+)
+
+// hangUp is client p's attempt at t, which hangs: it fails at t + H, in
+// step 1 of that millisecond (failuresDue). A probe that hangs will fail:
+// its breaker is shut until D after that, whatever happens, which
+// shortChain may run on to.
+func (e *engine) hangUp(p *pending, t uint32) {
+	p.t = t
+	e.hangs.push(p)
+	e.nextDue = min(e.nextDue, int64(t)+e.hang)
+	if e.brk.state != nil {
+		if st := e.brk.of(p.client); st.open && st.probe == p.client {
+			st.until = int64(t) + e.hang + e.brk.open
+		}
+	}
+}
+
+// failuresDue is step 1 at t (MODEL.md sections 6 and 7): the failures
+// that come due at t, the timeouts of the requests sent at t - T and the
+// attempts sent at t - H that hang, in client order (each of the two
+// comes in the order it was sent, which is client order wherever the order
+// can change a figure). Each client goes on as after any failure, a retry
+// drawn with no wait joining t's arrivals. A timed-out request stays in the
+// queue, expired.
+func (e *engine) failuresDue(t int64) {
+	if q := &e.q; e.hang > 0 || q.n > 0 && q.timeout > 0 && int64(q.ring[q.head].t)+q.timeout <= t {
+		e.timeoutsAndHangs(t)
+	}
+}
+
+// timeoutsAndHangs is step 1 at t: the crowd's first attempts first where
+// they hang and come due, then the timeouts and the other hanging
+// attempts, merged by client.
+func (e *engine) timeoutsAndHangs(t int64) {
+	if e.crowdHangs && t >= e.hang {
+		e.crowdFails(t) // the lowest numbers: first
+	}
+	q, h := &e.q, &e.hangs
+	for i := 0; ; i++ {
+		timeout := q.n > 0 && q.timeout > 0 && int64(q.front().t)+q.timeout <= t
+		hang := h.n > 0 && int64(h.front().t)+e.hang <= t
+		if !timeout && !hang {
+			e.setDue()
+			return
+		}
+		if i&4095 == 4095 && e.halt() {
+			e.setDue()
+			return
+		}
+		if timeout && hang {
+			timeout = q.front().client < h.front().client
+		}
+		var p pending
+		if timeout {
+			p = e.timeOut(t)
+		} else {
+			p = *h.front()
+			h.popFront()
+		}
+		e.failedDue(&p, t)
+	}
+}
+
+// timeOut takes the oldest live request, whose client stops waiting at t:
+// timed out, it stays in the queue, expired.
+func (e *engine) timeOut(t int64) pending {
+	q := &e.q
+	p := *q.front()
+	q.popFront()
+	n := int64(1)
+	if e.cohorts {
+		n = int64(p.src.x)
+	}
+	q.live -= n
+	q.expired += n
+	e.f.TimedOut += int(n)
+	e.slotTimedOut += n
+	e.busy(uint32(t))
+	return p
+}
+
+// failedDue goes on from the attempts of p (a client's, or a cohort's)
+// whose failure came due at t: the breaker hears it, and a retry drawn
+// with no wait joins t's arrivals.
+func (e *engine) failedDue(p *pending, t int64) {
+	n := int64(1)
+	if e.cohorts {
+		n = int64(p.src.x)
+	}
+	if e.brk.state != nil {
+		e.breakerHears(p.client, n, t, false)
+	}
+	if e.cohorts {
+		e.cohortFailed(p, uint32(t), n, failDown)
+		return
+	}
+	if e.failed(p, uint32(t), failDown) {
+		p.t = uint32(t)
+		e.insert(p)
+	}
+}
+
+// crowdFails is the failures at t = H of the crowd's first attempts, which
+// hung from 0 (crowdHang): each client, as it started, goes on as after any
+// failure.
+func (e *engine) crowdFails(t int64) {
+	e.crowdHangs = false
+	for c := uint32(1); c <= e.crowd; c++ {
+		p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
+		e.failedDue(&p, t)
+		if c&4095 == 0 && e.halt() {
 			return
 		}
 	}
 }
 
 // failed goes on from client p's attempt that failed at t: the budget
-// takes its due and decides, with the attempts left, whether the client
-// retries; if it does, its next attempt goes in the calendar after the
-// wait drawn, or it stops, out of time. It reports whether the retry comes
-// at t itself, drawn with no wait, for the caller to take at once.
-func (e *engine) failed(p *pending, t uint32) (again bool) {
+// takes its due (no gRPC token for a short-circuit) and decides, with the
+// attempts left, whether the client retries; if it does, its next attempt
+// goes in the calendar after the wait drawn, or after R where a rejection
+// carries pushback (the draw still made), or it stops, out of time. It
+// reports whether the retry comes at t itself, drawn with no wait, for the
+// caller to take at once.
+func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	e.lastFailure = int64(t)
 	k := p.k()
 	proc := 0
 	if e.bud.kind != BudgetNone {
 		proc = int((p.client - 1) % e.procs)
-		e.bud.failed(proc)
+		if how != failShort {
+			e.bud.failed(proc)
+		}
 	}
 	if k >= e.attempts {
 		e.f.GaveUp++
@@ -134,12 +295,18 @@ func (e *engine) failed(p *pending, t uint32) (again bool) {
 	}
 	w := e.pl.wait(int(k), &p.src, int(p.prev()))
 	p.src.kp = (k + 1) | uint32(w)<<kBits
+	if e.retryAfter > 0 && how == failRejected {
+		w = e.retryAfter
+	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
 		e.f.OutOfTime++
 		return false
 	}
 	if w == 0 {
 		return true
+	}
+	if e.ahead != nil && e.shortAhead(p, int64(t)+int64(w), 1) {
+		return false
 	}
 	p.t = t + uint32(w)
 	e.insert(p)
@@ -149,8 +316,9 @@ func (e *engine) failed(p *pending, t uint32) (again bool) {
 // cohort takes the attempts at t of cohort p: src.x clients from p.client
 // on, alike in all but their numbers, so the lowest of them are the ones a
 // slot with too little room serves. Those it does not serve go on as one
-// cohort, or end together.
-func (e *engine) cohort(p *pending, t uint32) {
+// cohort, or end together. It returns how many were served, and how many
+// failed at t (not hanging).
+func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
 	n := int64(p.src.x)
 	k := p.k()
 	e.f.Attempts += int(n)
@@ -161,10 +329,15 @@ func (e *engine) cohort(p *pending, t uint32) {
 	if t >= e.outage {
 		e.slotAfter += n
 	}
-	served := int64(0)
+	how := failRejected
 	if t < e.outage || (k == 1 && p.client <= e.crowd) {
 		e.f.FailedWhileDown += int(n)
 		e.slotDown += n
+		if e.hang > 0 {
+			e.hangUp(p, t)
+			return 0, 0
+		}
+		how = failDown
 	} else {
 		served = n
 		if e.capacity > 0 {
@@ -193,16 +366,18 @@ func (e *engine) cohort(p *pending, t uint32) {
 	}
 	left := n - served
 	if left == 0 {
-		return
+		return served, 0
 	}
 	p.client += uint32(served) // the served are the lowest numbers
-	e.cohortFailed(p, t, left)
+	e.cohortFailed(p, t, left, how)
+	return served, left
 }
 
 // cohortFailed goes on from the attempts of cohort p that failed at t, the
 // left clients from p.client on: they give up together, or stop out of
-// time together, or retry together after the one wait they all draw.
-func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
+// time together, or retry together after the one wait they all draw (or
+// pushback's, after a rejection).
+func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 	e.lastFailure = int64(t)
 	k := p.k()
 	if k >= e.attempts {
@@ -210,27 +385,63 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64) {
 		return
 	}
 	w := e.pl.lo[k] // no jitter: the base wait itself, never 0
+	p.src.kp = (k + 1) | uint32(w)<<kBits
+	if e.retryAfter > 0 && how == failRejected {
+		w = e.retryAfter
+	}
 	if e.pl.maxElapsed > 0 && int64(t)+int64(w)-e.start(p.client) > int64(e.pl.maxElapsed) {
 		e.f.OutOfTime += int(left)
 		return
 	}
-	p.src.x, p.src.kp, p.t = uint32(left), (k+1)|uint32(w)<<kBits, t+uint32(w)
+	p.src.x = uint32(left)
+	if e.ahead != nil && e.shortAhead(p, int64(t)+int64(w), left) {
+		return
+	}
+	p.t = t + uint32(w)
 	e.insert(p)
 }
 
 // enterSlot moves the slot counters on to the slot of t, closing the one
-// before.
+// before, and any between that only shortChain's attempts fell in.
 func (e *engine) enterSlot(t int64) {
 	i := int64(e.slotDiv.div(uint32(t)))
 	if i == e.slot {
 		return
 	}
 	e.closeSlot()
+	if e.aheadLast > e.slot {
+		for j := e.slot + 1; j < i && j <= e.aheadLast; j++ {
+			e.openSlot(j)
+			e.closeSlot()
+		}
+	}
+	e.openSlot(i)
+}
+
+// openSlot makes slot i the current one, its counters 0 but for what
+// shortChain counted in it ahead of time.
+func (e *engine) openSlot(i int64) {
 	e.slot = i
 	e.slotServed, e.slotRetries, e.slotAfter, e.slotRejected, e.slotDown = 0, 0, 0, 0, 0
 	e.slotTimedOut, e.slotWasted, e.slotDropped = 0, 0, 0
+	e.slotShort, e.slotOpened = 0, 0
 	if e.capacity > 0 {
 		e.slotCap = slotCapacity(e.capacity, int64(e.s.Slot), i)
+	}
+	if i <= e.aheadLast {
+		a := &e.ahead[i&int64(len(e.ahead)-1)]
+		e.slotRetries, e.slotShort = a.retries, a.short
+		*a = slotAhead{}
+	}
+}
+
+// closeLast closes the current slot, the run's last but for those that
+// only shortChain's attempts fell in, which it closes after it.
+func (e *engine) closeLast() {
+	e.closeSlot()
+	for j := e.slot + 1; j <= e.aheadLast; j++ {
+		e.openSlot(j)
+		e.closeSlot()
 	}
 }
 
@@ -250,7 +461,10 @@ func (e *engine) closeSlot() {
 	if e.slotRejected > 0 || e.slotTimedOut > 0 || e.slotWasted > 0 || e.slotDropped > 0 {
 		e.lastBusy = e.slot
 	}
-	if s := e.series; s != nil && !s.Truncated {
+	// A slot where only hanging attempts failed holds nothing a series
+	// counts: the series ends at the last attempt (or breaker opening), as
+	// the fast path's does.
+	if s := e.series; s != nil && !s.Truncated && (s.Queued || e.slotServed+e.slotRejected+e.slotDown+e.slotShort+e.slotOpened > 0) {
 		i := int(e.slot)
 		if i >= MaxSeriesSlots {
 			s.Truncated = true
@@ -266,6 +480,10 @@ func (e *engine) closeSlot() {
 			s.Wasted[i] += int(e.slotWasted)
 			s.Dropped[i] += int(e.slotDropped)
 			s.Queue[i] = int(e.q.len())
+		}
+		if s.Breaker {
+			s.ShortCircuited[i] += int(e.slotShort)
+			s.Opened[i] += int(e.slotOpened)
 		}
 	}
 }

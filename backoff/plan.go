@@ -98,10 +98,12 @@ func (pl *plan) wait(k int, src *source, prev int) int {
 // horizon is a bound on when any crowd client's retry can come when the
 // service takes every attempt from the outage's end on: a client that gets
 // through does so at most one wait after it, one that does not retries
-// before it, and none goes past its limit on total time.
-func (pl *plan) horizon(outage int) int {
-	sum := int64(pl.longestDraw) * int64(pl.retries)
-	h := min(int64(outage)+int64(pl.longestDraw), sum)
+// before it, and none goes past its limit on total time. With an outage
+// that hangs, each retry comes hang ms later than its wait alone.
+func (pl *plan) horizon(outage, hang int) int {
+	step := int64(pl.longestDraw) + int64(hang)
+	sum := step * int64(pl.retries)
+	h := min(int64(outage)+step, sum)
 	if pl.maxElapsed > 0 {
 		h = min(h, int64(pl.maxElapsed))
 	}

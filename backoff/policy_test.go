@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -297,6 +298,57 @@ func TestBudgetParse(t *testing.T) {
 	}
 }
 
+func TestBreakerParse(t *testing.T) {
+	good := []struct {
+		in   string
+		want Breaker
+	}{
+		{"none", Breaker{}}, {"NONE", Breaker{}}, {"5:30s", Breaker{5, 30000}}, {"20:5000", Breaker{20, 5000}},
+		{"1:1ms", Breaker{1, 1}}, {"1000:1h", Breaker{1000, 3600000}}, {"1,000:3,600,000", Breaker{1000, 3600000}},
+		{"3:1.5s", Breaker{3, 1500}}, {"3:1M", Breaker{3, 60000}}, {"gobreaker", Breaker{6, 60000}},
+		{"GoBreaker", Breaker{6, 60000}}, {"failsafe-go", Breaker{1, 60000}}, {"failsafe_go", Breaker{1, 60000}},
+	}
+	for _, tt := range good {
+		got, err := ParseBreaker(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseBreaker(%q): got %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+		if back, err := ParseBreaker(got.String()); err != nil || back != got {
+			t.Errorf("%+v writes %q, which reads back as %+v, %v", got, got.String(), back, err)
+		}
+	}
+	// Each side of each range: F from 1 to 1000, D from 1 ms to an hour.
+	for _, bad := range []string{"", "5", "5:", ":30s", "0:30s", "1001:30s", "5:0", "5:0s", "5:3600001", "5:1h1ms",
+		"-5:30s", "5:-30s", "5:30s:1", "5:1.5ms", "5: 30s", "five:30s", "gobreakers", "5:30x", "0:0"} {
+		if got, err := ParseBreaker(bad); err == nil {
+			t.Errorf("ParseBreaker(%q): got %+v, want an error", bad, got)
+		}
+	}
+	if got := (Breaker{20, 1500}).String(); got != "20:1500ms" {
+		t.Errorf("a breaker of 1.5 s writes %q, want 20:1500ms", got)
+	}
+}
+
+// The breaker presets are the libraries' defaults as their sources set
+// them, each found by its name.
+func TestBreakerPresets(t *testing.T) {
+	want := map[string]Breaker{"gobreaker": {6, 60000}, "failsafe-go": {1, 60000}}
+	if len(BreakerPresets()) != len(want) {
+		t.Fatalf("%d breaker presets, want %d", len(BreakerPresets()), len(want))
+	}
+	for _, pr := range BreakerPresets() {
+		if pr.Breaker != want[pr.Name] || pr.Breaker.validate() != nil || pr.Source == "" || pr.Library == "" || pr.Differs == "" {
+			t.Errorf("%s: %+v, want %+v with its library, source and differences", pr.Name, pr, want[pr.Name])
+		}
+		if found, ok := FindBreakerPreset(strings.ToUpper(pr.Name)); !ok || found.Breaker != pr.Breaker {
+			t.Errorf("FindBreakerPreset(%q): got %+v, %v", strings.ToUpper(pr.Name), found, ok)
+		}
+	}
+	if got := BreakerPresetNames(); got != "gobreaker or failsafe-go" {
+		t.Errorf("BreakerPresetNames() = %q", got)
+	}
+}
+
 func FuzzParseDigits(f *testing.F) {
 	for _, s := range []string{"", "0", "7", "0000200", "12345678", "+5", "-1", " 5", "1e3", "٣", "99999999"} {
 		f.Add(s, 7)
@@ -324,11 +376,12 @@ func FuzzParseDigits(f *testing.F) {
 	})
 }
 
-// The jitter, growth, budget and thousandths parsers refuse what they
+// The jitter, growth, budget, breaker and thousandths parsers refuse what they
 // cannot read with an error, never a panic, and what they read writes back
 // the same.
 func FuzzParseSettingValues(f *testing.F) {
-	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::", "Linear"} {
+	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::", "Linear",
+		"5:30s", "20:1500ms", "gobreaker", "1:1h", "7:0.5s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -345,6 +398,11 @@ func FuzzParseSettingValues(f *testing.F) {
 		if b, err := ParseBudget(s); err == nil {
 			if back, err := ParseBudget(b.String()); err != nil || back != b || b.validate() != nil {
 				t.Fatalf("ParseBudget(%q) = %+v, which reads back as %+v, %v", s, b, back, err)
+			}
+		}
+		if b, err := ParseBreaker(s); err == nil {
+			if back, err := ParseBreaker(b.String()); err != nil || back != b || b.validate() != nil {
+				t.Fatalf("ParseBreaker(%q) = %+v, which reads back as %+v, %v", s, b, back, err)
 			}
 		}
 		if n, ok := ParseThousandths(s); ok {

@@ -216,3 +216,65 @@ func (s Settings) Five() []Policy {
 	}
 	return out
 }
+
+// BreakerPreset is a circuit breaker with the defaults of a library people
+// run, where the library opens after a number of consecutive failures.
+type BreakerPreset struct {
+	Name    string // what a user types: "gobreaker"
+	Library string // which library and which of its settings
+	Source  string // the source files the defaults come from
+	Differs string // where our model and the library part, in one line
+	Breaker Breaker
+}
+
+// BreakerPresets returns the breaker presets in the order --help lists
+// them. Each number, with the source it comes from:
+//
+//   - gobreaker: github.com/sony/gobreaker gobreaker.go (v1.0.0, and
+//     v2.4.0's gobreaker.go alike): defaultReadyToTrip trips on
+//     counts.ConsecutiveFailures > 5, so the 6th failure in a row opens it
+//     (F = 6); defaultTimeout is 60 s open (D = 60,000 ms); MaxRequests 0
+//     means 1, one request half-open: the probe.
+//   - failsafe-go: github.com/failsafe-go/failsafe-go (v0.9.8)
+//     circuitbreaker/circuitbreakerbuilder.go NewBuilder: failureThreshold
+//     1 of failureThresholdingCapacity 1, so one failure opens it (F = 1),
+//     and a Delay of time.Minute (D = 60,000 ms); circuitstates.go
+//     newHalfOpenState permits that capacity, one execution, half-open.
+func BreakerPresets() []BreakerPreset {
+	return []BreakerPreset{
+		{
+			Name: "gobreaker", Library: "sony/gobreaker NewCircuitBreaker defaults (ReadyToTrip, Timeout, MaxRequests)",
+			Source:  "github.com/sony/gobreaker gobreaker.go (defaultReadyToTrip, defaultTimeout, NewCircuitBreaker)",
+			Differs: "gobreaker ignores every outcome of a request sent before its state last changed (a generation); here, once closed again, a late outcome counts.",
+			Breaker: Breaker{Failures: 6, Open: 60000},
+		},
+		{
+			Name: "failsafe-go", Library: "failsafe-go circuitbreaker.NewBuilder defaults (failure threshold, delay)",
+			Source:  "github.com/failsafe-go/failsafe-go circuitbreaker/circuitbreakerbuilder.go (NewBuilder), circuitbreaker/circuitstates.go (newHalfOpenState)",
+			Differs: "failsafe-go counts its threshold over the last executions (here 1 of 1, the same as one failure in a row) and may jitter its delay; here the delay is exact.",
+			Breaker: Breaker{Failures: 1, Open: 60000},
+		},
+	}
+}
+
+// FindBreakerPreset returns the breaker preset of that name, in any case,
+// with _ or a space for its hyphen.
+func FindBreakerPreset(name string) (BreakerPreset, bool) {
+	key := strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(name))
+	for _, p := range BreakerPresets() {
+		if strings.EqualFold(p.Name, key) {
+			return p, true
+		}
+	}
+	return BreakerPreset{}, false
+}
+
+// BreakerPresetNames is the breaker presets' names for a message:
+// "gobreaker or failsafe-go".
+func BreakerPresetNames() string {
+	var names []string
+	for _, p := range BreakerPresets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

@@ -35,10 +35,9 @@ type queue struct {
 	timeout    int64 // T; 0: clients wait for ever
 	lifo, drop bool
 
-	// The live requests, the oldest at head, in a ring a power of two
-	// long; in cohort mode each stands for src.x clients.
-	ring    []pending
-	head, n int
+	// The live requests, the oldest at head; in cohort mode each stands
+	// for src.x clients.
+	fifo
 	live    int64 // the requests the ring stands for
 	expired int64 // expired requests, all older than any in the ring
 }
@@ -48,26 +47,8 @@ func (q *queue) len() int64 { return q.live + q.expired }
 
 // push puts p, standing for n requests, at the back.
 func (q *queue) push(p *pending, n int64) {
-	if q.n == len(q.ring) {
-		bigger := make([]pending, max(64, 2*len(q.ring)))
-		for i := range q.n {
-			bigger[i] = q.ring[(q.head+i)&(len(q.ring)-1)]
-		}
-		q.ring, q.head = bigger, 0
-	}
-	q.ring[(q.head+q.n)&(len(q.ring)-1)] = *p
-	q.n++
+	q.fifo.push(p)
 	q.live += n
-}
-
-// front is the oldest live request, back the newest; the ring must not be
-// empty.
-func (q *queue) front() *pending { return &q.ring[q.head] }
-func (q *queue) back() *pending  { return &q.ring[(q.head+q.n-1)&(len(q.ring)-1)] }
-
-func (q *queue) popFront() {
-	q.head = (q.head + 1) & (len(q.ring) - 1)
-	q.n--
 }
 
 // maxQueueTime is the latest moment a run with a queue may reach: times are
@@ -75,10 +56,12 @@ func (q *queue) popFront() {
 const maxQueueTime = 1<<32 - 2
 
 // queueHorizon bounds the last moment of a run of pl with a queue under s.
-// A client's attempt fails at once (rejected or down) or after at most T
-// (timed out), or is served; with T = 0 a request that joins waits until it
-// is served. So every attempt arrives by U + A*(T + the longest wait), where
-// U is the load's end (0 without a load), and from then on, or from the
+// A client's attempt fails at once (rejected, down or short-circuited),
+// after H (it hangs) or after at most T (timed out), or is served; with
+// T = 0 a request that joins waits until it is served. Its next attempt
+// comes at most the longest wait, or R after a rejection, later. So every
+// attempt arrives by U + A*(max(T, H) + max(the longest wait, R)), where U
+// is the load's end (0 without a load), and from then on, or from the
 // outage's end, the service takes the Q requests at most still waiting
 // within (Q+1)*1000/C + 2 ms.
 func queueHorizon(pl *plan, s Settings) int64 {
@@ -86,7 +69,7 @@ func queueHorizon(pl *plan, s Settings) int64 {
 	if s.Load > 0 {
 		u = int64(s.LoadEnd())
 	}
-	arrivals := u + int64(pl.retries+1)*(int64(s.Timeout)+int64(pl.longestDraw))
+	arrivals := u + int64(pl.retries+1)*(int64(max(s.Timeout, s.OutageHang))+int64(calendarReach(pl, s)))
 	return max(arrivals, int64(s.Outage)) + (int64(s.Queue)+1)*1000/int64(s.Capacity) + 2
 }
 
@@ -118,30 +101,17 @@ func (e *engine) busy(t uint32) {
 }
 
 func (e *engine) runQueue() (Figures, *Series, error) {
-	// The crowd's first attempts, all at 0 ms, in client order: the first
-	// of millisecond 0's arrivals.
-	e.enterSlot(0)
-	if e.cohorts {
-		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
-		p.src.x = e.crowd
-		e.arriveCohort(&p, 0)
-	} else {
-		for c := uint32(1); c <= e.crowd; c++ {
-			p := newPending(e.pl.draws, e.s.Seed, c, 0, e.pl.first)
-			e.arrive(&p, 0)
-			if c&255 == 0 && e.halt() {
-				return e.f, nil, ErrStopped
-			}
-		}
+	if !e.startCrowd() {
+		return e.f, nil, ErrStopped
 	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
-			if e.nextFresh >= e.fresh {
+			if e.nextDue == noneDue {
 				break
 			}
-			b = max(b, e.nextArrive>>e.bits) // nothing happens before the next arrival
+			b = max(b, e.nextDue>>e.bits) // nothing happens before the next arrival or failure
 		}
-		if e.q.len() == 0 && len(e.ring[b&e.ringMask].chunks) == 0 && (e.nextFresh >= e.fresh || e.nextArrive>>e.bits > b) {
+		if e.q.len() == 0 && len(e.ring[b&e.ringMask].chunks) == 0 && e.nextDue>>e.bits > b {
 			if b&63 == 0 {
 				e.ticks++
 				if e.halt() {
@@ -166,14 +136,14 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 		for ms := range int64(1) << e.bits {
 			t := base + ms
 			toFresh := e.arriving(t)
-			if e.q.len() == 0 && e.at[ms] == e.at[ms+1] && len(e.late[ms]) == 0 && toFresh == e.nextFresh {
+			if e.q.len() == 0 && e.at[ms] == e.at[ms+1] && len(e.late[ms]) == 0 && e.nextDue != t {
 				continue
 			}
 			if e.ticks++; e.halt() {
 				return e.f, nil, ErrStopped
 			}
 			e.enterSlot(t)
-			e.timeouts(t) // its retries with no wait join late[ms]
+			e.failuresDue(t) // its retries with no wait join late[ms]
 			list, late := e.flat[e.at[ms]:e.at[ms+1]], e.late[ms]
 			if len(late) > 0 {
 				if len(list) == 0 {
@@ -191,7 +161,7 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			e.serveQueue(t)
 		}
 	}
-	e.closeSlot()
+	e.closeLast()
 	return e.finish()
 }
 
@@ -201,7 +171,7 @@ func (e *engine) queueMillisecond(t int64) {
 	r := &e.ring[t&e.ringMask]
 	toFresh := e.arriving(t)
 	e.enterSlot(t)
-	e.timeouts(t) // its retries with no wait join r
+	e.failuresDue(t) // its retries with no wait join r
 	var list []pending
 	switch len(r.chunks) {
 	case 0:
@@ -222,39 +192,6 @@ func (e *engine) queueMillisecond(t int64) {
 		e.release(r)
 	}
 	e.serveQueue(t)
-}
-
-// timeouts is step 1 at t: every live request sent at t - T times out, in
-// client order (the order its millisecond's arrivals joined in), and its
-// client goes on as after any failure. The request stays in the queue,
-// expired.
-func (e *engine) timeouts(t int64) {
-	q := &e.q
-	if q.timeout == 0 {
-		return
-	}
-	for i := 0; q.n > 0 && int64(q.front().t)+q.timeout <= t; i++ {
-		if i&4095 == 4095 && e.halt() {
-			return
-		}
-		p := *q.front()
-		q.popFront()
-		n := int64(1)
-		if e.cohorts {
-			n = int64(p.src.x)
-		}
-		q.live -= n
-		q.expired += n
-		e.f.TimedOut += int(n)
-		e.slotTimedOut += n
-		e.busy(uint32(t))
-		if e.cohorts {
-			e.cohortFailed(&p, uint32(t), n)
-		} else if e.failed(&p, uint32(t)) {
-			p.t = uint32(t) // a retry with no wait: one of t's arrivals
-			e.insert(&p)
-		}
-	}
 }
 
 // queueArrivals is step 2 at t: the attempts of the calendar due at t, in
@@ -283,6 +220,9 @@ func (e *engine) orderArrivals(list []pending, t int64, toFresh int) {
 	room := q.limit - q.len()
 	if !e.sorted && (t < int64(e.outage) || room <= 0) {
 		return
+	}
+	if e.sorted && e.bud.kind == BudgetNone && e.brk.orderFree(t, t < int64(e.outage), e.hang > 0, len(list)) {
+		return // the service is down, where they fail alike, or the breakers short-circuit them all
 	}
 	if e.sorted || e.cohorts { // cohorts: few, and ranges of clients, which do not overlap
 		slices.SortFunc(list, byClient)
@@ -316,13 +256,26 @@ func (e *engine) arrive(p *pending, t uint32) {
 			e.f.Retries++
 			e.slotRetries++
 		}
+		if e.brk.state != nil {
+			if short, again := e.shortCircuit(p, t); short {
+				if !again {
+					return
+				}
+				continue
+			}
+		}
 		if t >= e.outage {
 			e.slotAfter++
 		}
+		how := failDown
 		switch {
 		case t < e.outage || (k == 1 && p.client <= e.crowd): // down, or the crowd's trigger
 			e.f.FailedWhileDown++
 			e.slotDown++
+			if e.hang > 0 {
+				e.hangUp(p, t)
+				return
+			}
 		case e.q.len() < e.q.limit:
 			p.t = t
 			e.q.push(p, 1)
@@ -331,8 +284,12 @@ func (e *engine) arrive(p *pending, t uint32) {
 			e.f.Rejected++
 			e.slotRejected++
 			e.busy(t)
+			how = failRejected
 		}
-		if !e.failed(p, t) {
+		if e.brk.state != nil {
+			e.breakerHears(p.client, 1, int64(t), false)
+		}
+		if !e.failed(p, t, how) {
 			return
 		}
 	}
@@ -340,8 +297,9 @@ func (e *engine) arrive(p *pending, t uint32) {
 
 // arriveCohort is the attempts at t of cohort p: as many of the lowest
 // numbers as the queue has room for join it as one request of a cohort,
-// the rest are rejected and go on together.
-func (e *engine) arriveCohort(p *pending, t uint32) {
+// the rest are rejected and go on together. It returns how many failed at
+// t (not hanging).
+func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
 	n := int64(p.src.x)
 	k := p.k()
 	e.f.Attempts += int(n)
@@ -355,8 +313,12 @@ func (e *engine) arriveCohort(p *pending, t uint32) {
 	if t < e.outage || (k == 1 && p.client <= e.crowd) {
 		e.f.FailedWhileDown += int(n)
 		e.slotDown += n
-		e.cohortFailed(p, t, n)
-		return
+		if e.hang > 0 {
+			e.hangUp(p, t)
+			return 0
+		}
+		e.cohortFailed(p, t, n, failDown)
+		return n
 	}
 	in := min(n, e.q.limit-e.q.len())
 	if in > 0 {
@@ -369,8 +331,10 @@ func (e *engine) arriveCohort(p *pending, t uint32) {
 		e.slotRejected += out
 		e.busy(t)
 		p.client += uint32(in)
-		e.cohortFailed(p, t, out)
+		e.cohortFailed(p, t, out, failRejected)
+		return out
 	}
+	return 0
 }
 
 // serveQueue is step 3 at t: while it has capacity left, the service takes
@@ -458,6 +422,9 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 	}
 	if e.bud.kind != BudgetNone {
 		e.bud.served(int((p.client-1)%e.procs), p.k() >= 2)
+	}
+	if e.brk.state != nil {
+		e.breakerHears(p.client, n, t, true)
 	}
 	if e.completed != nil {
 		e.completed(int64(p.t), t, n)

@@ -50,14 +50,7 @@ func TestQueueAgreesWithModel(t *testing.T) {
 	for i := range n {
 		s := randomQueue(rng)
 		p := randomQueuePolicy(rng, s)
-		what := fmt.Sprintf("case %d: %+v under %+v", i, p, s)
-		want, slots := modelRun(p, s)
-		got, err := Run(p, s, Options{Series: true})
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		sameFigures(t, what, got.Figures, want)
-		sameSeries(t, what, got.Series, slots)
+		sameRun(t, fmt.Sprintf("case %d: %+v under %+v", i, p, s), p, s)
 	}
 	t.Logf("%d cases in %v", n, time.Since(start))
 }
@@ -187,12 +180,7 @@ func TestQueueInvariants(t *testing.T) {
 // The queue's settings are checked with a message that says what to do.
 func TestQueueValidation(t *testing.T) {
 	queued := func(s *Settings) { s.Capacity, s.Queue = 100, 1000 }
-	tests := []struct {
-		name   string
-		l      Limits
-		change func(s *Settings)
-		want   string // in the error; "" for none
-	}{
+	checkValidation(t, []validationCase{
 		{"no queue, the defaults", WideLimits, func(s *Settings) {}, ""},
 		{"a queue with a capacity", WideLimits, queued, ""},
 		{"every setting of the queue", WideLimits, func(s *Settings) {
@@ -220,7 +208,21 @@ func TestQueueValidation(t *testing.T) {
 		// and --plain's are 0 to 0.
 		{"--plain refuses a queue", PlainLimits, func(s *Settings) { s.Queue = 10 }, "queue in requests: 10 is not from 0 to 0"},
 		{"--plain refuses lifo", PlainLimits, func(s *Settings) { s.QueueOrder = LIFO }, "no queue"},
-	}
+	})
+}
+
+// validationCase is a change to the defaults and what ValidateIn says of
+// it under limits l.
+type validationCase struct {
+	name   string
+	l      Limits
+	change func(s *Settings)
+	want   string // in the error; "" for none
+}
+
+// checkValidation holds ValidateIn to each case.
+func checkValidation(t *testing.T, tests []validationCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Defaults()

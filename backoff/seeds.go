@@ -141,9 +141,10 @@ func (sf *SeedsSoFar) Spread() (sc SeedsCrowd, ok bool) {
 // s. On the fast path: the latencies and one client's retries, and the slot
 // counts, or past maxCountSlots a bit a slot and the repeated slots with
 // the sort's other half; four bytes a value, twice what is used where a
-// slice grows by doubling. Else the engine's pending attempts and ring.
+// slice grows by doubling. Else the engine's pending attempts and ring, and
+// with an outage that hangs the attempts that hang.
 func workerScratch(pl *plan, s Settings) int64 {
-	if n := int64(fastSlots(pl, s)); !s.HasService() && n <= maxFastSlots {
+	if n := int64(fastSlots(pl, s)); !s.needsClock() && n <= maxFastSlots {
 		retries := int64(s.Clients) * int64(pl.retries)
 		fixed := 2*int64(s.Clients)*4 + int64(pl.retries)*4
 		switch {
@@ -154,7 +155,11 @@ func workerScratch(pl *plan, s Settings) int64 {
 		}
 		return (n+63)/64*8 + 2*2*retries*4 + fixed
 	}
-	return int64(s.Clients+s.FreshRequests())*48 + maxRing*24*2
+	perClient := int64(48)
+	if s.OutageHang > 0 {
+		perClient += 2 * pendingBytes // a hanging attempt's place, in a ring that doubles
+	}
+	return int64(s.Clients+s.FreshRequests())*perClient + maxRing*24*2
 }
 
 // SeedWorkers is how many workers RunSeeds starts for these policies and

@@ -49,6 +49,12 @@ type Settings struct {
 	Timeout     int        // ms a client waits for its answer; 0 waits for ever
 	DropExpired bool       // the service discards a request whose client has left, using no capacity
 	QueueOrder  QueueOrder // which waiting request the service takes next
+
+	// The client's guards, and outages that hang (MODEL.md section 7); each
+	// off at 0 (the zero Breaker), which changes no figure.
+	OutageHang int     // ms an attempt to the service while it is down hangs before it fails; 0: it fails at once
+	Breaker    Breaker // a circuit breaker per process
+	RetryAfter int     // ms a rejection tells its client to wait instead of its own wait; 0: no pushback
 }
 
 // QueueOrder is which waiting request a queueing service takes next. The
@@ -154,9 +160,26 @@ func (s Settings) FreshRequests() int {
 }
 
 // HasService reports whether the service does anything the reference's
-// crowd does not: a capacity, a fresh load, a budget or a queue.
+// crowd does not: a capacity, a fresh load, a budget, a queue, or one of
+// the client's guards (HasGuards).
 func (s Settings) HasService() bool {
-	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone || s.Queue > 0
+	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone || s.Queue > 0 || s.HasGuards()
+}
+
+// HasGuards reports whether any of MODEL.md section 7 is on: an outage
+// that hangs, a breaker or pushback.
+func (s Settings) HasGuards() bool {
+	return s.OutageHang > 0 || s.Breaker.On() || s.RetryAfter > 0
+}
+
+// needsClock reports whether the crowd's clients depend on one another, so
+// that only the engine can run them: a capacity, a fresh load, a budget, a
+// queue or a breaker. Without them every client's fate is its own, and the
+// fast path runs them one after another; an outage that hangs only shifts
+// each client's retries, and pushback needs a rejection, which needs a
+// capacity.
+func (s Settings) needsClock() bool {
+	return s.Capacity > 0 || s.Load > 0 || s.Budget.Kind != BudgetNone || s.Queue > 0 || s.Breaker.On()
 }
 
 // Field names one of the settings that is a whole number.
@@ -494,10 +517,16 @@ func (s Settings) ValidateIn(l Limits) error {
 		s.Queue != 0 || s.Timeout != 0 || s.DropExpired || s.QueueOrder != FIFO) {
 		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter or growth, reference draws, no budget, no queue")
 	}
+	if l == PlainLimits && s.HasGuards() {
+		return fmt.Errorf("--plain keeps the reference's settings: no outage hang, breaker or retry-after")
+	}
 	if err := s.Budget.validate(); err != nil {
 		return err
 	}
 	if err := s.validateQueue(); err != nil {
+		return err
+	}
+	if err := s.validateGuards(); err != nil {
 		return err
 	}
 	if n := s.FreshRequests(); n > MaxFreshRequests {
@@ -529,6 +558,18 @@ func (s Settings) validateQueue() error {
 		return fmt.Errorf("queue order: lifo needs a queue to take the newest from: set a queue, or the order fifo")
 	}
 	return nil
+}
+
+// validateGuards checks the ranges of MODEL.md section 7: an outage's hang
+// and pushback from 1 ms to an hour, or 0 for none, and the breaker's.
+func (s Settings) validateGuards() error {
+	switch {
+	case s.OutageHang < 0 || s.OutageHang > MaxWait:
+		return fmt.Errorf("outage hang: %d is not from 1 to %d ms (an hour), or 0 for an outage that refuses at once", s.OutageHang, MaxWait)
+	case s.RetryAfter < 0 || s.RetryAfter > MaxWait:
+		return fmt.Errorf("retry after: %d is not from 1 to %d ms (an hour), or 0 for no pushback", s.RetryAfter, MaxWait)
+	}
+	return s.Breaker.validate()
 }
 
 // Validate is ValidateIn(PlainLimits): the reference's ranges.

@@ -634,6 +634,10 @@ var modelFields = []string{"clients", "attempts", "retries", "served", "rejected
 // 0 without a queue.
 var queueFields = []string{"timed_out", "wasted", "dropped", "queue_peak"}
 
+// guardFields are MODEL.md's figures of the client's breakers (section 7),
+// 0 without one.
+var guardFields = []string{"short_circuited", "breaker_opened"}
+
 // Every MODEL.md figure is in the crowd's JSON under its name for every
 // policy, in every crowd case, one seed or many; the list above is
 // MODEL.md's table where the specification lies beside the repository.
@@ -660,7 +664,7 @@ func TestEveryModelFieldInJSON(t *testing.T) {
 	for _, ff := range backoff.FigureFields() {
 		fromCore = append(fromCore, ff.Name)
 	}
-	if want := append(slices.DeleteFunc(slices.Clone(modelFields), func(n string) bool { return n == "still_overloaded" }), queueFields...); !slices.Equal(fromCore, want) {
+	if want := append(slices.DeleteFunc(slices.Clone(modelFields), func(n string) bool { return n == "still_overloaded" }), slices.Concat(queueFields, guardFields)...); !slices.Equal(fromCore, want) {
 		t.Errorf("backoff.FigureFields\n%q\nwant MODEL.md's, less still_overloaded,\n%q", fromCore, want)
 	}
 	cases := 0
@@ -673,7 +677,7 @@ func TestEveryModelFieldInJSON(t *testing.T) {
 		seeds := slices.Contains(rc.args, "--seeds")
 		for _, p := range get(t, doc, "policies").([]node) {
 			fields := p.([]kv)
-			for _, name := range slices.Concat(modelFields, queueFields) {
+			for _, name := range slices.Concat(modelFields, queueFields, guardFields) {
 				v, ok := lookup(fields, name)
 				if seeds && name == "still_overloaded" {
 					v, ok = lookup(fields, "seeds_still_overloaded")

@@ -2,6 +2,7 @@ package crosscheck
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 	"time"
 
@@ -217,3 +218,55 @@ func onErrorCalls() int {
 }
 
 var errConflict = errors.New("conflict")
+
+// MODEL.md section 7's pushback is go-retryablehttp's: DefaultBackoff waits
+// a 429's or a 503's Retry-After instead of its own wait, at every attempt
+// and past RetryWaitMax, and its own wait otherwise (a 500, no header, no
+// response). The planner, with the retryablehttp preset and retry_after R,
+// lets a rejected client wait those same waits.
+func TestPushbackIsRetryablehttps(t *testing.T) {
+	c := retryablehttp.NewClient()
+	reply := func(status int, after string) *http.Response {
+		r := &http.Response{StatusCode: status, Header: http.Header{}}
+		if after != "" {
+			r.Header.Set("Retry-After", after)
+		}
+		return r
+	}
+	const after = 45 * time.Second // past RetryWaitMax, 30 s
+	for n := range c.RetryMax {
+		own := retryablehttp.DefaultBackoff(c.RetryWaitMin, c.RetryWaitMax, n, nil)
+		for _, tt := range []struct {
+			name string
+			resp *http.Response
+			want time.Duration
+		}{
+			{"429 with Retry-After: 45", reply(http.StatusTooManyRequests, "45"), after},
+			{"503 with Retry-After: 45", reply(http.StatusServiceUnavailable, "45"), after},
+			{"500 with Retry-After: 45", reply(http.StatusInternalServerError, "45"), own},
+			{"429 without Retry-After", reply(http.StatusTooManyRequests, ""), own},
+		} {
+			if got := retryablehttp.DefaultBackoff(c.RetryWaitMin, c.RetryWaitMax, n, tt.resp); got != tt.want {
+				t.Errorf("retryablehttp DefaultBackoff after attempt %d, %s: got %v, want %v", n+1, tt.name, got, tt.want)
+			}
+		}
+	}
+	// Two clients, outage 0, 1 attempt a second in 1 s slots, R = 45,000
+	// ms. Both fail at 0, the trigger, and wait DefaultBackoff(.., 0, nil)
+	// = 1 s. At 1000 slot 1's one place serves client 1; client 2 is
+	// rejected and comes back R later, at 1000 + 45,000 = 46,000 (its own
+	// wait would bring it at 1000 + 2000 = 3000), served in slot 46.
+	p := preset(t, "retryablehttp").Policy
+	s := backoff.Defaults()
+	s.Clients, s.Outage, s.Capacity, s.Slot, s.RetryAfter = 2, 0, 1, 1000, int(after/time.Millisecond)
+	r, err := backoff.Run(p, s, backoff.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := retryablehttp.DefaultBackoff(c.RetryWaitMin, c.RetryWaitMax, 0, nil)
+	want := first + retryablehttp.DefaultBackoff(c.RetryWaitMin, c.RetryWaitMax, 1, reply(http.StatusTooManyRequests, "45"))
+	if got := time.Duration(r.Figures.LatencyMax) * time.Millisecond; got != want || r.Figures.Rejected != 1 {
+		t.Errorf("the planner with retry_after %v: got the last client through after %v with %d rejected, want %v (retryablehttp's waits) and 1",
+			after, got, r.Figures.Rejected, want)
+	}
+}

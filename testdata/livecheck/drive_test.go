@@ -9,14 +9,17 @@ import (
 
 // driveSlots runs the scenario's clients against the live server's own
 // admission rule (slots.admit, what the handler calls) in virtual time:
-// each client waits the planner's draws for seed, backoff.Waits, and
-// attempts are handed to the rule in increasing (time, client), as
-// MODEL.md orders them. It returns the log the server would keep if every
-// attempt arrived at its whole millisecond: Measure of it must be the
-// planner's figures exactly.
-func driveSlots(sc Scenario, seed int) []Entry {
+// each client waits the planner's draws for s (the scenario's settings,
+// sc.Settings), backoff.Waits, and attempts are handed to the rule in
+// increasing (time, client), as MODEL.md orders them. It returns the log
+// the server would keep if every attempt arrived at its whole millisecond:
+// Measure of it must be the planner's figures exactly. With s's guards
+// (MODEL.md section 7) the clients play what the live server does not: an
+// attempt the service fails while down hangs s.OutageHang ms, failing at
+// Done, and a rejection tells its client to come back s.RetryAfter ms
+// later instead of its draw, which it still makes (Waits holds every draw).
+func driveSlots(sc Scenario, s backoff.Settings) []Entry {
 	p := sc.Policy()
-	s := sc.Settings(seed)
 	svc := newSlots(sc.Outage, sc.Slot, sc.Capacity)
 	var h attemptHeap
 	for c := 1; c <= sc.AllClients(); c++ {
@@ -28,7 +31,11 @@ func driveSlots(sc Scenario, seed int) []Entry {
 		a := heap.Pop(&h).(attempt)
 		at := time.Duration(a.t) * time.Millisecond
 		o := svc.admit(at, a.client <= sc.Clients && a.k == 0)
-		log = append(log, Entry{At: at, Done: at, Client: int32(a.client), Outcome: o})
+		failed := a.t // when the client learns of the failure
+		if o == Down {
+			failed += int64(s.OutageHang)
+		}
+		log = append(log, Entry{At: at, Done: time.Duration(failed) * time.Millisecond, Client: int32(a.client), Outcome: o})
 		if o == Served || a.k+1 >= p.Attempts {
 			continue
 		}
@@ -37,7 +44,11 @@ func driveSlots(sc Scenario, seed int) []Entry {
 			w = backoff.Waits(p, s, a.client)
 			waits[a.client] = w
 		}
-		next := a.t + int64(w[a.k])
+		wait := w[a.k]
+		if o == Rejected && s.RetryAfter > 0 {
+			wait = s.RetryAfter
+		}
+		next := failed + int64(wait)
 		if p.MaxElapsed > 0 && next-int64(sc.Start(a.client)) > int64(p.MaxElapsed) {
 			continue // out of time
 		}

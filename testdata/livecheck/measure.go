@@ -25,7 +25,11 @@ type Figures struct {
 // limit on total time). missing counts the clients that can be neither:
 // none of their attempts reached the log, or fewer than all without a
 // limit on total time (a client that broke off: the run is not valid).
-// queuePeak is the queue's own count, which the log does not hold.
+// queuePeak is the queue's own count, which the log does not hold. A
+// failure while down is known at its Done: At where the service refuses at
+// once, as the live one does, and At + H where the attempt hung (MODEL.md
+// section 7's outage_hang). The live clients have no circuit breaker:
+// short_circuited and breaker_opened stay 0.
 func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	p := sc.Policy()
 	n := sc.AllClients()
@@ -47,7 +51,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	after := map[int64]int{}   // attempts at or after the outage's end, per slot
 	inOutage := map[int64]int{}
 	lastBad := int64(-1)  // the last rejection, timeout, wasted or dropped request at or after the outage's end
-	lastFail := int64(-1) // the last moment an attempt's failure became known: down, rejected, timed out
+	lastFail := int64(-1) // the last moment an attempt's failure became known: down (a hang at its end), rejected, timed out
 	loadEnd := int64(sc.LoadUntil)
 	for _, e := range log {
 		c := int(e.Client)
@@ -72,7 +76,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 		switch e.Outcome {
 		case Down:
 			f.FailedWhileDown++
-			lastFail = max(lastFail, t)
+			lastFail = max(lastFail, done) // At, or At + H where it hung
 		case Rejected:
 			f.Rejected++
 			lastBad = max(lastBad, t)

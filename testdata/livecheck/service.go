@@ -27,7 +27,9 @@ func (o Outcome) String() string {
 
 // Entry is one line of the server's log: an attempt that arrived At after
 // the start (the server's monotonic clock), from Client, and what became of
-// it at Done (At itself where the service answers at once).
+// it at Done (At itself where the service answers at once; where an attempt
+// to a service that is down hangs, as the driven clients play it, when it
+// failed).
 type Entry struct {
 	At      time.Duration
 	Done    time.Duration

@@ -114,12 +114,40 @@ func TestDrivenServerIsTheModel(t *testing.T) {
 				t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
 			}
 			want := simFigures(sc, r)
-			got, missing := Measure(sc, driveSlots(sc, seed), 0)
+			got, missing := Measure(sc, driveSlots(sc, s), 0)
 			if missing != 0 {
 				t.Errorf("%s seed %d: %d clients missing from the log, want 0", sc.Name, seed, missing)
 			}
 			if got != want {
 				t.Errorf("%s seed %d:\n got %+v\nwant %+v", sc.Name, seed, got, want)
+			}
+		}
+	}
+}
+
+// The same with the client's guards that need no breaker (MODEL.md section
+// 7): outages that hang and pushback, the clients playing both, each
+// alone and together, on every scenario. Every figure equals backoff.Run's
+// (short_circuited and breaker_opened 0 on both sides: no breaker).
+func TestDrivenGuardsAreTheModel(t *testing.T) {
+	guards := []struct{ hang, retryAfter int }{{1, 0}, {700, 0}, {0, 1}, {0, 1500}, {300, 250}, {3000, 4000}}
+	for i, sc := range modelScenarios() {
+		g := guards[i%len(guards)]
+		for _, seed := range []int{1, 2} {
+			s := sc.Settings(seed)
+			s.OutageHang, s.RetryAfter = g.hang, g.retryAfter
+			what := fmt.Sprintf("%s seed %d, hang %d ms, retry after %d ms", sc.Name, seed, g.hang, g.retryAfter)
+			r, err := backoff.Run(sc.Policy(), s, backoff.Options{Series: true})
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			want := simFigures(sc, r)
+			got, missing := Measure(sc, driveSlots(sc, s), 0)
+			if missing != 0 {
+				t.Errorf("%s: %d clients missing from the log, want 0", what, missing)
+			}
+			if got != want {
+				t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
 			}
 		}
 	}
