@@ -367,7 +367,7 @@ func planKeys() []planKey {
 		{table: "guards", name: "breaker", doc: "A circuit breaker in each process: \"F:D\" opens after F failures in a row\n" +
 			"(1 to 1000) and fails every attempt at once, short-circuited, for D (a\n" +
 			"duration, 1 ms to 1 h), then lets one probe through; or a library's:\n" +
-			breakerPresetsDoc() + ". Default \"none\".",
+			backoff.BreakerPresetValues() + ". Default \"none\".",
 			value: func(p Plan) string { return tomlString(p.Settings.Breaker.String()) },
 			read: planTextReader(func(p *Plan, s string) bool {
 				b, err := backoff.ParseBreaker(s)
@@ -397,16 +397,6 @@ func planKeys() []planKey {
 			"\"independent\".",
 			func(p *Plan) *backoff.Draws { return &p.SeedDraws }),
 	}, goalKeys()...)
-}
-
-// breakerPresetsDoc names each breaker preset with its F:D: "\"gobreaker\"
-// (6:60s), \"failsafe-go\" (1:60s)".
-func breakerPresetsDoc() string {
-	var names []string
-	for _, pr := range backoff.BreakerPresets() {
-		names = append(names, fmt.Sprintf("%s (%s)", tomlString(pr.Name), pr.Breaker))
-	}
-	return strings.Join(names, ", ")
 }
 
 // customKey is a key of the custom policy's own field f: a time or a

@@ -86,10 +86,36 @@ c(t) = floor(C(t+1)/1000) - floor(Ct/1000) requests, in three steps:
 The run ends when nothing is pending and the queue is empty. Slots still
 count retries and attempts (at arrival); they no longer bound capacity.
 
+THE CLIENT'S GUARDS, AND OUTAGES THAT HANG (each off by default)
+  --outage-hang H  an attempt sent while the service is down, and a crowd
+                   client's first attempt, fails at t + H, not at t (a
+                   partition: the client's connect timeout); it counts at t,
+                   in failed_while_down, fails even if the service is back
+                   by t + H, is never timed out, and its client goes on from
+                   t + H.
+  --breaker F:D    a breaker per process, closed at 0 ms: while closed each
+                   outcome counts when it is known, a failure (a hang's at
+                   t + H, a rejection, a timeout) adding 1 to the failures in
+                   a row and a served attempt setting them to 0; the F-th
+                   opens it at that moment t0. Until t0 + D each attempt of
+                   the process fails at once, short-circuited (no capacity,
+                   no queue, no gRPC token; its client goes on as after any
+                   failure). The first attempt from t0 + D on is the probe;
+                   until its outcome every other attempt is short-circuited;
+                   served, it closes the breaker, failed, opens it again for
+                   D. While open only the probe's outcome counts.
+  --retry-after R  a rejected attempt's client comes back at t + R instead
+                   of t + w(k), out of time judged against t + R; the draw
+                   for w(k) is still made. Only rejections carry it.
+  Within a millisecond: the failures that come due (timeouts, hangs), in
+  client order, then the arrivals, then with a queue the service; a breaker
+  follows them in that order, so an arrival after the F-th failure of the
+  same millisecond is short-circuited.
+
 FIGURES (their JSON names)
   clients               the crowd and the fresh requests
   attempts, retries     every attempt; those after a client's first
-  served, rejected, failed_while_down, timed_out
+  served, rejected, failed_while_down, timed_out, short_circuited
                         attempts by outcome; they add up to attempts
   through, gave_up, throttled, out_of_time
                         clients by how they ended; they add up to clients
@@ -104,8 +130,9 @@ FIGURES (their JSON names)
                         the most retries in one slot, and the first such
                         slot's start
   peak_after_back, peak_after_back_from_ms
-                        the most attempts at or after the outage's end in
-                        one slot, and its start
+                        the most attempts that reach the service (not
+                        short-circuited) at or after the outage's end in one
+                        slot, and its start
   slot_capacity         ceil(C*S/1000); null without a capacity
   all_through_by_ms     the latest served attempt; null if none
   crowd_all_through_by_ms
@@ -126,6 +153,9 @@ FIGURES (their JSON names)
                         they add up to timed_out
   queue_peak            the most requests in the queue after any
                         millisecond's arrivals
+  short_circuited       attempts a breaker failed at once; 0 without one
+  breaker_opened        how many times any breaker opened, again after a
+                        failed probe included
 Nearest rank: the value at rank ceil(p*n/100) of the sorted values,
 counting from 1. Every default gives the original program's figures.
 `
