@@ -321,14 +321,8 @@ func bareTime(u flagUse) error {
 // readBreaker reads --breaker: none, a library's name, or F:D whose open
 // time D has its unit as every time flag's ("5:30": 5:30ms or 5:30s?).
 func readBreaker(u flagUse) (backoff.Breaker, error) {
-	f, d, ok := strings.Cut(u.value, ":")
-	if _, unit := backoff.ParseTimeUnit(d); ok && !unit {
-		if readings := backoff.TimeReadings(d); len(readings) > 0 {
-			for i, r := range readings {
-				readings[i] = f + ":" + r
-			}
-			return backoff.Breaker{}, usagef("--%s %s: the time it stays open needs a unit: %s?", u.name, quoteOdd(u.value), orList(readings))
-		}
+	if readings := backoff.BreakerReadings(u.value); len(readings) > 0 {
+		return backoff.Breaker{}, usagef("--%s %s: the time it stays open needs a unit: %s?", u.name, quoteOdd(u.value), orList(readings))
 	}
 	b, err := backoff.ParseBreaker(u.value)
 	if err != nil {
