@@ -46,7 +46,9 @@ type SlotRow struct {
 
 // Attempts is the row's attempts, each once: with a queue, those that timed
 // out where their requests were wasted or dropped.
-func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down + r.Wasted + r.Dropped + r.Short }
+func (r SlotRow) Attempts() int {
+	return r.Served + r.Rejected + r.Down + r.Wasted + r.Dropped + r.Short
+}
 
 // Reached is the row's attempts that reached the service: all but those a
 // breaker failed at once, as peak_after_back counts them (MODEL.md
