@@ -48,3 +48,39 @@ func Guards(s backoff.Settings) string {
 // them where a breaker is set.
 const BreakerLegend = "short-circuited: attempts a breaker failed at once, which never reached the service; " +
 	"breaker opened: how many times a process's breaker opened, again after a failed probe included."
+
+// BreakerClause is what the breakers did, for the verdict where one is
+// set: how many of the attempts they short-circuited, which never reached
+// the service, how often they opened, and, where clients gave up, that
+// each short-circuited attempt was one of its client's: "the breakers
+// short-circuited 10,000 of the 12,000 attempts (83.3%), which never
+// reached the service, and opened 4 times; each spent one of its client's
+// attempts, and the 2,000 clients that gave up had none left". Which
+// clients' attempts were short-circuited no figure says: the clause says
+// only what the figures do.
+func BreakerClause(s backoff.Settings, f backoff.Figures) string {
+	opened := "opened " + timesWord(f.BreakerOpened)
+	switch {
+	case f.BreakerOpened == 0 && f.ShortCircuited == 0:
+		return "the breaker never opened"
+	case f.ShortCircuited == 0:
+		return "the breakers " + opened + " but short-circuited no attempt"
+	}
+	out := fmt.Sprintf("the breakers short-circuited %s of the %s (%s), which never reached the service, and %s",
+		Count(f.ShortCircuited), attempts(f.Attempts), Percent(f.ShortCircuited, f.Attempts), opened)
+	if f.GaveUp > 0 {
+		out += fmt.Sprintf("; each spent one of its client's attempts, and the %s that gave up had none left", clientsOf(f.GaveUp))
+	}
+	return out
+}
+
+// timesWord is "once", "twice" or "4 times".
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return Count(n) + " times"
+}
