@@ -118,41 +118,15 @@ func TestPlainRefusesTheGuards(t *testing.T) {
 		{[]string{"--breaker", "gobreaker", "--plain"}, "breaker"},
 		{[]string{"--plain", "--retry-after", "2s"}, "retry-after"},
 	} {
-		want := "retry-planner: --plain keeps the reference's settings and takes no --" + tt.flag + ": drop it, or use a report or the full-screen program, which take it\n"
-		out, errs, code := runArgs(t, "", tt.args...)
-		if code != 2 || out != "" || errs != want {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing and %q", tt.args, code, out, errs, want)
-		}
+		checkPlainRefuses(t, tt.args, tt.flag)
 	}
 }
 
 // The plan a report ran keeps the guards in its [guards], and loaded
 // again it gives the same report.
 func TestGuardsSavePlan(t *testing.T) {
-	dir := t.TempDir()
-	saved := filepath.Join(dir, "g.toml")
 	args := append([]string{"crowd", "--policies", "exponential", "--clients", "300", "--capacity", "50", "--processes", "3"}, guardFlags()...)
-	direct := reportOf(t, append(args, "--format", "json")...)
-	reportOf(t, append(args, "--save-plan", saved)...)
-	if got := reportOf(t, "crowd", "--plan", saved, "--format", "json"); got != direct {
-		t.Errorf("--plan saved: got\n%s\nwant\n%s", got, direct)
-	}
-	text := readFile(t, saved)
-	for _, line := range []string{"\n[guards]\n", "\noutage_hang_ms = 5000\n", "\nbreaker = \"5:30s\"\n", "\nretry_after_ms = 2000\n"} {
-		if !strings.Contains(text, line) {
-			t.Errorf("the plan saved has no %q:\n%s", line, text)
-		}
-	}
-}
-
-// The shells complete --breaker's none, an example and the presets.
-func TestBreakerCompletion(t *testing.T) {
-	for _, args := range [][]string{{"__complete", "--breaker", ""}, {"__complete", "crowd", "--breaker", ""}} {
-		out, _, code := runArgs(t, "", args...)
-		if code != 0 || !strings.HasPrefix(out, "none\n5:30s\ngobreaker\nfailsafe-go\n") {
-			t.Errorf("%q: exit %d, got %q, want none, 5:30s, gobreaker and failsafe-go", args, code, out)
-		}
-	}
+	checkSavedPlan(t, args, "\n[guards]\n", "\noutage_hang_ms = 5000\n", "\nbreaker = \"5:30s\"\n", "\nretry_after_ms = 2000\n")
 }
 
 // crowd --compare names a breaker that differs, and the guards' times in

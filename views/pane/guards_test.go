@@ -68,12 +68,7 @@ func TestAggregateRowsWithABreaker(t *testing.T) {
 // fits the width. Without a breaker neither shows.
 func TestPane3Breaker(t *testing.T) {
 	st := DefaultStyles()
-	d := six(t, smallGuards(), 0)
-	r := TimelineRun{Settings: d.Settings, Policies: d.Policies}
-	for _, c := range d.Crowds {
-		r.Rows = append(r.Rows, AggregateRows(c.Series, 1000))
-	}
-	td := TimelineData{B: r, Chosen: int(backoff.Exponential), RowMs: 1000}
+	td := TimelineData{B: timelineRun(six(t, smallGuards(), 0), 1000), Chosen: int(backoff.Exponential), RowMs: 1000}
 	head, body := TimelineHead(td, 120, st), TimelineBody(td, 120, st)
 	if flat := strings.Join(strings.Fields(ansi.Strip(head)), " "); !strings.Contains(flat, ShortGlyph+" short-circuited") || !strings.Contains(flat, OpenedMark+" breaker opened") {
 		t.Errorf("the legend does not say the short-circuited glyph and the opened mark:\n%s", head)
@@ -99,12 +94,7 @@ func TestPane3Breaker(t *testing.T) {
 			}
 		}
 	}
-	plain := six(t, backoff.Defaults(), 0)
-	pr := TimelineRun{Settings: plain.Settings, Policies: plain.Policies}
-	for _, c := range plain.Crowds {
-		pr.Rows = append(pr.Rows, AggregateRows(c.Series, 1000))
-	}
-	ptd := TimelineData{B: pr, RowMs: 1000}
+	ptd := TimelineData{B: timelineRun(six(t, backoff.Defaults(), 0), 1000), RowMs: 1000}
 	if v := TimelineHead(ptd, 120, st) + TimelineBody(ptd, 120, st); strings.Contains(v, ShortGlyph) || strings.Contains(v, OpenedMark) {
 		t.Errorf("without a breaker: the glyph or the mark shows:\n%s", v)
 	}
