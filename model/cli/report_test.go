@@ -460,7 +460,8 @@ func FuzzParseArgs(f *testing.F) {
 		"crowd\x00--seeds\x003\x00--seed-draws\x00reference\x00--draws\x00independent", "--seed-draws\x00REFERENCE\x00crowd",
 		"crowd\x00--out\x00a\nb", "crowd\x00--plan\x00\u200bplan.toml", "crowd\x00--save-plan\x00\xff.toml",
 		"--plan\x00presets.toml", "--plan\x00presets.toml\x00--attempts\x0050", "--plan\x00presets.toml\x00--preset\x00polly\x00--seed-draws\x00reference",
-		"--preset\x00aws\x00--plan\x00presets.toml\x00--plan\x00a.toml"} {
+		"--preset\x00aws\x00--plan\x00presets.toml\x00--plan\x00a.toml", "crowd\x00--breaker\x005:30", "crowd\x00--breaker\x00GoBreaker\x00--retry-after\x002",
+		"--plain\x00--breaker\x00none", "crowd\x00--breaker\x00:1s", "crowd\x00--outage-hang\x001h1ms"} {
 		f.Add(seed)
 	}
 	for _, seed := range []string{"", "--plain", "--help", "--version", "help\x00crowd", "help\x00presets", "--seed\x00", "jobs\x00--\x00-x:1",
