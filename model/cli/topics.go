@@ -240,8 +240,9 @@ crowd --compare
           where both run as many clients, else by share of the clients
           touched), only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
-          capacity (empty while the service is down, or without one) and,
-          with a queue, timed_out, wasted, dropped, queue;
+          capacity (empty while the service is down, or without one),
+          with a queue timed_out, wasted, dropped, queue, and with a
+          breaker short_circuited, breaker_opened;
           then slot_ms (the crowd's slot, which shares out the capacity) and
           row_ms (--every: the row's width, a whole number of slots): a row
           per row of time up to the last with any attempt, its slots summed
@@ -268,7 +269,8 @@ at: its first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms are the
 five's; "custom" {first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms},
 there only when your own policy has waits of its own (--preset, --custom-*),
 is what custom runs at; "processes" is how many ran, with --processes clients
-the clients and the fresh requests. A policy carries "policy" and
+the clients and the fresh requests; outage_hang_ms, breaker and
+retry_after_ms are there only when set. A policy carries "policy" and
 "policy_settings", its own.
 schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
@@ -302,7 +304,7 @@ advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
           from_ms, to_ms, arrive, serve, queue, timeout_ms, floor, slow,
           allowed, most, capacity_needed, goal_allowed, not_through_needed,
           words}], searched_goals [goal], candidates_tried, search {five,
-          presets, yours, grid, refined, budgets, remedies, rounds
+          presets, yours, grid, refined, budgets, breakers, remedies, rounds
           [{candidates, seeds}], crowds}, meets and closest (closest only
           when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
@@ -320,7 +322,8 @@ of those served, rejected and failed while down, the capacity as a line and
 the outage's end dashed; --from back draws the time from the outage's end
 on, scaled to it. With a queue a bar stacks served, then the expired
 requests wasted (or dropped), rejected and failed while down, and a panel
-under each policy draws the queue's length against its limit. crowd draws a
+under each policy draws the queue's length against its limit. With a
+breaker the attempts it short-circuited top the bar, in teal. crowd draws a
 panel per figure and a bar per policy, "still overloaded" over the stable
 from of a policy that was, and with a queue its wasted (or dropped) and queue
 peak; with --seeds each bar is the median with a whisker to the 95th
