@@ -43,6 +43,10 @@ func (f Field) Flag() string {
 		return "queue"
 	case Timeout:
 		return "timeout"
+	case OutageHang:
+		return "outage-hang"
+	case RetryAfter:
+		return "retry-after"
 	}
 	return f.String()
 }

@@ -116,6 +116,21 @@ func TimeReadings(s string) []string {
 	return out
 }
 
+// BreakerReadings are what a breaker F:D whose open time has no unit could
+// mean, as TimeReadings reads D: "5:30" is "5:30ms" or "5:30s". It is nil
+// for anything else.
+func BreakerReadings(s string) []string {
+	f, d, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil
+	}
+	out := TimeReadings(d)
+	for i, r := range out {
+		out[i] = f + ":" + r
+	}
+	return out
+}
+
 // asciiLower is s with its ASCII capitals in lower case, and nothing else
 // changed: a unit in any case reads as its own.
 func asciiLower(s string) string {

@@ -296,3 +296,23 @@ func FuzzParseCount(f *testing.F) {
 		}
 	})
 }
+
+// BreakerReadings: a breaker whose open time has no unit reads as each
+// time it could be; one with a unit, a preset, 0 or no F:D as none.
+func TestBreakerReadings(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want []string
+	}{
+		{"5:30", []string{"5:30ms", "5:30s"}},
+		{"5:1.5", []string{"5:1.5s"}}, // 1.5 ms is no whole number of them
+		{"5:30s", nil},
+		{"5:0", nil}, // 0 is 0 in every unit
+		{"gobreaker", nil},
+		{"30", nil},
+	} {
+		if got := BreakerReadings(tt.s); !slices.Equal(got, tt.want) {
+			t.Errorf("BreakerReadings(%q): got %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}

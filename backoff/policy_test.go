@@ -381,7 +381,7 @@ func FuzzParseDigits(f *testing.F) {
 // the same.
 func FuzzParseSettingValues(f *testing.F) {
 	for _, s := range []string{"spread:0.2", "up:0.1", "full", "grpc:10:0.1", "aws:500:5", "1.6", "0.001", "spread:", ":", "grpc::", "Linear",
-		"5:30s", "20:1500ms", "gobreaker", "1:1h", "7:0.5s"} {
+		"5:30s", "20:1500ms", "gobreaker", "1:1h", "7:0.5s", "5:30", "5:1.5", "x:0", ":45"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -403,6 +403,15 @@ func FuzzParseSettingValues(f *testing.F) {
 		if b, err := ParseBreaker(s); err == nil {
 			if back, err := ParseBreaker(b.String()); err != nil || back != b || b.validate() != nil {
 				t.Fatalf("ParseBreaker(%q) = %+v, which reads back as %+v, %v", s, b, back, err)
+			}
+		}
+		// Each reading of a breaker whose open time has no unit is s with
+		// a unit after its time, which reads as a time.
+		f, d, _ := strings.Cut(s, ":")
+		for _, r := range BreakerReadings(s) {
+			rf, rd, _ := strings.Cut(r, ":")
+			if _, ok := ParseTimeUnit(rd); rf != f || !ok || !slices.Contains(TimeReadings(d), rd) {
+				t.Fatalf("BreakerReadings(%q) has %q, not its F and a reading of %q", s, r, d)
 			}
 		}
 		if n, ok := ParseThousandths(s); ok {

@@ -269,6 +269,16 @@ func FindBreakerPreset(name string) (BreakerPreset, bool) {
 	return BreakerPreset{}, false
 }
 
+// BreakerPresetValues names each breaker preset with its F:D, for help:
+// "gobreaker (6:60s), failsafe-go (1:60s)".
+func BreakerPresetValues() string {
+	var names []string
+	for _, p := range BreakerPresets() {
+		names = append(names, p.Name+" ("+p.Breaker.String()+")")
+	}
+	return strings.Join(names, ", ")
+}
+
 // BreakerPresetNames is the breaker presets' names for a message:
 // "gobreaker or failsafe-go".
 func BreakerPresetNames() string {

@@ -54,8 +54,8 @@ func TestQueueFields(t *testing.T) {
 	if s.Queue != 7 || s.Timeout != 1500 {
 		t.Errorf("Set wrote Queue %d and Timeout %d, want 7 and 1500", s.Queue, s.Timeout)
 	}
-	if len(Fields()) != int(Timeout)+1 || Fields()[len(Fields())-1] != Timeout {
-		t.Errorf("Fields() = %v, want the queue's two last", Fields())
+	if n := len(Fields()); n != int(RetryAfter)+1 || Fields()[n-3] != Timeout || Fields()[n-2] != OutageHang || Fields()[n-1] != RetryAfter {
+		t.Errorf("Fields() = %v, want the queue's timeout, then the guards' two times, last", Fields())
 	}
 }
 

@@ -163,7 +163,7 @@ func RunAll(ps []Policy, s Settings, o Options, workers int) ([]Result, error) {
 // alike go as one cohort.
 func runCost(p Policy, s Settings) int64 {
 	n := int64(s.Clients+s.FreshRequests()) * int64(max(p.Attempts, 1))
-	if !p.Jitter.Draws() && s.Budget.Kind == BudgetNone && (!s.Breaker.On() || s.Processes <= 1) {
+	if !p.Jitter.Draws() && s.Budget.Kind == BudgetNone && (!s.Breaker.On() || s.ProcessCount() <= 1) {
 		n /= 16
 	}
 	return n

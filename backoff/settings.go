@@ -211,6 +211,10 @@ const (
 	Processes
 	Queue   // the queue's limit in requests; 0 for no queue
 	Timeout // the client's timeout in ms; 0 waits for ever
+	// The client's guards' times (MODEL.md section 7); the breaker is no
+	// number and has no Field.
+	OutageHang // ms an attempt while the service is down hangs; 0 fails at once
+	RetryAfter // ms a rejection tells its client to wait; 0 for no pushback
 	numFields
 )
 
@@ -249,7 +253,8 @@ func FormFields() []Field {
 var fieldLabels = [numFields]string{"first wait in ms", "longest wait in ms", "attempts per client", "clients", "outage in ms", "seed",
 	"slot in ms", "multiplier in thousandths", "limit on total time in ms",
 	"your own first wait in ms", "your own longest wait in ms", "your own attempts per client", "your own limit on total time in ms",
-	"capacity a second", "load a second", "load until in ms", "processes", "queue in requests", "timeout in ms"}
+	"capacity a second", "load a second", "load until in ms", "processes", "queue in requests", "timeout in ms",
+	"outage hang in ms", "retry after in ms"}
 
 // String is the field as the reference's prompts name it, such as "first
 // wait in ms".
@@ -263,7 +268,7 @@ func (f Field) String() string {
 // IsTime reports whether the field is a time in milliseconds.
 func (f Field) IsTime() bool {
 	switch f {
-	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil, Timeout, CustomFirstWait, CustomLongestWait, CustomMaxElapsed:
+	case FirstWait, LongestWait, Outage, Slot, MaxElapsed, LoadUntil, Timeout, OutageHang, RetryAfter, CustomFirstWait, CustomLongestWait, CustomMaxElapsed:
 		return true
 	}
 	return false
@@ -324,7 +329,7 @@ func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
 			return 1, 600000
 		case Multiplier:
 			return 2000, 2000
-		case MaxElapsed, Capacity, Load, Queue, Timeout:
+		case MaxElapsed, Capacity, Load, Queue, Timeout, OutageHang, RetryAfter:
 			return 0, 0
 		case LoadUntil:
 			return DefaultLoadUntil, DefaultLoadUntil
@@ -364,6 +369,8 @@ func (s Settings) RangeIn(l Limits, f Field) (low, high int) {
 		return 0, MaxQueue
 	case Timeout:
 		return 0, MaxTimeout
+	case OutageHang, RetryAfter:
+		return 0, MaxWait
 	case CustomFirstWait:
 		return 1, MaxWait
 	case CustomLongestWait:
@@ -436,6 +443,10 @@ func (s *Settings) field(f Field) *int {
 		return &s.Queue
 	case Timeout:
 		return &s.Timeout
+	case OutageHang:
+		return &s.OutageHang
+	case RetryAfter:
+		return &s.RetryAfter
 	case CustomFirstWait:
 		return &s.CustomFirstWait
 	case CustomLongestWait:
@@ -499,6 +510,14 @@ func (e *TooMuchLoadError) Error() string {
 // jitter, the growth, the draws, the budget, the fresh requests in all),
 // or nil.
 func (s Settings) ValidateIn(l Limits) error {
+	// The guards first: their messages say what 0 means, and that --plain
+	// has none, where their fields' ranges would not.
+	if l == PlainLimits && s.HasGuards() {
+		return fmt.Errorf("--plain keeps the reference's settings: no outage hang, breaker or retry-after")
+	}
+	if err := s.validateGuards(); err != nil {
+		return err
+	}
 	for f := range numFields {
 		if err := s.CheckIn(l, f, s.Get(f)); err != nil {
 			return err
@@ -517,16 +536,10 @@ func (s Settings) ValidateIn(l Limits) error {
 		s.Queue != 0 || s.Timeout != 0 || s.DropExpired || s.QueueOrder != FIFO) {
 		return fmt.Errorf("--plain keeps the reference's settings: no custom jitter or growth, reference draws, no budget, no queue")
 	}
-	if l == PlainLimits && s.HasGuards() {
-		return fmt.Errorf("--plain keeps the reference's settings: no outage hang, breaker or retry-after")
-	}
 	if err := s.Budget.validate(); err != nil {
 		return err
 	}
 	if err := s.validateQueue(); err != nil {
-		return err
-	}
-	if err := s.validateGuards(); err != nil {
 		return err
 	}
 	if n := s.FreshRequests(); n > MaxFreshRequests {

@@ -36,6 +36,9 @@ func (t formText) limit() int {
 	return fieldLimit
 }
 
+// breakerField is the key of the breaker's field.
+const breakerField = "breaker"
+
 // policiesField is the key of the field of the policies compared.
 const policiesField = "policies compared"
 
@@ -66,6 +69,20 @@ func formTexts() []formText {
 		},
 		rng: func(backoff.Settings) string { return "none, grpc:MAX:RATIO or aws:QUOTA:COST" }, desc: budgetDescription})
 	out = append(out, settingText(backoff.Processes, 1), queueText(), timeoutText())
+	out = append(out, settingText(backoff.OutageHang, 1), formText{name: breakerField, group: 1, field: -1,
+		get: func(p Plan) string { return p.Settings.Breaker.String() },
+		set: func(p *Plan, typed string) error {
+			if readings := backoff.BreakerReadings(typed); len(readings) > 0 {
+				return errors.New("The time it stays open needs a unit: " + words.Or(readings) + "?")
+			}
+			b, err := backoff.ParseBreaker(typed)
+			if err != nil {
+				return errors.New("Type none, F:D (F failures in a row, 1 to 1,000; D open, 1 ms to 1 h: 5:30s) or " + backoff.BreakerPresetValues() + ".")
+			}
+			p.Settings.Breaker = b
+			return nil
+		},
+		rng: func(backoff.Settings) string { return "none, F:D, " + backoff.BreakerPresetNames() }}, settingText(backoff.RetryAfter, 1))
 	out = append(out, ownText(backoff.CustomFirstWait), ownText(backoff.CustomLongestWait), ownText(backoff.CustomAttempts))
 	out = append(out, multiplierText(), formText{name: "jitter", group: 2, field: -1,
 		get: func(p Plan) string { return p.Settings.Jitter.String() },
@@ -256,6 +273,10 @@ func rangeText(s backoff.Settings, f backoff.Field) string {
 		out = "0 for none to " + show(high) + " requests; needs a capacity"
 	case backoff.Timeout:
 		out = "0 for none to " + show(high) + "; needs a queue"
+	case backoff.OutageHang:
+		out = "0 for none to " + show(high) + "; while down"
+	case backoff.RetryAfter:
+		out = "0 for none to " + show(high) + "; after a rejection"
 	case backoff.Processes:
 		out += ", or clients for one each"
 	}

@@ -13,7 +13,8 @@ import (
 // reads back as the same plan.
 func FuzzFormField(f *testing.F) {
 	for _, seed := range []string{"1000", "1s", "1.5s", "1s500ms", "1m30s", "0", "default", "x1.6", "2", "grpc:10:0.1", "aws:500:5",
-		"spread:0.2", "none", "-1", "+5", "1.5ms", "99999999999", "", " 1s", "1h", "24h1ms", "10000", "clients", "CLIENTS", "45S"} {
+		"spread:0.2", "none", "-1", "+5", "1.5ms", "99999999999", "", " 1s", "1h", "24h1ms", "10000", "clients", "CLIENTS", "45S",
+		"5:30s", "5:30", "gobreaker", "0:1s", "1001:1s"} {
 		for i := range formTexts() {
 			f.Add(uint8(i), seed)
 		}

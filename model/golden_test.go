@@ -123,8 +123,8 @@ func moreStates() []goldenState {
 		{"settings_needs_a_unit", k("5", "enter", "enter", "backspace", "backspace", "backspace", "999", "enter")},
 		{"settings_takes_durations", cat(k("5", "enter", "backspace", "backspace", "1s500ms"), enters(1))},
 		{"settings_page_2", cat(k("5"), enters(8))},
-		{"settings_page_3", cat(k("5"), enters(17))},
-		{"settings_preset_grpc", cat(k("5"), enters(17), k("right"))},
+		{"settings_page_3", cat(k("5"), enters(20))},
+		{"settings_preset_grpc", cat(k("5"), enters(20), k("right"))},
 		{"settings_applied", cat(k("5", "enter", "backspace", "backspace", "1.5s"), enters(formFields))},
 		{"settings_cancelled", k("5", "enter", "esc")},
 		// A queue: what the service did, dropping expired requests and

@@ -324,12 +324,12 @@ func TestIssue9Units(t *testing.T) {
 // after the preset it equals; the form picks a preset and fills its fields.
 func TestIssue7PresetInTheForm(t *testing.T) {
 	m := deliver(t, quick(t, 120, 40), press("5")...)
-	m = deliver(t, m, enters(17)...) // the preset, on the third page
+	m = deliver(t, m, enters(20)...) // the preset, on the third page
 	if f := m.SettingsPane().form.GetFocusedField(); f.GetKey() != presetKey {
 		t.Fatalf("the focused field is %q, want the preset", f.GetKey())
 	}
 	m = deliver(t, m, press("right")...)        // grpc
-	m = deliver(t, m, enters(formFields-16)...) // to the last field, and apply
+	m = deliver(t, m, enters(formFields-19)...) // to the last field, and apply
 	grpc, _ := backoff.FindPreset("grpc")
 	if got := m.Settings().Custom(); got.Name != "grpc" || !got.Same(grpc.Policy) {
 		t.Fatalf("the settings' own policy: %+v, want grpc's", got)

@@ -205,8 +205,9 @@ func TestProgramStopsAMillionQueueInTheCore(t *testing.T) {
 }
 
 // thirdPage is how many fields the form's third page has: the form's
-// fields less the first page's seven and the second's nine.
-var thirdPage = formFields - 7 - 9
+// fields less the first page's seven and the second's twelve (the
+// service's five, the queue's two and its two selects, the guards' three).
+var thirdPage = formFields - 7 - 12
 
 // openServicePage opens the form at the defaults and moves to the first
 // field of its second page, the capacity.
@@ -243,7 +244,7 @@ func TestFormTakesTheQueue(t *testing.T) {
 		t.Fatalf("the focused field is %q, want the queue's order", got)
 	}
 	m = deliver(t, m, press("right", "enter", "right", "enter")...) // lifo; dropped unworked
-	m = deliver(t, m, enters(thirdPage)...)                         // the third page, and apply
+	m = deliver(t, m, enters(3+thirdPage)...)                       // the guards, the third page, and apply
 	if m.SettingsPane().Editing() {
 		t.Fatalf("the form is still open: %q", m.SettingsPane().finalErr)
 	}
@@ -283,7 +284,7 @@ func TestFormRefusesAQueueWithoutWhatItNeeds(t *testing.T) {
 	}
 	// lifo without a queue: refused when the form is applied.
 	m = deliver(t, m, press("backspace", "backspace", "0", "enter", "right")...)
-	m = deliver(t, m, enters(2+thirdPage)...) // drop expired, the third page, apply
+	m = deliver(t, m, enters(2+3+thirdPage)...) // drop expired, the guards, the third page, apply
 	if !m.SettingsPane().Editing() {
 		t.Fatalf("lifo without a queue was applied: %+v", m.Settings())
 	}

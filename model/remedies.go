@@ -25,7 +25,12 @@ func Remedies(s backoff.Settings) ([]backoff.Settings, []words.Remedy) {
 	var settings []backoff.Settings
 	switch {
 	case s.HasQueue():
-		settings = advice.Remedies(s)
+		// The queue's: advise's pushback is not among the crowd's own.
+		for _, r := range advice.Remedies(s) {
+			if r.RetryAfter == s.RetryAfter {
+				settings = append(settings, r)
+			}
+		}
 	case s.Capacity > 0 && s.Budget.Kind == backoff.BudgetNone:
 		for _, b := range []backoff.Budget{{Kind: backoff.BudgetGRPC, A: 10, B: 100}, {Kind: backoff.BudgetAWS, A: 500, B: 5}} {
 			r := s

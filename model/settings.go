@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -116,6 +117,12 @@ const fieldLimit = 20
 // policiesLimit is the most runes the field of the policies holds: room
 // for every name the program takes, separated by commas.
 const policiesLimit = 160
+
+// guardFields are the keys of the client's guards' fields, which close
+// the service's page after its selects.
+func guardFields() []string {
+	return []string{pane.FieldName(backoff.OutageHang), breakerField, pane.FieldName(backoff.RetryAfter)}
+}
 
 // The keys of the form's selects.
 const (
@@ -410,7 +417,7 @@ func (m *SettingsPane) build() {
 			Value(&m.draft.text[i])
 		m.inputs[i] = in
 		byName[t.name] = in
-		if t.group < 2 {
+		if t.group < 2 && !slices.Contains(guardFields(), t.name) {
 			pages[t.group] = append(pages[t.group], in)
 		}
 	}
@@ -430,6 +437,10 @@ func (m *SettingsPane) build() {
 		huh.NewSelect[bool]().Key(dropExpiredKey).Title("expired requests (←/→): those whose client timed out, in the queue").
 			Inline(true).Options(huh.NewOption("worked on for nothing (wasted)", false), huh.NewOption("dropped unworked", true)).
 			Value(&m.draft.dropExpired))
+	// The client's guards close it, after the queue's.
+	for _, name := range guardFields() {
+		pages[1] = append(pages[1], byName[name])
+	}
 	presets := []huh.Option[string]{huh.NewOption("custom: the fields below", customPreset)}
 	for _, pr := range backoff.Presets() {
 		presets = append(presets, huh.NewOption(pr.Name, pr.Name))
@@ -467,7 +478,7 @@ func (m *SettingsPane) build() {
 			m.pages[i] = append(m.pages[i], f.GetKey())
 		}
 	}
-	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back, and its queue", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
+	titles := [3]string{"Page 1 of 3: the crowd", "Page 2 of 3: the service once it is back, its queue, and the client's guards", "Page 3 of 3: your own policy, the draws and the spread over seeds"}
 	groups := make([]*huh.Group, 3)
 	for i := range pages {
 		groups[i] = huh.NewGroup(pages[i]...).Title(titles[i])

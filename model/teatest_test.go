@@ -56,8 +56,10 @@ func formTitles() []string {
 	var out []string
 	for _, t := range formTexts() {
 		switch t.name {
+		case pane.FieldName(backoff.OutageHang):
+			out = append(out, "queue order (", "expired requests (")
 		case pane.FieldName(backoff.CustomFirstWait):
-			out = append(out, "queue order (", "expired requests (", "your own policy starts from")
+			out = append(out, "your own policy starts from")
 		case pane.FieldName(backoff.Multiplier):
 			out = append(out, "growth (")
 		case "the spread's seeds":

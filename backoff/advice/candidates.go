@@ -88,12 +88,14 @@ const (
 	QueueSetting
 	DropExpiredSetting
 	QueueOrderSetting
+	BreakerSetting
+	RetryAfterSetting
 	numSettings
 )
 
 // SettingOf is the candidate's value of setting k, as a comparable value:
-// an int for the waits (ms), the attempts, the multiplier (thousandths)
-// and the queue.
+// an int for the waits (ms), the attempts, the multiplier (thousandths),
+// the queue and the pushback (ms).
 func SettingOf(c Candidate, k Setting) any {
 	switch k {
 	case FirstWaitSetting:
@@ -114,6 +116,10 @@ func SettingOf(c Candidate, k Setting) any {
 		return c.Settings.Queue
 	case DropExpiredSetting:
 		return c.Settings.DropExpired
+	case BreakerSetting:
+		return c.Settings.Breaker
+	case RetryAfterSetting:
+		return c.Settings.RetryAfter
 	}
 	return c.Settings.QueueOrder
 }
@@ -214,12 +220,16 @@ func (c Candidate) Name(scenario backoff.Settings) string {
 	if c.Settings.Budget != scenario.Budget {
 		parts = append(parts, "budget "+c.Settings.Budget.String())
 	}
+	if c.Settings.Breaker != scenario.Breaker {
+		parts = append(parts, "breaker "+c.Settings.Breaker.String())
+	}
 	parts = append(parts, ServiceChanges(scenario, c.Settings)...)
 	return strings.Join(parts, ", ")
 }
 
 // ServiceChanges are the service's settings of s that differ from the
-// scenario's, in words: "queue 500", "drop expired", "lifo".
+// scenario's, in words: "queue 500", "drop expired", "lifo", "retry after
+// 2s".
 func ServiceChanges(scenario, s backoff.Settings) []string {
 	var out []string
 	if s.Queue != scenario.Queue {
@@ -234,6 +244,9 @@ func ServiceChanges(scenario, s backoff.Settings) []string {
 	}
 	if s.QueueOrder != scenario.QueueOrder {
 		out = append(out, s.QueueOrder.String())
+	}
+	if s.RetryAfter != scenario.RetryAfter {
+		out = append(out, "retry after "+backoff.FormatTime(s.RetryAfter))
 	}
 	return out
 }
@@ -365,12 +378,65 @@ func Budgets(scenario backoff.Budget) []backoff.Budget {
 	return kept
 }
 
+// Breakers are the circuit breakers the search tries with the best
+// candidates so far, beside the scenario's: F:D for F consecutive failures
+// of 3, 5, 10 and 20 and D open 5 s and 30 s, and sony/gobreaker's
+// defaults (6:60s); and none, when the scenario has one.
+func Breakers(scenario backoff.Breaker) []backoff.Breaker {
+	var out []backoff.Breaker
+	if scenario.On() {
+		out = append(out, backoff.Breaker{})
+	}
+	for _, f := range []int{3, 5, 10, 20} {
+		for _, d := range []int{5000, 30000} {
+			out = append(out, backoff.Breaker{Failures: f, Open: d})
+		}
+	}
+	if pr, ok := backoff.FindBreakerPreset("gobreaker"); ok {
+		out = append(out, pr.Breaker)
+	}
+	kept := out[:0]
+	for _, b := range out {
+		if b != scenario {
+			kept = append(kept, b)
+		}
+	}
+	return kept
+}
+
+// pushbacks are the retry-after times the service's remedies try: 1 s,
+// 2 s and 5 s.
+var pushbacks = []int{1000, 2000, 5000}
+
 // Remedies are the service's own settings the search tries with
-// AlsoService, where the scenario has a queue: dropping expired requests,
+// AlsoService. Where the scenario has a queue: dropping expired requests,
 // serving the newest first, both, and shorter queues (the queue the
 // capacity works off within the timeout, half the queue and a tenth of
-// it), each alone and with expired requests dropped. None without a queue.
+// it), each alone and with expired requests dropped. Where it has a
+// capacity, so that it rejects: pushback, telling a rejected client to come
+// back after each of pushbacks (and none, where the scenario has some).
+// None without a capacity.
 func Remedies(scenario backoff.Settings) []backoff.Settings {
+	out := queueRemedies(scenario)
+	if scenario.Capacity > 0 {
+		if scenario.RetryAfter > 0 {
+			none := scenario
+			none.RetryAfter = 0
+			out = append(out, none)
+		}
+		for _, r := range pushbacks {
+			if r != scenario.RetryAfter {
+				s := scenario
+				s.RetryAfter = r
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// queueRemedies are Remedies' of a queue; none without one.
+func queueRemedies(scenario backoff.Settings) []backoff.Settings {
 	if !scenario.HasQueue() {
 		return nil
 	}
@@ -431,7 +497,7 @@ func waitKey(p backoff.Policy) string {
 // candidateKey is waitKey with what the candidate's service and budget
 // are.
 func candidateKey(p backoff.Policy, s backoff.Settings) string {
-	return fmt.Sprintf("%s|%s|%d|%d|%v|%v|%d", waitKey(p), s.Budget, s.Processes, s.Queue, s.DropExpired, s.QueueOrder, s.Timeout)
+	return fmt.Sprintf("%s|%s|%d|%d|%v|%v|%d|%s|%d", waitKey(p), s.Budget, s.Processes, s.Queue, s.DropExpired, s.QueueOrder, s.Timeout, s.Breaker, s.RetryAfter)
 }
 
 // newCandidate is policy p from src under settings s: for a policy of

@@ -89,6 +89,7 @@ type Advice struct {
 	BySource [4]int // of them, how many from each Source
 	Refined  int    // of the policies of one's own, how many the refinement tried
 	Budgets  int    // the budgets tried beside the scenario's
+	Breakers int    // the client's breakers tried beside the scenario's, with the best so far
 	Remedies int    // the service's remedies tried (AlsoService)
 	Rounds   []Round
 	Crowds   int // the crowds run in all
@@ -192,7 +193,7 @@ func (sr Search) Estimate() Work {
 	if sr.Custom != nil {
 		bases++
 	}
-	crowds := first + RefinePasses*RefineBest*maxNeighbours + len(Budgets(sr.Settings.Budget))*bases
+	crowds := first + RefinePasses*RefineBest*maxNeighbours + len(Budgets(sr.Settings.Budget))*bases + len(Breakers(sr.Settings.Breaker))*KeepBases
 	if sr.AlsoService {
 		crowds += len(Remedies(sr.Settings)) * KeepBases
 	}
@@ -220,7 +221,8 @@ func (sr Search) runnable(cs []Candidate) []Candidate {
 }
 
 // Run searches: every candidate on the first seed, budgets with the best
-// policies, the service's remedies with the best of those (AlsoService),
+// policies, breakers with the best of those, the service's remedies with
+// the best of all (AlsoService),
 // then rounds of the most promising on more seeds, the last on every seed.
 // The answer is a pure function of sr; it does not depend on o.
 //
@@ -276,6 +278,16 @@ func Run(sr Search, o Options) (Advice, error) {
 		}
 	}
 	bases = append(bases, sr.best(filter(all, func(c Candidate) bool { return c.Source == FromGrid }), KeepBases)...)
+	// runNew runs the candidates not run yet on the first seed, and keeps
+	// them.
+	runNew := func(cs []Candidate) error {
+		cs = sr.fresh(cs, seen)
+		if err := ex.runSeeds(cs, 1); err != nil {
+			return err
+		}
+		all = append(all, cs...)
+		return nil
+	}
 	budgets := Budgets(sr.Settings.Budget)
 	adv.Budgets = len(budgets)
 	var withBudget []Candidate
@@ -283,14 +295,26 @@ func Run(sr Search, o Options) (Advice, error) {
 		for _, c := range bases {
 			s := c.Settings
 			s.Budget = b
-			withBudget = append(withBudget, Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)})
+			withBudget = append(withBudget, c.under(s))
 		}
 	}
-	withBudget = sr.fresh(withBudget, seen)
-	if err := ex.runSeeds(withBudget, 1); err != nil {
+	if err := runNew(withBudget); err != nil {
 		return adv, err
 	}
-	all = append(all, withBudget...)
+	// The client's breakers with the best so far, budgets among them.
+	breakers := Breakers(sr.Settings.Breaker)
+	adv.Breakers = len(breakers)
+	var withBreaker []Candidate
+	for _, c := range sr.best(all, KeepBases) {
+		for _, b := range breakers {
+			s := c.Settings
+			s.Breaker = b
+			withBreaker = append(withBreaker, c.under(s))
+		}
+	}
+	if err := runNew(withBreaker); err != nil {
+		return adv, err
+	}
 	// Phase three: the service's remedies with the best so far.
 	if sr.AlsoService {
 		remedies := Remedies(sr.Settings)
@@ -299,15 +323,13 @@ func Run(sr Search, o Options) (Advice, error) {
 		for _, c := range sr.best(all, KeepBases) {
 			for _, r := range remedies {
 				s := c.Settings
-				s.Queue, s.DropExpired, s.QueueOrder = r.Queue, r.DropExpired, r.QueueOrder
-				withService = append(withService, Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)})
+				s.Queue, s.DropExpired, s.QueueOrder, s.RetryAfter = r.Queue, r.DropExpired, r.QueueOrder, r.RetryAfter
+				withService = append(withService, c.under(s))
 			}
 		}
-		withService = sr.fresh(withService, seen)
-		if err := ex.runSeeds(withService, 1); err != nil {
+		if err := runNew(withService); err != nil {
 			return adv, err
 		}
-		all = append(all, withService...)
 	}
 	for i := range all {
 		all[i].order = i
@@ -400,9 +422,17 @@ func (sr Search) promising(cs []Candidate, n int) []Candidate {
 	return out
 }
 
-// serviceKey is a candidate's budget and service.
+// under is c's policy from its source run under settings s instead, not
+// run yet.
+func (c Candidate) under(s backoff.Settings) Candidate {
+	return Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)}
+}
+
+// serviceKey is a candidate's budget and service, and whether it has a
+// breaker: the breakers tried, which often differ little, take a third
+// together at most.
 func serviceKey(s backoff.Settings) string {
-	return fmt.Sprintf("%s|%d|%v|%v", s.Budget, s.Queue, s.DropExpired, s.QueueOrder)
+	return fmt.Sprintf("%s|%d|%v|%v|%v|%d", s.Budget, s.Queue, s.DropExpired, s.QueueOrder, s.Breaker.On(), s.RetryAfter)
 }
 
 // picks are, for each goal in order, the candidate that meets every other
@@ -432,12 +462,22 @@ func (sr Search) picks(cs []Candidate) []Candidate {
 // closest is the n candidates that come closest, none meeting every goal:
 // for each goal, the one that meets the others and misses it the least;
 // the one that misses least in all; then the best of the rest by
-// byPromise.
+// byPromise. A candidate of the same shown figures as one kept goes
+// with it (Alike), as in the ranking: a breaker that never opens, say,
+// beside the same candidate without one.
 func (sr Search) closest(cs []Candidate, n int) []Candidate {
 	kept := map[string]bool{}
 	var out []Candidate
 	for _, c := range append(sr.picks(cs), sr.best(cs, len(cs))...) {
-		if !kept[c.key] && len(out) < n {
+		if kept[c.key] {
+			continue
+		}
+		if i := slices.IndexFunc(out, func(o Candidate) bool { return sameFigures(o, c) }); i >= 0 {
+			kept[c.key] = true
+			out[i].Alike = append(out[i].Alike, c)
+			continue
+		}
+		if len(out) < n {
 			kept[c.key] = true
 			out = append(out, c)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -568,17 +569,62 @@ func TestMissIsNeverZero(t *testing.T) {
 // The most work a search can do, by hand for the small scenario over 20
 // seeds with the service's remedies: every policy once, two refinements
 // of the best 4 at 10 neighbours each (80), 12 budgets with 20 bases (the
-// five, the 7 presets and the best 8: 240), 7 remedies with the best 8
-// (56: drop, lifo, both; the queue of 100 the capacity works off in the
-// timeout, and of 20, a tenth, each alone and dropping), then 30 on 3
-// more seeds (90) and 10 on 16 more (160): 626 past the policies; each
-// crowd of 300 clients and 2,400 fresh requests.
+// five, the 7 presets and the best 8: 240), 9 breakers with the best 8
+// (72: 3, 5, 10 and 20 failures open for 5 s and 30 s, and gobreaker's
+// 6:60s), 10 remedies with the best 8 (80: drop, lifo, both; the queue of
+// 100 the capacity works off in the timeout, and of 20, a tenth, each
+// alone and dropping; pushback of 1 s, 2 s and 5 s), then 30 on 3 more
+// seeds (90) and 10 on 16 more (160): 722 past the policies; each crowd
+// of 300 clients and 2,400 fresh requests.
 func TestEstimateByHand(t *testing.T) {
 	sr := Search{Settings: small(), Seeds: 20, Goals: mustGoals(t, "p99<=10s"), AlsoService: true}
 	first := len(sr.runnable(sr.policies()))
 	w := sr.Estimate()
-	if w.Crowds != first+626 || w.Clients != 2700 || w.Total != int64(first+626)*2700 || len(Remedies(sr.Settings)) != 7 {
-		t.Errorf("got %+v and %d remedies; want %d crowds of 2,700 and 7", w, len(Remedies(sr.Settings)), first+626)
+	if w.Crowds != first+722 || w.Clients != 2700 || w.Total != int64(first+722)*2700 || len(Remedies(sr.Settings)) != 10 || len(Breakers(sr.Settings.Breaker)) != 9 {
+		t.Errorf("got %+v, %d remedies and %d breakers; want %d crowds of 2,700, 10 and 9", w, len(Remedies(sr.Settings)), len(Breakers(sr.Settings.Breaker)), first+722)
+	}
+}
+
+// The breakers searched: the eight F:D and gobreaker's, less the
+// scenario's own, and none where the scenario has one.
+func TestBreakers(t *testing.T) {
+	if got := Breakers(backoff.Breaker{}); len(got) != 9 || got[0] != (backoff.Breaker{Failures: 3, Open: 5000}) || got[8] != (backoff.Breaker{Failures: 6, Open: 60000}) {
+		t.Errorf("no breaker: got %v, want 3:5s to 20:30s and 6:60s", got)
+	}
+	own := backoff.Breaker{Failures: 5, Open: 30000}
+	got := Breakers(own)
+	if len(got) != 9 || got[0].On() || slices.Contains(got, own) {
+		t.Errorf("the scenario's 5:30s: got %v, want none first and 5:30s left out", got)
+	}
+}
+
+// Pushback is among the service's remedies only where the service has a
+// capacity to reject with: 1 s, 2 s and 5 s, less the scenario's own, and
+// none where it has some; with a queue after the queue's remedies.
+func TestPushbackRemedies(t *testing.T) {
+	s := backoff.Defaults()
+	if got := Remedies(s); len(got) != 0 {
+		t.Errorf("no capacity: got %d remedies, want none", len(got))
+	}
+	s.Capacity = 100
+	var after []int
+	for _, r := range Remedies(s) {
+		after = append(after, r.RetryAfter)
+	}
+	if !slices.Equal(after, []int{1000, 2000, 5000}) {
+		t.Errorf("a capacity: got retry afters %v, want 1000, 2000 and 5000", after)
+	}
+	s.RetryAfter = 2000
+	after = after[:0]
+	for _, r := range Remedies(s) {
+		after = append(after, r.RetryAfter)
+	}
+	if !slices.Equal(after, []int{0, 1000, 5000}) {
+		t.Errorf("pushback of 2 s: got %v, want 0, 1000 and 5000", after)
+	}
+	q := small()
+	if rs := Remedies(q); rs[len(rs)-1].RetryAfter != 5000 || rs[0].RetryAfter != 0 || !rs[0].DropExpired {
+		t.Errorf("a queue: got %+v, want drop first and pushback last", rs)
 	}
 }
 

@@ -40,7 +40,7 @@ var worstPlans = []struct {
 	// 889 KB: 25 to 65 s in the line finder, which decoded the text again
 	// into a struct of 100,000 fields.
 	{"100,000 headers", headers(100000),
-		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 41)"},
+		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 45)"},
 	{"a list 100,000 deep", "policies = " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n",
 		"plan.toml:1: keys and lists nested 9 deep: want at most 8 (a plan's keys are 2 deep, as crowd.clients)"},
 	{"inline tables 50,000 deep", "crowd = " + strings.Repeat("{a = ", 50000) + "1" + strings.Repeat("}", 50000) + "\n",
@@ -54,11 +54,11 @@ var worstPlans = []struct {
 	{"a quoted name past a note", "note = \"\"\"\n\n\"\"\"\n\"" + strings.Repeat("b", 99) + "\" = 1\n",
 		"plan.toml:4: a key's name of 101 bytes: want at most 100 (a plan's longest is capacity_per_second)"},
 	{"50,000 dotted keys", dottedKeys(50000),
-		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 41)"},
+		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 45)"},
 	{"100,000 arrays of tables", strings.Repeat("[[a]]\n", 100000),
-		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 41)"},
+		"plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 45)"},
 	{"keys in an inline table", "crowd = {" + strings.Repeat("a = 1, ", 300) + "}\n",
-		"plan.toml:1: more than 200 keys and tables: want at most 200 (a plan has 41)"},
+		"plan.toml:1: more than 200 keys and tables: want at most 200 (a plan has 45)"},
 }
 
 // allocated is the bytes f allocates.
@@ -104,7 +104,7 @@ func TestDecodePlanBoundsExactly(t *testing.T) {
 	for _, tt := range []struct {
 		name, text, want string
 	}{
-		{"8 parts", deep(MaxNesting), "plan.toml:1: x: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
+		{"8 parts", deep(MaxNesting), "plan.toml:1: x: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
 		{"9 parts", deep(MaxNesting + 1), "plan.toml:2: keys and lists nested 9 deep: want at most 8 (a plan's keys are 2 deep, as crowd.clients)"},
 		// 1 for the key and 7 for its lists is 8; 8 lists is 9.
 		{"lists 8 deep", nestedList(MaxNesting), "plan.toml:1: policies = [[[[[[[]]]]]]]: [[[[[[]]]]]] is not a name: want the policies' names as strings, such as [\"fixed\", \"full jitter\"]"},
@@ -113,8 +113,8 @@ func TestDecodePlanBoundsExactly(t *testing.T) {
 		// table's key, a (3), and its inline tables' keys, b to f (4 to 8).
 		{"an inline table 8 deep", "policies = [{a = {b = {c = {d = {e = {f = 1}}}}}}]\n", "plan.toml:1: policies = [{...}]: {...} is not a name: want the policies' names as strings, such as [\"fixed\", \"full jitter\"]"},
 		{"an inline table 9 deep", "policies = [{a = {b = {c = {d = {e = {f = {g = 1}}}}}}}]\n", "plan.toml:1: keys and lists nested 9 deep: want at most 8 (a plan's keys are 2 deep, as crowd.clients)"},
-		{"200 keys and tables", headers(MaxKeys), "plan.toml:1: t0: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
-		{"201 keys and tables", headers(MaxKeys + 1), "plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 41)"},
+		{"200 keys and tables", headers(MaxKeys), "plan.toml:1: t0: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
+		{"201 keys and tables", headers(MaxKeys + 1), "plan.toml:201: more than 200 keys and tables: want at most 200 (a plan has 45)"},
 		{"200 values", list(MaxListValues), "plan.toml:1: policies = [...]: 1 is not a name: want the policies' names as strings, such as [\"fixed\", \"full jitter\"]"},
 		{"201 values", list(MaxListValues + 1), "plan.toml:1: more than 200 values in lists: want at most 200 (a plan's one list, policies, names at most 13)"},
 		{"a name of 100 bytes", named(MaxKeyBytes), "plan.toml:2: crowd." + strings.Repeat("k", 100) + ": not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},

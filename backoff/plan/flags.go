@@ -78,6 +78,15 @@ func Flags(p Plan) []string {
 	if s.QueueOrder != ds.QueueOrder {
 		flag("queue-order", s.QueueOrder.String())
 	}
+	if s.OutageHang != ds.OutageHang {
+		field(backoff.OutageHang, s.OutageHang)
+	}
+	if s.Breaker != ds.Breaker {
+		flag("breaker", s.Breaker.String())
+	}
+	if s.RetryAfter != ds.RetryAfter {
+		field(backoff.RetryAfter, s.RetryAfter)
+	}
 	if len(p.Policies) > 0 {
 		names := make([]string, len(p.Policies))
 		for i, n := range p.Policies {

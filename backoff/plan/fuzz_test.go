@@ -32,7 +32,8 @@ func FuzzDecodePlan(f *testing.F) {
 		"crowd = {clients = 1_000, seed = 0}\n", "[[spread]]\nseeds = 1\n", "note = \"\"\"\na\n\"\"\"\n", "[service]\nbudget = \"aws:500:5\"\nload_per_second = 10\nload_until_ms = 0\n",
 		"\xef\xbb\xbf[crowd]\r\nclients = 5\r\n",
 		"[service]\ncapacity_per_second = 100\nqueue = 1000\ntimeout_ms = \"1s\"\ndrop_expired = true\nqueue_order = \"lifo\"\n",
-		"[service]\nqueue = 1\n", "[service]\ntimeout_ms = 5\n", "[service]\ndrop_expired = 1\n", "[service]\nqueue_order = \"LIFO\"\nqueue = 0\n",
+		"[service]\nqueue = 1\n", "[service]\ntimeout_ms = 5\n", "[guards]\noutage_hang_ms = \"5s\"\nbreaker = \"gobreaker\"\nretry_after_ms = 2000\n",
+		"[guards]\nbreaker = \"5:30\"\n", "[guards]\nbreaker = 5\n", "[service]\ndrop_expired = 1\n", "[service]\nqueue_order = \"LIFO\"\nqueue = 0\n",
 		"[service]\ncapacity_per_second = 1\nqueue = 10_000_000\ntimeout_ms = 86_400_000\n", "a.b.c = 1\n[x.\"y,z\"]\n", "\"a\\u200bb\" = 1\n", "[crowd]\n\"x\\u202ey\" = 2\n",
 	} {
 		f.Add(s)

@@ -26,6 +26,7 @@ import (
 //	[crowd]                      clients, outage_ms, seed, slot_ms, draws
 //	[service]                    capacity_per_second, load_per_second, load_until_ms, budget, processes,
 //	                             queue, timeout_ms, drop_expired, queue_order
+//	[guards]                     outage_hang_ms, breaker, retry_after_ms: the client's guards
 //	[spread]                     seeds, draws: the crowd over many seeds
 //	[goals]                      what advise searches for, written only when there is one
 
@@ -151,6 +152,8 @@ var planTables = []struct{ name, doc string }{
 		"and are drawn. --preset fills them all."},
 	{"crowd", "The crowd: clients that all fail at 0 ms, when the outage starts, and retry."},
 	{"service", "The service once it is back, the fresh load on it, and its queue."},
+	{"guards", "The client's guards, and outages that hang: each off by default, and off it\n" +
+		"changes nothing."},
 	{"spread", "The crowd over many seeds: each figure's median, 95th percentile and worst\n" +
 		"over the seeds from [crowd] seed on."},
 	goalsTable,
@@ -358,6 +361,22 @@ func planKeys() []planKey {
 				}
 				return ""
 			}},
+		planTimeKey("guards", "outage_hang_ms", backoff.OutageHang, "While the service is down, an attempt hangs this long, then fails (a\n"+
+			"partition, and the client's connect timeout); the crowd's first attempts\n"+
+			"too. 0: the outage refuses each attempt at once.", "fails at once"),
+		{table: "guards", name: "breaker", doc: "A circuit breaker in each process: \"F:D\" opens after F failures in a row\n" +
+			"(1 to 1000) and fails every attempt at once, short-circuited, for D (a\n" +
+			"duration, 1 ms to 1 h), then lets one probe through; or a library's:\n" +
+			backoff.BreakerPresetValues() + ". Default \"none\".",
+			value: func(p Plan) string { return tomlString(p.Settings.Breaker.String()) },
+			read: planTextReader(func(p *Plan, s string) bool {
+				b, err := backoff.ParseBreaker(s)
+				p.Settings.Breaker = b
+				return err == nil
+			}),
+			rule: func(Plan) string { return backoff.BreakerList + backoff.BreakerPresetNames() }},
+		planTimeKey("guards", "retry_after_ms", backoff.RetryAfter, "A rejected attempt's client comes back this long after it instead of its own\n"+
+			"wait (HTTP's Retry-After, gRPC's pushback). 0: no pushback.", "no pushback"),
 		{table: "spread", name: "seeds", doc: "How many seeds, from the crowd's seed on.\n" +
 			"From 0 (none) to " + strconv.Itoa(backoff.MaxSeeds) + "; default 0, none.",
 			value: func(p Plan) string { return strconv.Itoa(p.Seeds) },

@@ -36,6 +36,7 @@ func richPlan() Plan {
 	s.Queue, s.Timeout, s.DropExpired, s.QueueOrder = 4000, 2500, true, backoff.LIFO
 	s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = 250, 120000, 5, 0
 	s.Growth = backoff.GrowthLinear
+	s.OutageHang, s.Breaker, s.RetryAfter = 3000, backoff.Breaker{Failures: 5, Open: 30000}, 1500
 	return Plan{Settings: s, Policies: []string{"full jitter", "fixed", "custom", "grpc"}, Seeds: 200, SeedDraws: backoff.Reference,
 		Note: "Checkout after a 30 s outage: 20,000 clients, 2,000 a second.\nThe \"custom\" one is grpc's waits from 250 ms."}
 }
@@ -139,6 +140,16 @@ func randomPlan(r *rand.Rand) Plan {
 		s.Timeout = pick(r, 0, backoff.MaxTimeout)
 		s.DropExpired = r.IntN(2) == 0
 		s.QueueOrder = backoff.QueueOrder(r.IntN(2))
+	}
+	// The guards, each off a third of the time.
+	if r.IntN(3) > 0 {
+		s.OutageHang = pick(r, 1, backoff.MaxWait)
+	}
+	if r.IntN(3) > 0 {
+		s.Breaker = backoff.Breaker{Failures: pick(r, 1, backoff.MaxBreakerFailures), Open: pick(r, 1, backoff.MaxWait)}
+	}
+	if r.IntN(3) > 0 {
+		s.RetryAfter = pick(r, 1, backoff.MaxWait)
 	}
 	p := Plan{Settings: s, Seeds: pick(r, 0, backoff.MaxSeeds), SeedDraws: backoff.Draws(r.IntN(2))}
 	if r.IntN(4) > 0 {
@@ -265,7 +276,8 @@ func TestDecodePlanForms(t *testing.T) {
 		"crowd = {clients = 1_000_000, outage_ms = \"2m\"}\n" +
 		"[custom]\nmultiplier = 3\njitter = \"Spread:0.25\"\n" +
 		"[service]\nbudget = \"AWS:500:5\"\nload_until_ms = 0\n" +
-		"capacity_per_second = 100\nqueue = 1_000\ntimeout_ms = \"1.5s\"\nqueue_order = \"Lifo\"\ndrop_expired = false\n"
+		"capacity_per_second = 100\nqueue = 1_000\ntimeout_ms = \"1.5s\"\nqueue_order = \"Lifo\"\ndrop_expired = false\n" +
+		"[guards]\noutage_hang_ms = \"5s\"\nbreaker = \"GoBreaker\"\nretry_after_ms = 2_000\n"
 	got, err := Decode("forms.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -276,6 +288,7 @@ func TestDecodePlanForms(t *testing.T) {
 	want.Settings.Multiplier, want.Settings.Jitter = 3000, backoff.Jitter{Kind: backoff.JitterSpread, Factor: 250}
 	want.Settings.Budget, want.Settings.LoadUntil = backoff.Budget{Kind: backoff.BudgetAWS, A: 500, B: 5}, 0
 	want.Settings.Capacity, want.Settings.Queue, want.Settings.Timeout, want.Settings.QueueOrder = 100, 1000, 1500, backoff.LIFO
+	want.Settings.OutageHang, want.Settings.Breaker, want.Settings.RetryAfter = 5000, backoff.Breaker{Failures: 6, Open: 60000}, 2000
 	if !got.Equal(want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -364,9 +377,9 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"too long", "#" + strings.Repeat("x", MaxBytes) + "\n", "plan.toml:1: a plan of 1048578 bytes: want at most 1048576 (a plan is a page of settings)"},
 
 		// Keys a plan does not have.
-		{"unknown at the top", "policies = []\ncolour = \"red\"\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
-		{"unknown table", "# a plan\n[colour]\nx = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
-		{"unknown dotted table", "\ncolour.x = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
+		{"unknown at the top", "policies = []\ncolour = \"red\"\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
+		{"unknown table", "# a plan\n[colour]\nx = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
+		{"unknown dotted table", "\ncolour.x = 1\n", "plan.toml:2: colour: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
 		{"unknown in a table", "[crowd]\nclients = 5\nclient = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"unknown dotted", "\n\ncrowd.client = 3\n", "plan.toml:3: crowd.client: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"keys are case-sensitive", "[crowd]\nClients = 5\n", "plan.toml:2: crowd.Clients: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
@@ -457,6 +470,12 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"a queue without a capacity", "[service]\nqueue = 1\n", "plan.toml:2: service.queue = 1: a queue needs a capacity to serve it: set capacity_per_second, or queue = 0"},
 		{"a timeout past a day", "[service]\ncapacity_per_second = 10\nqueue = 5\ntimeout_ms = \"25h\"\n", `plan.toml:4: service.timeout_ms = "25h" (90000000 ms): want a time from 0 to 86400000 ms`},
 		{"a timeout without a queue", "[service]\ntimeout_ms = \"1s\"\n", `plan.toml:2: service.timeout_ms = "1s" (1000 ms): a timeout needs a queue to wait in: set queue, or timeout_ms = 0`},
+		// The guards: their ranges, and the breaker's forms.
+		{"a hang past an hour", "[guards]\noutage_hang_ms = \"1h1ms\"\n", `plan.toml:2: guards.outage_hang_ms = "1h1ms" (3600001 ms): want a time from 0 to 3600000 ms`},
+		{"pushback below 0", "[guards]\nretry_after_ms = -1\n", "plan.toml:2: guards.retry_after_ms = -1: want a time from 0 to 3600000 ms"},
+		{"a breaker without its time", "[guards]\nbreaker = \"5\"\n", `plan.toml:2: guards.breaker = "5": want none, F:D (F consecutive failures from 1 to 1000, D how long it stays open, from 1 ms to 1 h: 5:30s) or a library's: gobreaker or failsafe-go`},
+		{"a breaker of 0 failures", "[guards]\nbreaker = \"0:30s\"\n", `plan.toml:2: guards.breaker = "0:30s": want none, F:D (F consecutive failures from 1 to 1000, D how long it stays open, from 1 ms to 1 h: 5:30s) or a library's: gobreaker or failsafe-go`},
+		{"a number for the breaker", "[guards]\nbreaker = 5\n", `plan.toml:2: guards.breaker = 5: want none, F:D (F consecutive failures from 1 to 1000, D how long it stays open, from 1 ms to 1 h: 5:30s) or a library's: gobreaker or failsafe-go, not a whole number`},
 		{"drop expired without a queue", "[service]\ndrop_expired = true\n", "plan.toml:2: service.drop_expired = true: only a queue holds expired requests: set queue, or drop_expired = false"},
 		{"lifo without a queue", "[service]\nqueue_order = \"LIFO\"\n", `plan.toml:2: service.queue_order = "LIFO": lifo takes the newest request from a queue: set queue, or queue_order = "fifo"`},
 		{"a string for drop expired", "[service]\ndrop_expired = \"yes\"\n", `plan.toml:2: service.drop_expired = "yes": want true or false, not a string`},
@@ -539,7 +558,8 @@ func applyFlags(t *testing.T, flags []string) Plan {
 		"clients": backoff.Clients, "outage": backoff.Outage, "seed": backoff.Seed, "slot": backoff.Slot, "max-elapsed": backoff.MaxElapsed,
 		"capacity": backoff.Capacity, "load": backoff.Load, "load-until": backoff.LoadUntil, "processes": backoff.Processes,
 		"queue": backoff.Queue, "timeout": backoff.Timeout, "custom-first-wait": backoff.CustomFirstWait, "custom-longest": backoff.CustomLongestWait,
-		"custom-attempts": backoff.CustomAttempts, "custom-max-elapsed": backoff.CustomMaxElapsed}
+		"custom-attempts": backoff.CustomAttempts, "custom-max-elapsed": backoff.CustomMaxElapsed,
+		"outage-hang": backoff.OutageHang, "retry-after": backoff.RetryAfter}
 	for i := 0; i < len(flags); i += 2 {
 		name := strings.TrimPrefix(flags[i], "--")
 		if name == "drop-expired" { // a switch: no value follows
@@ -569,6 +589,8 @@ func applyFlags(t *testing.T, flags []string) Plan {
 			p.Settings.Draws, err = backoff.ParseDraws(value)
 		case "budget":
 			p.Settings.Budget, err = backoff.ParseBudget(value)
+		case "breaker":
+			p.Settings.Breaker, err = backoff.ParseBreaker(value)
 		case "processes":
 			n, ok := backoff.ParseProcesses(value)
 			if !ok {
@@ -616,6 +638,7 @@ func TestPlanFlags(t *testing.T) {
 		"--custom-first-wait 250ms --custom-longest 2m --custom-attempts 5 " +
 		"--growth linear --multiplier 1.6 --jitter spread:0.2 --max-elapsed 5m --custom-max-elapsed 0 --capacity 2000 --load 500 --load-until 2m " +
 		"--budget grpc:10:0.1 --processes 20 --queue 4000 --timeout 2.5s --drop-expired --queue-order lifo " +
+		"--outage-hang 3s --breaker 5:30s --retry-after 1.5s " +
 		"--policies full-jitter,fixed,custom,grpc --seeds 200 --seed-draws reference"
 	if got := CommandLine(richPlan()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -672,6 +695,9 @@ func TestPlanValidate(t *testing.T) {
 		{bad(func(p *Plan) { p.Settings.Queue = -1 }), "service.queue = -1: want a whole number from 0 to 10000000"},
 		{bad(func(p *Plan) { p.Settings.Queue = 1 }), "service.queue = 1: a queue needs a capacity to serve it: set capacity_per_second, or queue = 0"},
 		{bad(func(p *Plan) { p.Settings.Timeout = 1 }), "service.timeout_ms = 1: a timeout needs a queue to wait in: set queue, or timeout_ms = 0"},
+		{bad(func(p *Plan) { p.Settings.OutageHang = -1 }), "guards.outage_hang_ms = -1: want a time from 0 to 3600000 ms"},
+		{bad(func(p *Plan) { p.Settings.RetryAfter = backoff.MaxWait + 1 }), "guards.retry_after_ms = 3600001: want a time from 0 to 3600000 ms"},
+		{bad(func(p *Plan) { p.Settings.Breaker = backoff.Breaker{Failures: 1001, Open: 1} }), "breaker: 1001 consecutive failures is not from 1 to 1000: write F:D, such as 5:30s, or none"},
 		{bad(func(p *Plan) { p.Settings.DropExpired = true }), "service.drop_expired = true: only a queue holds expired requests: set queue, or drop_expired = false"},
 		{bad(func(p *Plan) { p.Settings.QueueOrder = backoff.LIFO }), `service.queue_order = "lifo": lifo takes the newest request from a queue: set queue, or queue_order = "fifo"`},
 	}

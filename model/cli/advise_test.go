@@ -108,6 +108,12 @@ func TestAdviceIsHonest(t *testing.T) {
 		{"your own policy, other seeds and slots", []string{"advise", "--clients", "400", "--outage", "8s", "--capacity", "150", "--load", "80",
 			"--load-until", "40s", "--jitter", "full", "--multiplier", "1.5", "--slot", "50ms", "--seed", "3", "--seeds", "7",
 			"--goal", "peak<=5000/s", "--goal", "attempts<=1.5x", "--goal", "p99<=20s", "--goal", "not-through<=5%"}, ""},
+		// Breakers among the client's remedies (issue 26): a peak at the
+		// capacity, which short-circuited attempts never reach; the
+		// closest has the same figures with four breakers as without
+		// (their breakers never open), said in one line.
+		{"breakers", []string{"advise", "--clients", "2000", "--capacity", "100", "--goal", "peak<=1x", "--goal", "not-through<=50%",
+			"--also-service", "--seeds", "3"}, "closest"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := adviceOf(t, append(tt.args, "--format", "json")...)
@@ -125,6 +131,10 @@ func TestAdviceIsHonest(t *testing.T) {
 			text := adviceOf(t, tt.args...)
 			if tt.name == "the metastable scenario" {
 				checkGolden(t, filepath.Join(repoTestdata, "reports", "readme", "advise.txt"), text)
+			}
+			if tt.name == "breakers" && (!strings.Contains(text, "the best 8 so far with each of 9 breakers; the best 8 so far with each of 3 of the service's remedies") ||
+				!strings.Contains(text, "the same figures with breaker none, 3:5s, 5:5s, 10:5s, 20:5s: 5 candidates, one line")) {
+				t.Errorf("no breaker searched and shown with its command:\n%s", text)
 			}
 			for _, c := range shown {
 				if !strings.Contains(text, "\n   "+c.Command+"\n") {
@@ -337,8 +347,13 @@ func TestCandidateCommandsRunTheirCandidate(t *testing.T) {
 		c.Settings.Queue, c.Settings.DropExpired, c.Settings.QueueOrder = 50, true, backoff.LIFO
 		return c
 	}
+	guarded := func(c advice.Candidate) advice.Candidate {
+		c.Settings.Breaker, c.Settings.RetryAfter = backoff.Breaker{Failures: 5, Open: 5000}, 2000
+		return c
+	}
 	cands := []advice.Candidate{
 		{Source: advice.FromFive, Policy: s.Policy(backoff.FullJitter), Settings: s},
+		guarded(advice.Candidate{Source: advice.FromFive, Policy: s.Policy(backoff.Exponential), Settings: s}),
 		withBudget(advice.Candidate{Source: advice.FromPreset, Policy: grpc.Policy, Settings: s}, backoff.Budget{Kind: backoff.BudgetAWS, A: 100, B: 5}),
 		own(backoff.Policy{Name: "custom", FirstWait: 250, LongestWait: 60000, Multiplier: 1500, Jitter: backoff.Jitter{Kind: backoff.JitterSpread, Factor: 500}, Attempts: 8, MaxElapsed: 40000}),
 		remedied(withBudget(own(backoff.Policy{Name: "custom", FirstWait: 3000, LongestWait: 10000, Multiplier: 2000, Growth: backoff.GrowthLinear,

@@ -189,8 +189,15 @@ func TestCompareSaysWhatChangesNothing(t *testing.T) {
 			"which is not run here; run custom in B with --policies grpc,custom."}},
 		{[]string{"--attempts", "3"}, []string{"--attempts changes no figure: read only by the five (and custom where it follows them), " +
 			"none of which runs here; run one of the five in B with --policies grpc,exponential."}},
-		{[]string{"--processes", "4"}, []string{"--processes changes no figure: processes only share out budgets, and neither side has one; " +
+		{[]string{"--processes", "4"}, []string{"--processes changes no figure: processes only share out budgets and breakers, and neither side has one; " +
 			"give B one with --budget grpc:10:0.1."}},
+		// Pushback follows a rejection: without a capacity there is none
+		// (200 clients: a capacity of 200/10 = 20 a second to try).
+		{[]string{"--retry-after", "2s"}, []string{"--retry-after changes no figure: only a rejection carries it, and neither side has a capacity to reject; " +
+			"give B one with --capacity 20."}},
+		{[]string{"--retry-after", "2s", "--capacity", "100"}, nil},
+		{[]string{"--processes", "4", "--breaker", "5:30s"}, nil}, // a breaker a process
+		{[]string{"--outage-hang", "3s"}, nil},
 		// What runs it: each changes a figure, or may.
 		{[]string{"--custom-first-wait", "10s", "--policies", "grpc,custom"}, nil},
 		{[]string{"--attempts", "3", "--policies", "grpc,exponential"}, nil},

@@ -78,6 +78,7 @@ const (
 	queueOrderValue                   // backoff.ParseQueueOrder
 	goalValue                         // advice.ParseGoal: one goal, repeatable
 	processesValue                    // backoff.ParseProcesses: a whole number, or clients
+	breakerValue                      // backoff.ParseBreaker, its open time with a unit
 )
 
 // settingFlag is a settings flag and the setting it sets.
@@ -125,6 +126,9 @@ func settingFlags() []settingFlag {
 		fieldFlag(backoff.Timeout, timeValue, false),
 		{"drop-expired", dropExpiredValue, noField, false},
 		{"queue-order", queueOrderValue, noField, false},
+		fieldFlag(backoff.OutageHang, timeValue, false),
+		{"breaker", breakerValue, noField, false},
+		fieldFlag(backoff.RetryAfter, timeValue, false),
 		{"goal", goalValue, noField, false},
 	}
 }
@@ -278,6 +282,12 @@ func (d *settingsDraft) take(u flagUse) error {
 			return bad("fifo or lifo")
 		}
 		s.QueueOrder = o
+	case breakerValue:
+		b, err := readBreaker(u)
+		if err != nil {
+			return err
+		}
+		s.Breaker = b
 	case goalValue:
 		g, err := advice.ParseGoal(u.value)
 		var ge *advice.GoalError
@@ -306,6 +316,24 @@ func (d *settingsDraft) take(u flagUse) error {
 // which could be ms or s: "--outage 45: a time needs a unit: 45ms or 45s?".
 func bareTime(u flagUse) error {
 	return usagef("--%s %s: a time needs a unit: %s?", u.name, quoteOdd(u.value), orList(backoff.TimeReadings(u.value)))
+}
+
+// readBreaker reads --breaker: none, a library's name, or F:D whose open
+// time D has its unit as every time flag's ("5:30": 5:30ms or 5:30s?).
+func readBreaker(u flagUse) (backoff.Breaker, error) {
+	if readings := backoff.BreakerReadings(u.value); len(readings) > 0 {
+		return backoff.Breaker{}, usagef("--%s %s: the time it stays open needs a unit: %s?", u.name, quoteOdd(u.value), orList(readings))
+	}
+	b, err := backoff.ParseBreaker(u.value)
+	if err != nil {
+		return b, usagef("--%s %s: want %s", u.name, quoteOdd(u.value), breakerForms())
+	}
+	return b, nil
+}
+
+// breakerForms is what --breaker takes, each library's with its F:D.
+func breakerForms() string {
+	return backoff.BreakerList + backoff.BreakerPresetValues()
 }
 
 // readTime reads the value of a time flag that is no setting (--every,
@@ -500,6 +528,10 @@ func allowed(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return fmt.Sprintf("a whole number of requests from 0 (no queue) to %d", high)
 	case backoff.Timeout:
 		return fmt.Sprintf("0 (wait for ever) to %d ms", high)
+	case backoff.OutageHang:
+		return fmt.Sprintf("0 (the outage refuses at once) to %d ms", high)
+	case backoff.RetryAfter:
+		return fmt.Sprintf("0 (no pushback) to %d ms", high)
 	case backoff.Processes:
 		return fmt.Sprintf("a whole number from %d to %d, or clients (a process for each client, the fresh requests included)", low, high)
 	}
@@ -525,6 +557,8 @@ func allowedForm(sf settingFlag, l backoff.Limits, s backoff.Settings) string {
 		return backoff.BudgetList
 	case queueOrderValue:
 		return "fifo or lifo"
+	case breakerValue:
+		return breakerForms()
 	case dropExpiredValue:
 		return "no value: it is a switch"
 	case presetValue:

@@ -163,6 +163,15 @@ and the service then works on it for nothing (wasted) unless
 --drop-expired. A queue needs a capacity; a timeout, --drop-expired and
 lifo need a queue. Text reports show the queue's figures only when there is
 one; CSV and JSON always carry them (0 without a queue).
+
+--outage-hang, --breaker, --retry-after: the client's guards (help model).
+An attempt to the service while it is down hangs H before it fails; a
+breaker in each process opens after F failures in a row and fails every
+attempt of the process at once, short-circuited, for D, then lets one probe
+through (--breaker gobreaker is sony/gobreaker's defaults, 6:60s; failsafe-go
+its, 1:60s); a rejection tells its client to come back after R. Text reports
+say short-circuited attempts and breaker openings only where a breaker is
+set; CSV and JSON always carry them (0 without one).
 `)
 	return b.String()
 }
@@ -191,6 +200,13 @@ The five: each wait before retry n, with d = min(longest, first x 2^(n-1)):
 		if pr.Differs != "" {
 			b.WriteString(wrapHanging("  ", "    ", "differs: "+pr.Differs))
 		}
+		b.WriteString("\n")
+	}
+	b.WriteString("Breakers (--breaker NAME): a library's circuit breaker defaults, as F:D.\n\n")
+	for _, pr := range backoff.BreakerPresets() {
+		b.WriteString(wrapHanging(pr.Name+" ("+pr.Breaker.String()+"): ", "  ", pr.Library))
+		b.WriteString(wrapHanging("  ", "    ", "source: "+pr.Source))
+		b.WriteString(wrapHanging("  ", "    ", "differs: "+pr.Differs))
 		b.WriteString("\n")
 	}
 	b.WriteString("Example:\n  retry-planner crowd --policies exponential,grpc,aws,cenkalti --format csv\n")

@@ -274,7 +274,7 @@ func TestPlanErrors(t *testing.T) {
 		{"unknown key", "[crowd]\nclients = 5\n\n[policy]\nattempts = 3\nfirst_wait = 100\n",
 			"plan.toml:6: policy.first_wait: not a key of [policy], which takes first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms"},
 		{"unknown table", "# a comment\n[crowds]\nclients = 5\n",
-			"plan.toml:2: crowds: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [spread] and [goals]"},
+			"plan.toml:2: crowds: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
 		{"key in the wrong case", "[crowd]\nClients = 5\n", "plan.toml:2: crowd.Clients: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"wrong type", "note = \"x\"\n\n[crowd]\nclients = \"many\"\n",
 			`plan.toml:4: crowd.clients = "many": want a whole number from 1 to 1000000, not a string`},

@@ -153,10 +153,35 @@ func TestPlainRefusesTheQueue(t *testing.T) {
 		{[]string{"--plain", "--drop-expired=false"}, "drop-expired"},
 		{[]string{"--queue-order", "fifo", "--plain"}, "queue-order"},
 	} {
-		want := "retry-planner: --plain keeps the reference's settings and takes no --" + tt.flag + ": drop it, or use a report or the full-screen program, which take it\n"
-		out, errs, code := runArgs(t, "", tt.args...)
-		if code != 2 || out != "" || errs != want {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing and %q", tt.args, code, out, errs, want)
+		checkPlainRefuses(t, tt.args, tt.flag)
+	}
+}
+
+// checkPlainRefuses holds --plain with args to its one line refusing
+// --flag, exit 2 and nothing on standard output.
+func checkPlainRefuses(t *testing.T, args []string, flag string) {
+	t.Helper()
+	want := "retry-planner: --plain keeps the reference's settings and takes no --" + flag + ": drop it, or use a report or the full-screen program, which take it\n"
+	out, errs, code := runArgs(t, "", args...)
+	if code != 2 || out != "" || errs != want {
+		t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing and %q", args, code, out, errs, want)
+	}
+}
+
+// checkSavedPlan holds the plan crowd args saves to its report: loaded
+// again it gives the same report, and its text has each of lines.
+func checkSavedPlan(t *testing.T, args []string, lines ...string) {
+	t.Helper()
+	saved := filepath.Join(t.TempDir(), "saved.toml")
+	direct := reportOf(t, append(args, "--format", "json")...)
+	reportOf(t, append(args, "--save-plan", saved)...)
+	if got := reportOf(t, "crowd", "--plan", saved, "--format", "json"); got != direct {
+		t.Errorf("--plan saved: got\n%s\nwant\n%s", got, direct)
+	}
+	text := readFile(t, saved)
+	for _, line := range lines {
+		if !strings.Contains(text, line) {
+			t.Errorf("the plan saved has no %q:\n%s", line, text)
 		}
 	}
 }
@@ -164,28 +189,19 @@ func TestPlainRefusesTheQueue(t *testing.T) {
 // The plan a report ran keeps the queue, and loaded again it gives the
 // same report, every setting of the queue in its [service].
 func TestQueueSavePlan(t *testing.T) {
-	dir := t.TempDir()
-	saved := filepath.Join(dir, "q.toml")
 	args := append([]string{"crowd", "--policies", "exponential", "--clients", "300", "--load", "90", "--load-until", "20s"}, queueFlags()...)
-	direct := reportOf(t, append(args, "--format", "json")...)
-	reportOf(t, append(args, "--save-plan", saved)...)
-	if got := reportOf(t, "crowd", "--plan", saved, "--format", "json"); got != direct {
-		t.Errorf("--plan saved: got\n%s\nwant\n%s", got, direct)
-	}
-	text := readFile(t, saved)
-	for _, line := range []string{"\nqueue = 1000\n", "\ntimeout_ms = 1000\n", "\ndrop_expired = true\n", "\nqueue_order = \"lifo\"\n"} {
-		if !strings.Contains(text, line) {
-			t.Errorf("the plan saved has no %q:\n%s", line, text)
-		}
-	}
+	checkSavedPlan(t, args, "\nqueue = 1000\n", "\ntimeout_ms = 1000\n", "\ndrop_expired = true\n", "\nqueue_order = \"lifo\"\n")
 }
 
-// The shells complete --queue-order's two values.
+// The shells complete --queue-order's two values, and --breaker's none,
+// an example and the presets (issue 26).
 func TestQueueCompletion(t *testing.T) {
-	for _, args := range [][]string{{"__complete", "--queue-order", ""}, {"__complete", "crowd", "--queue-order", ""}} {
-		out, _, code := runArgs(t, "", args...)
-		if code != 0 || !strings.HasPrefix(out, "fifo\nlifo\n") {
-			t.Errorf("%q: exit %d, got %q, want fifo and lifo", args, code, out)
+	for flag, want := range map[string]string{"--queue-order": "fifo\nlifo\n", "--breaker": "none\n5:30s\ngobreaker\nfailsafe-go\n"} {
+		for _, args := range [][]string{{"__complete", flag, ""}, {"__complete", "crowd", flag, ""}} {
+			out, _, code := runArgs(t, "", args...)
+			if code != 0 || !strings.HasPrefix(out, want) {
+				t.Errorf("%q: exit %d, got %q, want %q first", args, code, out, want)
+			}
 		}
 	}
 }

@@ -759,7 +759,8 @@ func policySettings() []policySetting {
 // no figure (issue 24, item 6): a policy's setting that no policy either
 // side runs reads (the same policies come of it at either value, as custom
 // is not run, or a preset keeps its own waits), and the processes where
-// neither side has a budget. Each comes with the flag that would run what
+// neither side has a budget or a breaker, pushback where neither has a
+// capacity. Each comes with the flag that would run what
 // reads it in B.
 func (ra *reportArgs) idleSettings(s backoff.Settings, policies []backoff.Policy, draft *settingsDraft) []vreport.Idle {
 	a := ra.compare.Settings
@@ -801,9 +802,14 @@ func (ra *reportArgs) idleSettings(s backoff.Settings, policies []backoff.Policy
 				Action: "run one of the five in B", Run: "--policies " + strings.Join(append(names, "exponential"), ",")})
 		}
 	}
-	if a.Processes != s.Processes && a.Budget.Kind == backoff.BudgetNone && s.Budget.Kind == backoff.BudgetNone {
-		out = append(out, vreport.Idle{Flag: "--processes", Why: "processes only share out budgets, and neither side has one",
+	if a.Processes != s.Processes && a.Budget.Kind == backoff.BudgetNone && s.Budget.Kind == backoff.BudgetNone && !a.Breaker.On() && !s.Breaker.On() {
+		out = append(out, vreport.Idle{Flag: "--processes", Why: "processes only share out budgets and breakers, and neither side has one",
 			Action: "give B one", Run: "--budget grpc:10:0.1"})
+	}
+	if a.RetryAfter != s.RetryAfter && a.Capacity == 0 && s.Capacity == 0 {
+		// Pushback follows a rejection, and only a capacity rejects.
+		out = append(out, vreport.Idle{Flag: "--retry-after", Why: "only a rejection carries it, and neither side has a capacity to reject",
+			Action: "give B one", Run: fmt.Sprintf("--capacity %d", max(s.Clients/10, 1))})
 	}
 	return out
 }

@@ -352,6 +352,16 @@ func checkCrowdFormats(t *testing.T, text, csvDoc string, doc []kv) {
 	} else if strings.Contains(text, "timed out") || strings.Contains(text, "queue peak") {
 		t.Errorf("no queue, yet the text speaks of one:\n%s", text)
 	}
+	// With a breaker the counts take short-circuited after those, and the
+	// times table the breakers opened last.
+	breaker, _ := lookup(get(t, doc, "settings").([]kv), "breaker")
+	times := `(?m)^  (\S+(?: jitter)?) +(-|\d+) +(\d+ ms) +(yes|no) +(-|\d+ ms) +(-|\d+ ms) +(-|\d+ ms)$`
+	if breaker != nil {
+		counts = slices.Insert(counts, slices.Index(counts, "through"), "short_circuited")
+		times = strings.TrimSuffix(times, "$") + ` +(\d+)$`
+	} else if strings.Contains(text, "short-circuited") || strings.Contains(text, "breaker opened") {
+		t.Errorf("no breaker, yet the text speaks of one:\n%s", text)
+	}
 	for _, r := range rowsOf(t, fmt.Sprintf(`(?m)^  (\S+(?: jitter)?)((?: +\d+){%d})$`, len(counts)), text) {
 		p := byName[r[0]]
 		var want []string
@@ -362,11 +372,18 @@ func checkCrowdFormats(t *testing.T, text, csvDoc string, doc []kv) {
 			t.Errorf("%s service: text %q, JSON %q", r[0], got, want)
 		}
 	}
-	for _, r := range rowsOf(t, `(?m)^  (\S+(?: jitter)?) +(-|\d+) +(\d+ ms) +(yes|no) +(-|\d+ ms) +(-|\d+ ms) +(-|\d+ ms)$`, text) {
+	timesRows := rowsOf(t, times, text)
+	if len(timesRows) != len(policies) {
+		t.Errorf("the text's service times have %d rows, JSON %d policies", len(timesRows), len(policies))
+	}
+	for _, r := range timesRows {
 		p := byName[r[0]]
 		overloaded := map[string]string{"yes": "true", "no": "false"}[r[3]]
 		got := []string{strings.Trim(r[1], "-"), ms(r[2]), overloaded, ms(r[4]), ms(r[5]), ms(r[6])}
 		want := []string{f(p, "slot_capacity"), f(p, "stable_from_ms"), f(p, "still_overloaded"), f(p, "latency_p50_ms"), f(p, "latency_p99_ms"), f(p, "latency_max_ms")}
+		if breaker != nil {
+			got, want = append(got, r[7]), append(want, f(p, "breaker_opened"))
+		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s service times: text %q, JSON %q", r[0], got, want)
 		}
@@ -446,6 +463,10 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 		keys, capAt = []string{"attempts", "served", "rejected", "failed_while_down", "timed_out", "wasted", "dropped", "capacity", "queue"}, 8
 		re = `(?m)^ +(\d+) ms +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(-|\d+) +(\d+)$`
 	}
+	if b, _ := lookup(get(t, doc, "settings").([]kv), "breaker"); b != nil {
+		keys = append(keys, "short_circuited", "breaker_opened")
+		re = strings.TrimSuffix(re, "$") + ` +(\d+) +(\d+)$`
+	}
 	for _, s := range slots {
 		if !busyRow(t, s) {
 			continue // the text has a row for each row with any
@@ -466,11 +487,11 @@ func checkTimelineFormats(t *testing.T, text, csvDoc string, doc []kv) {
 }
 
 // busyRow reports whether a timeline's row (JSON) has anything: an
-// attempt, a retry, or with a queue a request the service reached or left
-// waiting.
+// attempt, a retry, with a queue a request the service reached or left
+// waiting, or a breaker that opened.
 func busyRow(t *testing.T, row node) bool {
 	t.Helper()
-	for _, k := range []string{"attempts", "retries", "wasted", "dropped", "queue"} {
+	for _, k := range []string{"attempts", "retries", "wasted", "dropped", "queue", "breaker_opened"} {
 		if v, ok := lookup(row.([]kv), k); ok && cell(t, v) != "0" {
 			return true
 		}

@@ -141,6 +141,13 @@ func reportCases() []reportCase {
 		{"queue/timeline", with(queued(), "timeline", "--policy", "exponential", "--slot", "10s")},
 		{"queue/timeline-all", with(queued(), "timeline", "--policies", "exponential,full-jitter", "--slot", "30s", "--drop-expired")},
 		{"queue/crowd-seeds", with(queued(), "crowd", "--seeds", "5", "--policies", "exponential,full-jitter", "--queue-order", "lifo")},
+		// The client's guards (issue 26): the README's three, each alone,
+		// then all three together, and their timeline.
+		{"guards/hang", with(guarded(), "crowd", "--policies", "exponential", "--outage-hang", "5s")},
+		{"guards/breaker", with(guarded(), "crowd", "--policies", "exponential", "--breaker", "5:30s", "--processes", "10")},
+		{"guards/retry-after", with(guarded(), "crowd", "--policies", "exponential", "--retry-after", "5s")},
+		{"guards/all", with(guarded(), "crowd", "--policies", "exponential,full-jitter", "--outage-hang", "5s", "--breaker", "5:30s", "--processes", "10", "--retry-after", "5s")},
+		{"guards/timeline", with(guarded(), "timeline", "--policy", "exponential", "--outage-hang", "5s", "--breaker", "5:30s", "--processes", "10", "--retry-after", "5s", "--slot", "1s")},
 	}
 	// The reference's draws where a report shows the original program's
 	// figures (its one seed, at its settings) or draws cut short; every
@@ -162,6 +169,10 @@ func queued() []string {
 	return []string{"--clients", "2000", "--outage", "30s", "--attempts", "4", "--capacity", "100", "--load", "95", "--load-until", "5m",
 		"--queue", "1000", "--timeout", "1s"}
 }
+
+// guarded is the README's scenario of the client's guards: 1,000
+// clients, a capacity of 100 a second and a fresh load of 50 a second.
+func guarded() []string { return []string{"--clients", "1000", "--capacity", "100", "--load", "50"} }
 
 // metastable is the README's metastable failure: a load of 95% of the
 // capacity, which un-jittered retries keep overloaded as long as it lasts.
@@ -449,7 +460,8 @@ func FuzzParseArgs(f *testing.F) {
 		"crowd\x00--seeds\x003\x00--seed-draws\x00reference\x00--draws\x00independent", "--seed-draws\x00REFERENCE\x00crowd",
 		"crowd\x00--out\x00a\nb", "crowd\x00--plan\x00\u200bplan.toml", "crowd\x00--save-plan\x00\xff.toml",
 		"--plan\x00presets.toml", "--plan\x00presets.toml\x00--attempts\x0050", "--plan\x00presets.toml\x00--preset\x00polly\x00--seed-draws\x00reference",
-		"--preset\x00aws\x00--plan\x00presets.toml\x00--plan\x00a.toml"} {
+		"--preset\x00aws\x00--plan\x00presets.toml\x00--plan\x00a.toml", "crowd\x00--breaker\x005:30", "crowd\x00--breaker\x00GoBreaker\x00--retry-after\x002",
+		"--plain\x00--breaker\x00none", "crowd\x00--breaker\x00:1s", "crowd\x00--outage-hang\x001h1ms"} {
 		f.Add(seed)
 	}
 	for _, seed := range []string{"", "--plain", "--help", "--version", "help\x00crowd", "help\x00presets", "--seed\x00", "jobs\x00--\x00-x:1",

@@ -186,6 +186,9 @@ func (p *parse) addSettingsFlags(fs *pflag.FlagSet) {
 	add("timeout", "T", fmt.Sprintf("a client waits this long for its answer from the queue, then fails and may retry while its request stays queued (needs --queue): 0 (for ever) to %s (default 0)", backoff.FormatTime(backoff.MaxTimeout)))
 	p.addOffSwitch(fs, "drop-expired", "the service drops a request whose client timed out, using no capacity, instead of working on it for nothing (needs --queue; =false turns off a plan's)")
 	add("queue-order", "O", "which waiting request the service takes next: fifo (the oldest) or lifo (the newest; needs --queue) (default fifo)")
+	add("outage-hang", "T", fmt.Sprintf("while the service is down an attempt hangs this long, then fails (a partition; the client's connect timeout): 0 (it fails at once) to %s (default 0)", maxWait))
+	add("breaker", "B", "a circuit breaker in each process: F:D opens after F failures in a row (1 to 1000) and fails the process's attempts at once for D (1ms to 1h), then lets one probe through; none, or a library's: "+backoff.BreakerPresetValues()+" (default none)")
+	add("retry-after", "T", fmt.Sprintf("a rejected attempt's client comes back this long after it, not after its own wait (Retry-After, gRPC's pushback): 0 (none) to %s (default 0)", maxWait))
 	add("goal", "G", "a goal advise and the advice pane search for, once for each: not-through<=P%, recovered<=T, peak<=Fx or peak<=R/s, p99<=T, attempts<=Fx; quoted for the shell ('recovered<=60s'); see help goals")
 }
 
@@ -199,6 +202,15 @@ func init() {
 	// Commands take any case, as every name on the command line does
 	// (CROWD, --format JSON, --policy Full_Jitter).
 	cobra.EnableCaseInsensitive = true
+}
+
+// breakerPresetNames are the breaker presets' names, as --breaker takes them.
+func breakerPresetNames() []string {
+	var names []string
+	for _, pr := range backoff.BreakerPresets() {
+		names = append(names, pr.Name)
+	}
+	return names
 }
 
 // settingsCompletions are how the shells complete the settings flags'
@@ -217,6 +229,7 @@ func settingsCompletions() map[string]cobra.CompletionFunc {
 		"seed-draws":  fixed("reference", "independent"),
 		"budget":      fixed("none", "grpc:10:0.1", "aws:500:5"),
 		"queue-order": fixed("fifo", "lifo"),
+		"breaker":     fixed(append([]string{"none", "5:30s"}, breakerPresetNames()...)...),
 		"processes":   fixed("clients"),
 		"goal":        fixed(advice.Examples...),
 	}

@@ -86,10 +86,36 @@ c(t) = floor(C(t+1)/1000) - floor(Ct/1000) requests, in three steps:
 The run ends when nothing is pending and the queue is empty. Slots still
 count retries and attempts (at arrival); they no longer bound capacity.
 
+THE CLIENT'S GUARDS, AND OUTAGES THAT HANG (each off by default)
+  --outage-hang H  an attempt sent while the service is down, and a crowd
+                   client's first attempt, fails at t + H, not at t (a
+                   partition: the client's connect timeout); it counts at t,
+                   in failed_while_down, fails even if the service is back
+                   by t + H, is never timed out, and its client goes on from
+                   t + H.
+  --breaker F:D    a breaker per process, closed at 0 ms: while closed each
+                   outcome counts when it is known, a failure (a hang's at
+                   t + H, a rejection, a timeout) adding 1 to the failures in
+                   a row and a served attempt setting them to 0; the F-th
+                   opens it at that moment t0. Until t0 + D each attempt of
+                   the process fails at once, short-circuited (no capacity,
+                   no queue, no gRPC token; its client goes on as after any
+                   failure). The first attempt from t0 + D on is the probe;
+                   until its outcome every other attempt is short-circuited;
+                   served, it closes the breaker, failed, opens it again for
+                   D. While open only the probe's outcome counts.
+  --retry-after R  a rejected attempt's client comes back at t + R instead
+                   of t + w(k), out of time judged against t + R; the draw
+                   for w(k) is still made. Only rejections carry it.
+  Within a millisecond: the failures that come due (timeouts, hangs), in
+  client order, then the arrivals, then with a queue the service; a breaker
+  follows them in that order, so an arrival after the F-th failure of the
+  same millisecond is short-circuited.
+
 FIGURES (their JSON names)
   clients               the crowd and the fresh requests
   attempts, retries     every attempt; those after a client's first
-  served, rejected, failed_while_down, timed_out
+  served, rejected, failed_while_down, timed_out, short_circuited
                         attempts by outcome; they add up to attempts
   through, gave_up, throttled, out_of_time
                         clients by how they ended; they add up to clients
@@ -104,8 +130,9 @@ FIGURES (their JSON names)
                         the most retries in one slot, and the first such
                         slot's start
   peak_after_back, peak_after_back_from_ms
-                        the most attempts at or after the outage's end in
-                        one slot, and its start
+                        the most attempts that reach the service (not
+                        short-circuited) at or after the outage's end in one
+                        slot, and its start
   slot_capacity         ceil(C*S/1000); null without a capacity
   all_through_by_ms     the latest served attempt; null if none
   crowd_all_through_by_ms
@@ -126,6 +153,9 @@ FIGURES (their JSON names)
                         they add up to timed_out
   queue_peak            the most requests in the queue after any
                         millisecond's arrivals
+  short_circuited       attempts a breaker failed at once; 0 without one
+  breaker_opened        how many times any breaker opened, again after a
+                        failed probe included
 Nearest rank: the value at rank ceil(p*n/100) of the sorted values,
 counting from 1. Every default gives the original program's figures.
 
@@ -228,8 +258,9 @@ crowd --compare
           where both run as many clients, else by share of the clients
           touched), only in a or only in b.
 timeline  from_ms,retries,attempts,served,rejected,failed_while_down,
-          capacity (empty while the service is down, or without one) and,
-          with a queue, timed_out, wasted, dropped, queue;
+          capacity (empty while the service is down, or without one),
+          with a queue timed_out, wasted, dropped, queue, and with a
+          breaker short_circuited, breaker_opened;
           then slot_ms (the crowd's slot, which shares out the capacity) and
           row_ms (--every: the row's width, a whole number of slots): a row
           per row of time up to the last with any attempt, its slots summed
@@ -256,7 +287,8 @@ at: its first_wait_ms, longest_wait_ms, attempts and max_elapsed_ms are the
 five's; "custom" {first_wait_ms, longest_wait_ms, attempts, max_elapsed_ms},
 there only when your own policy has waits of its own (--preset, --custom-*),
 is what custom runs at; "processes" is how many ran, with --processes clients
-the clients and the fresh requests. A policy carries "policy" and
+the clients and the fresh requests; outage_hang_ms, breaker and
+retry_after_ms are there only when set. A policy carries "policy" and
 "policy_settings", its own.
 schedule  policy, policy_settings, client, retries [{attempt, wait_ms, at_ms,
           low_ms, high_ms, cut_short, outcome}], end, through_at_ms, made,
@@ -290,7 +322,7 @@ advise    slot_ms, seeds {first, last, count, draws}, goals [{goal, figure,
           from_ms, to_ms, arrive, serve, queue, timeout_ms, floor, slow,
           allowed, most, capacity_needed, goal_allowed, not_through_needed,
           words}], searched_goals [goal], candidates_tried, search {five,
-          presets, yours, grid, refined, budgets, remedies, rounds
+          presets, yours, grid, refined, budgets, breakers, remedies, rounds
           [{candidates, seeds}], crowds}, meets and closest (closest only
           when meets is empty), each
           [{rank, candidate, policy, source, policy_settings, budget,
@@ -308,7 +340,8 @@ of those served, rejected and failed while down, the capacity as a line and
 the outage's end dashed; --from back draws the time from the outage's end
 on, scaled to it. With a queue a bar stacks served, then the expired
 requests wasted (or dropped), rejected and failed while down, and a panel
-under each policy draws the queue's length against its limit. crowd draws a
+under each policy draws the queue's length against its limit. With a
+breaker the attempts it short-circuited top the bar, in teal. crowd draws a
 panel per figure and a bar per policy, "still overloaded" over the stable
 from of a policy that was, and with a queue its wasted (or dropped) and queue
 peak; with --seeds each bar is the median with a whisker to the 95th
@@ -400,8 +433,9 @@ be through within it: the last client through no sooner than the first
 moment the service has completed the backlog and the load since, less those
 lost; a candidate that recovers sooner loses clients or keeps them waiting
 without overloading the service (recovery counts the last overload, not the
-last client through). These hold without the client guards of MODEL.md
-section 7 (breakers, hangs, pushback), which this program does not model.
+last client through). They hold with the client's guards too (section 7):
+a breaker or pushback keeps attempts from the service but adds no capacity,
+and a hang only delays a failure; the search's breakers are held to them.
 
 THE SEARCH
 advise tries, every one on the first seed: the five over your waits, the

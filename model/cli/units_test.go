@@ -29,8 +29,8 @@ func timeFlagArgs() [][]string {
 // case, and 0 alone.
 func TestTimeFlagsNeedAUnit(t *testing.T) {
 	flags := timeFlagArgs()
-	if len(flags) != 12 {
-		t.Errorf("got %d time flags, want 12 (ten settings, --every and --max-time): %q", len(flags), flags)
+	if len(flags) != 14 {
+		t.Errorf("got %d time flags, want 14 (twelve settings, --every and --max-time): %q", len(flags), flags)
 	}
 	for _, flag := range flags {
 		name := flag[len(flag)-1]

@@ -205,6 +205,7 @@ var adviceSettings = []adviceSetting{
 	{"jitter", func(_ backoff.Settings, c advice.Candidate) string { return c.Policy.Jitter.String() }, false, true},
 	{"attempts", func(_ backoff.Settings, c advice.Candidate) string { return fmt.Sprint(c.Policy.Attempts) }, false, true},
 	{"budget", func(_ backoff.Settings, c advice.Candidate) string { return c.Settings.Budget.String() }, false, false},
+	{"breaker", func(_ backoff.Settings, c advice.Candidate) string { return c.Settings.Breaker.String() }, false, false},
 	{"service", func(s backoff.Settings, c advice.Candidate) string {
 		if ch := advice.ServiceChanges(s, c.Settings); len(ch) > 0 {
 			return strings.Join(ch, ", ")
@@ -267,8 +268,8 @@ func rowName(c advice.Candidate) string {
 // AdviceTable is the table's columns and rows for a width: a row per
 // candidate shown, its rank, its policy's name ("yours" for one of one's
 // own), the settings that differ among the candidates (first wait, longest
-// wait, jitter, attempts, budget, the service's remedies, growth, limit on
-// total time), each goal ticked (✓) or missed (✗) with its value at the
+// wait, jitter, attempts, budget, breaker, the service's remedies, growth,
+// limit on total time), each goal ticked (✓) or missed (✗) with its value at the
 // 95th percentile, the attempts a client and the p99 latency (medians).
 // Where the width is short it leaves out the p99, then the attempts a
 // client, shortens the heads, leaves out the growth and the limit in all,

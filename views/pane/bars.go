@@ -9,13 +9,15 @@ const CapacityMark = "│"
 // attempts served, rejected (the service was back but its slot full), and
 // failed while the service was down; with a queue, the expired requests
 // the service worked on for nothing (wasted: busy, yet serving nobody) and
-// those it dropped.
+// those it dropped; with a breaker, the attempts it failed at once
+// (short-circuited: they never reached the service).
 const (
 	ServedGlyph   = "█"
 	RejectedGlyph = "▒"
 	DownGlyph     = "░"
 	WastedGlyph   = "▓"
 	DroppedGlyph  = "×"
+	ShortGlyph    = "╌"
 )
 
 // segment is one part of a stacked bar: n attempts drawn with glyph.

@@ -163,6 +163,10 @@ func serviceColumns(d RunData) []figureColumn {
 		}
 		cols = append(cols, figureColumn{head: "queue peak", short: "queue", cell: count(get("queue_peak")), spread: "queue_peak", value: always(get("queue_peak"))})
 	}
+	if s.Breaker.On() {
+		cols = append(cols, figureColumn{head: "short-circuited", short: "short", cell: count(get("short_circuited")), spread: "short_circuited", value: always(get("short_circuited"))},
+			figureColumn{head: "breaker opened", short: "opened", cell: count(get("breaker_opened")), spread: "breaker_opened", value: always(get("breaker_opened"))})
+	}
 	if s.Budget.Kind != backoff.BudgetNone {
 		cols = append(cols, figureColumn{head: "throttled", short: "throttled", cell: count(get("throttled")), spread: "throttled", value: always(get("throttled"))})
 	}
@@ -445,6 +449,9 @@ func ServiceSentence(s backoff.Settings) string {
 		}
 		parts = append(parts, fmt.Sprintf("retries are limited by the budget %s in each of %s", s.Budget, procs))
 	}
+	if g := words.Guards(s); g != "" {
+		parts = append(parts, g)
+	}
 	return strings.Join(parts, "; ") + "."
 }
 
@@ -522,6 +529,9 @@ func crowdLegend(d RunData) string {
 	if s.HasQueue() {
 		out += fmt.Sprintf(" timed out: attempts whose client stopped waiting; wasted: expired requests the service worked on for nothing (%s in pane 3), "+
 			"dropped: those it dropped; queue peak: the most requests waiting, of at most %s.", WastedGlyph, words.Count(s.Queue))
+	}
+	if s.Breaker.On() {
+		out += " " + words.BreakerLegend
 	}
 	switch {
 	case d.Seeds > 0 && d.Spread != nil && d.SpreadSoFar:

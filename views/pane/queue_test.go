@@ -151,16 +151,21 @@ func TestAggregateRowsWithAQueue(t *testing.T) {
 	}
 }
 
+// timelineRun is pane 3's run of d in rows of rowMs.
+func timelineRun(d RunData, rowMs int) TimelineRun {
+	r := TimelineRun{Settings: d.Settings, Policies: d.Policies}
+	for _, c := range d.Crowds {
+		r.Rows = append(r.Rows, AggregateRows(c.Series, rowMs))
+	}
+	return r
+}
+
 // Pane 3 stacks wasted work in a character of its own, says so in its
 // legend, and gives the queue's length after the row against its limit;
 // every line fits the width.
 func TestPane3Queue(t *testing.T) {
 	st := DefaultStyles()
-	d := six(t, smallQueue(), 0)
-	r := TimelineRun{Settings: d.Settings, Policies: d.Policies}
-	for _, c := range d.Crowds {
-		r.Rows = append(r.Rows, AggregateRows(c.Series, 5000))
-	}
+	r := timelineRun(six(t, smallQueue(), 0), 5000)
 	td := TimelineData{B: r, Chosen: int(backoff.Exponential), RowMs: 5000}
 	head, body := TimelineHead(td, 100, st), TimelineBody(td, 100, st)
 	if !strings.Contains(head, WastedGlyph+" wasted") || !strings.Contains(head, "of 100") {

@@ -114,7 +114,7 @@ func PlanChanges(a, b backoff.Settings) string {
 				return "x" + backoff.FormatThousandths(v)
 			case f == backoff.Queue && v == 0:
 				return "none"
-			case f == backoff.Timeout && v == 0:
+			case (f == backoff.Timeout || f == backoff.OutageHang || f == backoff.RetryAfter) && v == 0:
 				return "none"
 			case f == backoff.Processes && v == backoff.PerClient:
 				return "one a client"
@@ -143,6 +143,9 @@ func PlanChanges(a, b backoff.Settings) string {
 	if a.DropExpired != b.DropExpired {
 		out = append(out, fmt.Sprintf("drop expired %s → %s", yesNo(a.DropExpired), yesNo(b.DropExpired)))
 	}
+	if a.Breaker != b.Breaker {
+		out = append(out, fmt.Sprintf("breaker %s → %s", a.Breaker, b.Breaker))
+	}
 	return strings.Join(out, ", ")
 }
 
@@ -151,7 +154,7 @@ func PlanChanges(a, b backoff.Settings) string {
 func fieldName(f backoff.Field) string {
 	return [...]string{"first wait", "longest wait", "attempts", "clients", "outage", "seed", "slot", "multiplier",
 		"limit on total time", "your own first wait", "your own longest wait", "your own attempts", "your own limit on total time",
-		"capacity a second", "load a second", "load until", "processes", "queue", "timeout"}[f]
+		"capacity a second", "load a second", "load until", "processes", "queue", "timeout", "outage hang", "retry after"}[f]
 }
 
 // FieldName is fieldName for any field, "" for one that is not.

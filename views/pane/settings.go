@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -34,6 +35,10 @@ func SettingsValue(s backoff.Settings, f backoff.Field) string {
 		return "none"
 	case f == backoff.Timeout && v == 0:
 		return "none: waits for ever"
+	case f == backoff.OutageHang && v == 0:
+		return "none: fails at once"
+	case f == backoff.RetryAfter && v == 0:
+		return "none"
 	case f == backoff.Multiplier:
 		return "x" + backoff.FormatThousandths(v)
 	case f.IsTime():
@@ -66,6 +71,11 @@ func SettingsSummary(s backoff.Settings, seeds int, spreadDraws backoff.Draws, w
 	}
 	service := [][]string{row(backoff.Capacity), row(backoff.Load), row(backoff.LoadUntil), {"budget", s.Budget.String()}, row(backoff.Processes),
 		row(backoff.Queue), row(backoff.Timeout), {"queue order", QueueOrderName(s.QueueOrder)}, {"drop expired", yesNo(s.DropExpired)}}
+	if s.HasGuards() {
+		// Said only when one is set, as the five's limit: the form's
+		// service page holds them.
+		service = append(service, row(backoff.OutageHang), []string{"breaker", BreakerName(s.Breaker)}, row(backoff.RetryAfter))
+	}
 	custom := s.Custom()
 	growth := [][]string{row(backoff.Multiplier)}
 	if s.Growth == backoff.GrowthLinear {
@@ -95,6 +105,15 @@ func GrowthName(g backoff.Growth) string {
 		return "linear, plus the first wait"
 	}
 	return "exponential, times the multiplier"
+}
+
+// BreakerName is a breaker as pane 5 says it: "none", "5:30s: 5 failures
+// in a row open it for 30 s".
+func BreakerName(b backoff.Breaker) string {
+	if !b.On() {
+		return "none"
+	}
+	return fmt.Sprintf("%s: %s", b, words.BreakerRule(b))
 }
 
 // QueueOrderName is a queue's order as the form offers it: "fifo, the

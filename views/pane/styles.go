@@ -13,6 +13,7 @@ import (
 type palette struct {
 	text, muted, accent, onAccent, bar, after, good, warn, bad lipgloss.TerminalColor
 	waste                                                      lipgloss.TerminalColor // a queue's wasted work
+	short                                                      lipgloss.TerminalColor // attempts a breaker failed at once
 }
 
 func colours() palette {
@@ -27,6 +28,7 @@ func colours() palette {
 		warn:     lipgloss.AdaptiveColor{Light: "3", Dark: "11"},
 		bad:      lipgloss.AdaptiveColor{Light: "1", Dark: "9"},
 		waste:    lipgloss.AdaptiveColor{Light: "6", Dark: "14"},
+		short:    lipgloss.AdaptiveColor{Light: "130", Dark: "208"},
 	}
 }
 
@@ -34,7 +36,7 @@ func colours() palette {
 // faint and reverse video remain.
 func noColours() palette {
 	n := lipgloss.NoColor{}
-	return palette{text: n, muted: n, accent: n, onAccent: n, bar: n, after: n, good: n, warn: n, bad: n, waste: n}
+	return palette{text: n, muted: n, accent: n, onAccent: n, bar: n, after: n, good: n, warn: n, bad: n, waste: n, short: n}
 }
 
 // Styles are every style of the full-screen program, built once and passed
@@ -79,6 +81,8 @@ type Styles struct {
 	Wasted   lipgloss.Style // a queue's expired requests the service worked on for nothing
 	Dropped  lipgloss.Style // a queue's expired requests it dropped
 	Queue    lipgloss.Style // the queue's length beside a row
+	Short    lipgloss.Style // attempts a breaker failed at once, short-circuited
+	Opened   lipgloss.Style // the breakers opened in a row, beside it
 	Capacity lipgloss.Style // the slot's capacity drawn across the bars
 
 	Stale lipgloss.Style // results shown while newer ones are computed, or under an error
@@ -163,6 +167,8 @@ func newStyles(p palette) *Styles {
 		Wasted:   fg(p.waste).Bold(true),
 		Dropped:  fg(p.muted),
 		Queue:    fg(p.waste),
+		Short:    fg(p.short).Italic(true),
+		Opened:   fg(p.short).Bold(true),
 		Capacity: fg(p.accent).Bold(true),
 
 		Stale: base.Faint(true),

@@ -36,15 +36,24 @@ func Bar(n, most, width int) (bar string, cells int) {
 // what the service did, and the retries among them. With a queue an
 // attempt that timed out is counted where the service reached its expired
 // request: Wasted (it worked on it for nothing) or Dropped; Queue is the
-// queue's length at the row's end.
+// queue's length at the row's end. With a breaker, Short are the attempts
+// it failed at once and Opened the moments a breaker opened.
 type SlotRow struct {
 	Served, Rejected, Down, Retries int
 	Wasted, Dropped, Queue          int
+	Short, Opened                   int
 }
 
 // Attempts is the row's attempts, each once: with a queue, those that timed
 // out where their requests were wasted or dropped.
-func (r SlotRow) Attempts() int { return r.Served + r.Rejected + r.Down + r.Wasted + r.Dropped }
+func (r SlotRow) Attempts() int {
+	return r.Served + r.Rejected + r.Down + r.Wasted + r.Dropped + r.Short
+}
+
+// Reached is the row's attempts that reached the service: all but those a
+// breaker failed at once, as peak_after_back counts them (MODEL.md
+// section 7).
+func (r SlotRow) Reached() int { return r.Attempts() - r.Short }
 
 // AggregateRows sums a series into rows of rowMs, which must be a multiple
 // of the series' slot: row j covers [j*rowMs, (j+1)*rowMs).
@@ -74,6 +83,10 @@ func AggregateRowsFrom(se *backoff.Series, fromMs, rowMs int) []SlotRow {
 			r.Wasted += se.Wasted[slot]
 			r.Dropped += se.Dropped[slot]
 			r.Queue = se.Queue[slot] // the row's last slot's, at its end
+		}
+		if se.Breaker {
+			r.Short += se.ShortCircuited[slot]
+			r.Opened += se.Opened[slot]
 		}
 	}
 	return out
@@ -262,6 +275,9 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 		legend += WastedGlyph + " wasted: work for a client that had left  "
 	}
 	legend += fmt.Sprintf("%s rejected  %s failed while down", RejectedGlyph, DownGlyph)
+	if s.Breaker.On() {
+		legend += fmt.Sprintf("  %s short-circuited: a breaker failed it at once  %s breaker opened", ShortGlyph, OpenedMark)
+	}
 	if s.Capacity > 0 {
 		legend += "  " + CapacityMark + " capacity"
 	}
@@ -286,7 +302,7 @@ func (d TimelineData) busiestAfterBack(c barColumn) string {
 	from := max(c.s.Outage-d.FromMs, 0) / rowMs
 	best, at := -1, -1
 	for j := from; j < len(c.rows); j++ {
-		if n := c.rows[j].Attempts(); n > best {
+		if n := c.rows[j].Reached(); n > best {
 			best, at = n, j
 		}
 	}
@@ -299,22 +315,32 @@ func (d TimelineData) busiestAfterBack(c barColumn) string {
 			busiest, bat = n, j
 		}
 	}
+	reached := words.Count(best)
+	if c.s.Breaker.On() {
+		reached += " reaching it" // short-circuited attempts never do
+	}
 	if d.FromBack {
 		return fmt.Sprintf("Busiest row once the service is back %s at %s (%s); b shows the whole run.",
-			words.Count(best), words.Human(d.FromMs+at*rowMs), words.Rate(best, rowMs))
+			reached, words.Human(d.FromMs+at*rowMs), words.Rate(best, rowMs))
 	}
 	return fmt.Sprintf("Busiest row %s at %s (%s); once the service is back, %s at %s (%s); b shows the time from then on, scaled to it.",
-		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), words.Count(best), words.Human(at*rowMs), words.Rate(best, rowMs))
+		words.Count(busiest), words.Human(bat*rowMs), words.Rate(busiest, rowMs), reached, words.Human(at*rowMs), words.Rate(best, rowMs))
 }
 
 // QueueMark begins the queue's length after a row of pane 3.
 const QueueMark = "q"
+
+// OpenedMark marks a row in which a breaker opened, in the gutter (where
+// the service is not back in it) and, with one column, before how many
+// opened after the row.
+const OpenedMark = "⊗"
 
 // geometry is the widths of pane 3's rows.
 type geometry struct {
 	label, count, column, bar int
 	rate                      bool
 	queue                     int // the queue's length after the count, with its mark: 0 for none
+	opened                    int // the breakers opened after that, with their mark: 0 for none
 }
 
 func (d TimelineData) geometry(cols []barColumn, w int) geometry { return d.geometryOf(cols, cols, w) }
@@ -335,6 +361,14 @@ func (d TimelineData) geometryOf(cols, all []barColumn, w int) geometry {
 		if s := cols[0].s; s.HasQueue() {
 			g.queue = len(QueueMark) + 4 + len(words.Count(s.Queue)) // "  q ", the longest
 			g.bar = max(g.bar-g.queue, 0)
+		}
+		if s := cols[0].s; s.Breaker.On() {
+			most := 0
+			for _, r := range cols[0].rows {
+				most = max(most, r.Opened)
+			}
+			g.opened = 3 + len(words.Count(most)) // "  ⊗ ", one cell for the mark
+			g.bar = max(g.bar-g.opened-1, 0)
 		}
 	} else {
 		g.bar = max(g.column-g.count-2, 0) // bar, space, count, space
@@ -405,9 +439,11 @@ func TimelineColumnAt(d TimelineData, w, x int) int {
 // TimelineBody is pane 3's rows at width w, for a viewport to scroll: every
 // row of the time axis, empty ones included, its start, the back mark, then
 // each column's stacked bar (served, with a queue wasted and dropped,
-// rejected, failed while down) with the row's capacity drawn across it, and
-// its count; with one column also the count as a rate a second, and with a
-// queue its length at the row's end.
+// rejected, failed while down, with a breaker short-circuited) with the
+// row's capacity drawn across it, and its count; with one column also the
+// count as a rate a second, with a queue its length at the row's end, and
+// with a breaker how many opened in the row. A row in which a breaker
+// opened has OpenedMark in its gutter, unless the service is back in it.
 func TimelineBody(d TimelineData, w int, st *Styles) string {
 	w = max(w, 0)
 	if w == 0 || d.RowMs <= 0 || len(d.B.Policies) == 0 {
@@ -437,7 +473,8 @@ func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
 	muted, back, num, line := newPaint(st.Muted), newPaint(st.Back), newPaint(st.Count), newPaint(st.Capacity)
 	served, rejected, down := newPaint(st.Served), newPaint(st.Rejected), newPaint(st.FailDown)
 	wasted, dropped, queue := newPaint(st.Wasted), newPaint(st.Dropped), newPaint(st.Queue)
-	mark := back.paint(BackMark)
+	short, opened := newPaint(st.Short), newPaint(st.Opened)
+	mark, openedMark := back.paint(BackMark), opened.paint(OpenedMark)
 	backRow := (d.B.Settings.Outage - d.FromMs) / d.RowMs
 	var b strings.Builder
 	for j := range d.rowCount() {
@@ -445,6 +482,11 @@ func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
 			b.WriteByte('\n')
 		}
 		label, gutter := muted, " "
+		for _, c := range cols {
+			if j < len(c.rows) && c.rows[j].Opened > 0 {
+				gutter = openedMark
+			}
+		}
 		if j == backRow {
 			label, gutter = back, mark
 		}
@@ -460,7 +502,7 @@ func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
 				capLn = capLine(rowCapacity(c.s, d.FromMs+j*d.RowMs, d.RowMs), most, g.bar)
 			}
 			bar, cells := drawStack([]segment{{r.Served, ServedGlyph, served}, {r.Wasted, WastedGlyph, wasted}, {r.Dropped, DroppedGlyph, dropped},
-				{r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}},
+				{r.Rejected, RejectedGlyph, rejected}, {r.Down, DownGlyph, down}, {r.Short, ShortGlyph, short}},
 				most, g.bar, capLn, line)
 			digits := words.Count(r.Attempts())
 			if r.Attempts() == 0 {
@@ -470,6 +512,9 @@ func (d TimelineData) body(cols, all []barColumn, w int, st *Styles) string {
 				waiting := ""
 				if g.queue > 0 && r.Queue > 0 {
 					waiting = "  " + queue.paint(QueueMark+" "+words.Count(r.Queue))
+				}
+				if g.opened > 0 && r.Opened > 0 {
+					waiting += "  " + opened.paint(OpenedMark+" "+words.Count(r.Opened))
 				}
 				switch {
 				case digits == "" && waiting == "":

@@ -63,6 +63,7 @@ var (
 	downColor     = color.RGBA{R: 0xd2, G: 0xd2, B: 0xd2, A: 0xff} // light grey
 	wastedColor   = color.RGBA{R: 0xa5, G: 0x0f, B: 0x3c, A: 0xff} // crimson
 	droppedColor  = color.RGBA{R: 0xbc, G: 0xa6, B: 0xd9, A: 0xff} // light violet
+	shortColor    = color.RGBA{R: 0x2a, G: 0x9d, B: 0x8f, A: 0xff} // teal: short-circuited, never reaching the service
 	queueColor    = color.RGBA{R: 0x6b, G: 0x8e, B: 0xb0, A: 0xff} // grey blue: the queue's length
 	alarmColor    = color.RGBA{R: 0xc0, G: 0x00, B: 0x00, A: 0xff} // a service still overloaded
 	inkColor      = color.RGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xff} // text and lines
@@ -284,6 +285,15 @@ func serviceText(s backoff.Settings) []string {
 		parts = append(parts, fmt.Sprintf("budget %s in each of %s processes", s.Budget, countText(s.Processes)))
 	default:
 		parts = append(parts, "budget "+s.Budget.String())
+	}
+	if s.OutageHang > 0 {
+		parts = append(parts, "the outage hangs "+secondsText(s.OutageHang))
+	}
+	if s.Breaker.On() {
+		parts = append(parts, "breaker "+s.Breaker.String())
+	}
+	if s.RetryAfter > 0 {
+		parts = append(parts, "retry after "+secondsText(s.RetryAfter))
 	}
 	return append(parts, s.Draws.String()+" draws", "seed "+strconv.Itoa(s.Seed))
 }

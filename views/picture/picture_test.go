@@ -77,11 +77,18 @@ func timelineCases(t *testing.T) []timelineCase {
 	q := queueSettings()
 	dropped := q
 	dropped.DropExpired = true
+	// The client's guards: 2,000 clients in 4 processes against 200 a
+	// second in 1 s slots, the outage hanging 5 s, a breaker 5:30s, pushback
+	// of 2 s.
+	guards := backoff.Defaults()
+	guards.Clients, guards.Capacity, guards.Processes, guards.Slot = 2000, 200, 4, 1000
+	guards.OutageHang, guards.Breaker, guards.RetryAfter = 5000, backoff.Breaker{Failures: 5, Open: 30000}, 2000
 	return []timelineCase{
 		{"timeline-defaults", d, runSeries(t, d, d.Five())},
 		{"timeline-service", svc, runSeries(t, svc, policiesNamed(t, svc, "full jitter", "fixed"))},
 		{"timeline-queue", q, runSeries(t, q, policiesNamed(t, q, "exponential"))},
 		{"timeline-queue-dropped", dropped, runSeries(t, dropped, policiesNamed(t, dropped, "exponential", "full jitter"))},
+		{"timeline-guards", guards, runSeries(t, guards, policiesNamed(t, guards, "exponential", "decorrelated"))},
 	}
 }
 
@@ -153,6 +160,12 @@ func TestTimelinePictureBars(t *testing.T) {
 				}
 				want[hexColor(queueColor)] = 1 + len(tc.results)
 			}
+			// With a breaker: a swatch of short-circuited, and a part of
+			// each bar that had any; without one, none.
+			want[hexColor(shortColor)] = 0
+			if tc.s.Breaker.On() {
+				want[hexColor(shortColor)] = 1
+			}
 			bars := 0
 			for _, r := range tc.results {
 				se := r.Series
@@ -166,6 +179,9 @@ func TestTimelinePictureBars(t *testing.T) {
 					parts := map[string]int{hexColor(servedColor): se.Served[i], hexColor(rejectedColor): se.Rejected[i], hexColor(downColor): se.FailedWhileDown[i]}
 					if se.Queued {
 						parts[hexColor(wastedColor)], parts[hexColor(droppedColor)] = se.Wasted[i], se.Dropped[i]
+					}
+					if se.Breaker {
+						parts[hexColor(shortColor)] = se.ShortCircuited[i]
 					}
 					for c, n := range parts {
 						if n > 0 {

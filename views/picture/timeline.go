@@ -88,6 +88,9 @@ func TimelinePictureOf(s backoff.Settings, results []backoff.Result, v TimelineV
 		legend = append(legend, legendEntry{label: "wasted: its client had left", fill: wastedColor})
 	}
 	legend = append(legend, legendEntry{label: "rejected", fill: rejectedColor}, legendEntry{label: "failed while down", fill: downColor})
+	if s.Breaker.On() {
+		legend = append(legend, legendEntry{label: "short-circuited by a breaker", fill: shortColor})
+	}
 	if s.Capacity > 0 {
 		legend = append(legend, legendEntry{label: "capacity", line: capacityStyle})
 	}
@@ -162,7 +165,7 @@ func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int, 
 	most := 0.0
 	for _, r := range results {
 		for _, b := range tl.bars(r.Series) {
-			most = max(most, b.served+b.wasted+b.dropped+b.rejected+b.down)
+			most = max(most, b.served+b.wasted+b.dropped+b.rejected+b.down+b.short)
 		}
 	}
 	if s.Capacity > 0 {
@@ -182,10 +185,11 @@ func newTimelineLayout(s backoff.Settings, results []backoff.Result, slots int, 
 }
 
 // timelineBar is one bar: its stretch of time in seconds and the rates of
-// its parts, from the bottom; wasted and dropped only with a queue.
+// its parts, from the bottom; wasted and dropped only with a queue,
+// short-circuited only with a breaker.
 type timelineBar struct {
-	from, to                                float64
-	served, wasted, dropped, rejected, down float64
+	from, to                                       float64
+	served, wasted, dropped, rejected, down, short float64
 }
 
 // bars are a series' bars, one for each stretch that had an attempt, or
@@ -194,19 +198,22 @@ func (tl timelineLayout) bars(se *backoff.Series) []timelineBar {
 	var out []timelineBar
 	perSecond := 1000 / float64(tl.barMs)
 	for b := 0; tl.first+b*tl.perBar < se.Len(); b++ {
-		var served, wasted, dropped, rejected, down int
+		var served, wasted, dropped, rejected, down, short int
 		for i := tl.first + b*tl.perBar; i < min(tl.first+(b+1)*tl.perBar, se.Len()); i++ {
 			served, rejected, down = served+se.Served[i], rejected+se.Rejected[i], down+se.FailedWhileDown[i]
 			if se.Queued {
 				wasted, dropped = wasted+se.Wasted[i], dropped+se.Dropped[i]
 			}
+			if se.Breaker {
+				short += se.ShortCircuited[i]
+			}
 		}
-		if served+wasted+dropped+rejected+down == 0 {
+		if served+wasted+dropped+rejected+down+short == 0 {
 			continue
 		}
 		out = append(out, timelineBar{from: tl.start + float64(b*tl.barMs)/1000, to: tl.start + float64((b+1)*tl.barMs)/1000,
 			served: float64(served) * perSecond, wasted: float64(wasted) * perSecond, dropped: float64(dropped) * perSecond,
-			rejected: float64(rejected) * perSecond, down: float64(down) * perSecond})
+			rejected: float64(rejected) * perSecond, down: float64(down) * perSecond, short: float64(short) * perSecond})
 	}
 	return out
 }
@@ -284,7 +291,7 @@ func (bars slotBars) Plot(c draw.Canvas, p *plot.Plot) {
 		for _, part := range []struct {
 			rate  float64
 			color color.Color
-		}{{b.served, servedColor}, {b.wasted, wastedColor}, {b.dropped, droppedColor}, {b.rejected, rejectedColor}, {b.down, downColor}} {
+		}{{b.served, servedColor}, {b.wasted, wastedColor}, {b.dropped, droppedColor}, {b.rejected, rejectedColor}, {b.down, downColor}, {b.short, shortColor}} {
 			if part.rate <= 0 {
 				continue
 			}

@@ -57,11 +57,14 @@ func SearchLine(a advice.Advice) string {
 	}
 	tried := fmt.Sprintf("%s, alone and with each of %d budgets; %d policies of your own from a grid and near its best (%d), the best %d also with the budgets",
 		named, a.Budgets, a.BySource[advice.FromGrid], a.Refined, advice.KeepBases)
+	if a.Breakers > 0 {
+		tried += fmt.Sprintf("; the best %d so far with each of %d breakers", advice.KeepBases, a.Breakers)
+	}
 	switch {
 	case a.Remedies > 0:
 		tried += fmt.Sprintf("; the best %d so far with each of %d of the service's remedies", advice.KeepBases, a.Remedies)
 	case a.Search.AlsoService:
-		tried += "; the service has no queue, so it has no remedies to try"
+		tried += "; the service has no capacity, so it rejects nothing and has no remedies to try"
 	}
 	first := a.Search.Settings.Seed
 	var rounds []string
@@ -338,7 +341,7 @@ func AdviceDoc(a Advised) string {
 		rounds = append(rounds, object{{"candidates", r.Candidates}, {"seeds", r.Seeds}})
 	}
 	search := object{{"five", adv.BySource[advice.FromFive]}, {"presets", adv.BySource[advice.FromPreset]}, {"yours", adv.BySource[advice.FromScenario]},
-		{"grid", adv.BySource[advice.FromGrid]}, {"refined", adv.Refined}, {"budgets", adv.Budgets}, {"remedies", adv.Remedies},
+		{"grid", adv.BySource[advice.FromGrid]}, {"refined", adv.Refined}, {"budgets", adv.Budgets}, {"breakers", adv.Breakers}, {"remedies", adv.Remedies},
 		{"rounds", rounds}, {"crowds", adv.Crowds}}
 	seeds := object{{"first", sr.Settings.Seed}, {"last", sr.Settings.Seed + sr.Seeds - 1}, {"count", sr.Seeds}, {"draws", sr.Settings.Draws.String()}}
 	return jsonDoc(object{{"settings", settingsJSON(sr.Settings)}, {"slot_ms", sr.Settings.Slot}, {"seeds", seeds}, {"goals", goals},
@@ -423,6 +426,8 @@ var settingNames = [...][2]string{
 	advice.QueueSetting:       {"queue", "queue"},
 	advice.DropExpiredSetting: {"drop_expired", "expired requests"},
 	advice.QueueOrderSetting:  {"queue_order", "queue order"},
+	advice.BreakerSetting:     {"breaker", "breaker"},
+	advice.RetryAfterSetting:  {"retry_after_ms", "retry after"},
 }
 
 // alikeValues are the values of setting k of c and those alike, each
@@ -447,12 +452,14 @@ func settingNumber(c advice.Candidate, k advice.Setting) (int, bool) {
 }
 
 // settingWords is setting k's value of c in words: "30 s", "4", "x1.5",
-// "linear", "full", "grpc:10:0.1", "drop", "lifo".
+// "linear", "full", "grpc:10:0.1", "drop", "lifo", "5:30s".
 func settingWords(c advice.Candidate, k advice.Setting) string {
 	n, _ := settingNumber(c, k)
 	switch k {
-	case advice.FirstWaitSetting, advice.LongestWaitSetting:
+	case advice.FirstWaitSetting, advice.LongestWaitSetting, advice.RetryAfterSetting:
 		return words.Human(n)
+	case advice.BreakerSetting:
+		return c.Settings.Breaker.String()
 	case advice.AttemptsSetting, advice.QueueSetting:
 		return words.Count(n)
 	case advice.MultiplierSetting:

@@ -423,6 +423,9 @@ func settingsDiff(a, b backoff.Settings) []string {
 	if a.QueueOrder != b.QueueOrder {
 		out = append(out, fmt.Sprintf("--queue-order %s to %s", a.QueueOrder, b.QueueOrder))
 	}
+	if a.Breaker != b.Breaker {
+		out = append(out, fmt.Sprintf("--breaker %s to %s", a.Breaker, b.Breaker))
+	}
 	return out
 }
 

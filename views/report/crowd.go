@@ -199,6 +199,9 @@ func ServiceTable(s backoff.Settings, crowds []backoff.Result) string {
 			row = append(row, itoa(f.TimedOut))
 			queued = append(queued, []string{name, itoa(f.Wasted), itoa(f.Dropped), itoa(f.QueuePeak)})
 		}
+		if s.Breaker.On() {
+			row = append(row, itoa(f.ShortCircuited))
+		}
 		counts = append(counts, append(row, itoa(f.Through), itoa(f.GaveUp), itoa(f.Throttled), itoa(f.OutOfTime)))
 		capacity := "-"
 		if f.SlotCapacity >= 0 {
@@ -208,15 +211,25 @@ func ServiceTable(s backoff.Settings, crowds []backoff.Result) string {
 		if f.StillOverloaded {
 			overloaded = "yes"
 		}
-		times = append(times, []string{name, capacity, plain.Millis(f.StableFrom), overloaded,
-			plain.ThroughBy(f.LatencyP50), plain.ThroughBy(f.LatencyP99), plain.ThroughBy(f.LatencyMax)})
+		row = []string{name, capacity, plain.Millis(f.StableFrom), overloaded, plain.ThroughBy(f.LatencyP50), plain.ThroughBy(f.LatencyP99), plain.ThroughBy(f.LatencyMax)}
+		if s.Breaker.On() {
+			row = append(row, itoa(f.BreakerOpened))
+		}
+		times = append(times, row)
 	}
 	head := []string{"policy", "clients", "attempts", "served", "rejected", "failed while down"}
 	if s.HasQueue() {
 		head = append(head, "timed out")
 	}
+	timesHead := []string{"policy", "slot capacity", "stable from", "still overloaded", "latency p50", "latency p99", "latency max"}
+	if s.Breaker.On() {
+		head, timesHead = append(head, "short-circuited"), append(timesHead, "breaker opened")
+	}
 	b.WriteString(textTable(append(head, "through", "gave up", "throttled", "out of time"), counts))
-	b.WriteString(textTable([]string{"policy", "slot capacity", "stable from", "still overloaded", "latency p50", "latency p99", "latency max"}, times))
+	b.WriteString(textTable(timesHead, times))
+	if s.Breaker.On() {
+		b.WriteString(strings.ToUpper(words.BreakerLegend[:1]) + words.BreakerLegend[1:] + "\n")
+	}
 	if s.HasQueue() {
 		b.WriteString(textTable([]string{"policy", "wasted", "dropped", "queue peak"}, queued))
 		fmt.Fprintf(&b, "Stable from: the end of the slot of the last rejection, timeout, wasted or dropped request (the outage's end if none). "+
@@ -259,7 +272,11 @@ func ServiceLine(s backoff.Settings) string {
 	default:
 		parts = append(parts, fmt.Sprintf("budget %s", s.Budget))
 	}
-	return strings.Join(parts, ", ")
+	out := strings.Join(parts, ", ")
+	if g := words.Guards(s); g != "" {
+		out += "; " + g
+	}
+	return out
 }
 
 // QueueWords is how a queue serves, in a few words: "fifo: the oldest

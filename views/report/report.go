@@ -29,7 +29,8 @@ import (
 // multiplier). Capacity 0 is no limit, load 0 no fresh load, max_elapsed_ms 0
 // no limit; load_until_ms is when the load stops, the outage + 60 s unless
 // told. queue 0 is no queue, timeout_ms 0 no timeout; queue_order is fifo or
-// lifo.
+// lifo. The client's guards are present only when set: outage_hang_ms,
+// breaker (F:D) and retry_after_ms.
 type SettingsJSON struct {
 	FirstWaitMs   int         `json:"first_wait_ms"`
 	LongestWaitMs int         `json:"longest_wait_ms"`
@@ -52,6 +53,9 @@ type SettingsJSON struct {
 	TimeoutMs     int         `json:"timeout_ms"`
 	DropExpired   bool        `json:"drop_expired"`
 	QueueOrder    string      `json:"queue_order"`
+	OutageHangMs  int         `json:"outage_hang_ms,omitempty"`
+	Breaker       string      `json:"breaker,omitempty"`
+	RetryAfterMs  int         `json:"retry_after_ms,omitempty"`
 }
 
 // CustomJSON is the waits the policy of one's own runs at: its own, or
@@ -69,7 +73,11 @@ func settingsJSON(s backoff.Settings) SettingsJSON {
 		Multiplier: thousandths(s.Multiplier), Jitter: s.Jitter.String(), MaxElapsedMs: s.MaxElapsed,
 		Draws: s.Draws.String(), Capacity: s.Capacity, Load: s.Load, LoadUntilMs: s.LoadEnd(),
 		Budget: s.Budget.String(), Processes: s.ProcessCount(), // with a process per client, how many that is
-		Queue: s.Queue, TimeoutMs: s.Timeout, DropExpired: s.DropExpired, QueueOrder: s.QueueOrder.String()}
+		Queue: s.Queue, TimeoutMs: s.Timeout, DropExpired: s.DropExpired, QueueOrder: s.QueueOrder.String(),
+		OutageHangMs: s.OutageHang, RetryAfterMs: s.RetryAfter}
+	if s.Breaker.On() {
+		out.Breaker = s.Breaker.String()
+	}
 	for _, f := range backoff.Fields() {
 		if _, own := f.Follows(); own && s.Get(f) != backoff.Follow {
 			out.Custom = &CustomJSON{FirstWaitMs: s.Value(backoff.CustomFirstWait), LongestWaitMs: s.Value(backoff.CustomLongestWait),

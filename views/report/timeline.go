@@ -65,13 +65,14 @@ func (tl Timeline) first() int {
 func (tl Timeline) rowFrom(j int) int { return (tl.first() + j*tl.per()) * tl.slot() }
 
 // slots is how many slots the timeline counts: up to the last one with any
-// attempt in any of the runs, or with a queue any request the service
-// reached or left waiting.
+// attempt in any of the runs, with a queue any request the service
+// reached or left waiting, or a breaker that opened.
 func (tl Timeline) slots() int {
 	n := 0
 	for _, r := range tl.Runs {
 		for i := r.Series.Len() - 1; i >= n; i-- {
-			if r.Series.Attempts(i) > 0 || r.Series.Retries[i] > 0 || r.Series.Queued && (r.Series.Wasted[i] > 0 || r.Series.Dropped[i] > 0 || r.Series.Queue[i] > 0) {
+			if r.Series.Attempts(i) > 0 || r.Series.Retries[i] > 0 || r.Series.Queued && (r.Series.Wasted[i] > 0 || r.Series.Dropped[i] > 0 || r.Series.Queue[i] > 0) ||
+				r.Series.Breaker && r.Series.Opened[i] > 0 {
 				n = i + 1
 				break
 			}
@@ -94,6 +95,7 @@ func (tl Timeline) rows() int {
 type slotCounts struct {
 	retries, attempts, served, rejected, down int
 	timedOut, wasted, dropped, queue          int // with a queue; 0 without
+	short, opened                             int // with a breaker; 0 without
 }
 
 // countsAt is row j of a run's series: its slots summed.
@@ -111,6 +113,10 @@ func (tl Timeline) countsAt(sr *backoff.Series, j int) slotCounts {
 			c.wasted += sr.Wasted[i]
 			c.dropped += sr.Dropped[i]
 			c.queue = sr.Queue[i] // the row's last slot's, at its end
+		}
+		if sr.Breaker {
+			c.short += sr.ShortCircuited[i]
+			c.opened += sr.Opened[i]
 		}
 	}
 	return c
@@ -155,6 +161,54 @@ func (tl Timeline) each() string {
 // queueHeader are the columns a queue adds after slotHeader's.
 var queueHeader = []string{"timed_out", "wasted", "dropped", "queue"}
 
+// breakerHeader are the columns a breaker adds after those.
+var breakerHeader = []string{"short_circuited", "breaker_opened"}
+
+// rowNames are a row's columns in CSV and JSON, before rowHeader's.
+func (tl Timeline) rowNames() []string {
+	names := slices.Clone(slotHeader)
+	if tl.Settings.HasQueue() {
+		names = append(names, queueHeader...)
+	}
+	if tl.Settings.Breaker.On() {
+		names = append(names, breakerHeader...)
+	}
+	return names
+}
+
+// outcomeTable writes one policy's table of every row's attempts by
+// outcome and its capacity, with a queue its timed out, wasted and dropped
+// requests and its length, with a breaker the attempts short-circuited and
+// the breakers opened.
+func (tl Timeline) outcomeTable(bw *bufio.Writer, busy []int, r backoff.Result) {
+	s := tl.Settings
+	head := []string{"attempts", "served", "rejected", "failed while down"}
+	if s.HasQueue() {
+		head = append(head, "timed out", "wasted", "dropped")
+	}
+	head = append(head, "capacity")
+	if s.HasQueue() {
+		head = append(head, "queue")
+	}
+	if s.Breaker.On() {
+		head = append(head, "short-circuited", "breaker opened")
+	}
+	tl.slotTable(bw, busy, head, func(i int, cells []int) {
+		c := tl.countsAt(r.Series, i)
+		out := append(cells[:0], c.attempts, c.served, c.rejected, c.down)
+		if s.HasQueue() {
+			out = append(out, c.timedOut, c.wasted, c.dropped)
+		}
+		out = append(out, tl.capacityAt(i))
+		if s.HasQueue() {
+			out = append(out, c.queue)
+		}
+		if s.Breaker.On() {
+			out = append(out, c.short, c.opened)
+		}
+	})
+}
+
 // WriteText writes the timeline as text. One policy: the reference's
 // histogram of retries, then, with a service, every row's attempts by
 // outcome and its capacity. Side by side: every row's retries of each
@@ -174,17 +228,13 @@ func (tl Timeline) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, "Every row's attempts by outcome, each in the slot it came in: served when the service completed it, timed out when its client stopped waiting "+
 				"(the first attempts and the fresh load's included); the expired requests the service wasted or dropped when it reached them; "+
 				"the queue's length at the row's end; %s:\n", ServiceLine(s))
-			tl.slotTable(bw, busy, []string{"attempts", "served", "rejected", "failed while down", "timed out", "wasted", "dropped", "capacity", "queue"}, func(i int, cells []int) {
-				c := tl.countsAt(r.Series, i)
-				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, c.timedOut
-				cells[5], cells[6], cells[7], cells[8] = c.wasted, c.dropped, tl.capacityAt(i), c.queue
-			})
+			tl.outcomeTable(bw, busy, r)
 		} else if s.HasService() {
 			fmt.Fprintf(bw, "Every row's attempts, the first ones and the fresh load's included, by outcome; %s:\n", ServiceLine(s))
-			tl.slotTable(bw, busy, []string{"attempts", "served", "rejected", "failed while down", "capacity"}, func(i int, cells []int) {
-				c := tl.countsAt(r.Series, i)
-				cells[0], cells[1], cells[2], cells[3], cells[4] = c.attempts, c.served, c.rejected, c.down, tl.capacityAt(i)
-			})
+			tl.outcomeTable(bw, busy, r)
+		}
+		if s.Breaker.On() {
+			bw.WriteString(breakerRowsNote)
 		}
 	} else {
 		var names []string
@@ -215,9 +265,21 @@ func (tl Timeline) WriteText(w io.Writer) error {
 				}
 				fmt.Fprintf(bw, "The queue's length at the end of each %s, of at most %d:\n", tl.each(), s.Queue)
 				tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.queue }))
-				bw.WriteString("CSV and JSON give every row's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length.\n")
+			}
+			if s.Breaker.On() {
+				fmt.Fprintf(bw, "Attempts short-circuited in each %s, by a breaker open, never reaching the service:\n", tl.each())
+				tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.short }))
+				fmt.Fprintf(bw, "Breakers opened in each %s:\n", tl.each())
+				tl.slotTable(bw, busy, names, side(func(c slotCounts) int { return c.opened }))
+			}
+			guarded := ""
+			if s.Breaker.On() {
+				guarded = "; with the breaker, its short-circuited attempts and breakers opened"
+			}
+			if s.HasQueue() {
+				bw.WriteString("CSV and JSON give every row's attempts, served, rejected, failed while down, its capacity, and timed out, wasted, dropped and the queue's length" + guarded + ".\n")
 			} else {
-				bw.WriteString("CSV and JSON give every row's attempts, served, rejected and failed while down, and its capacity.\n")
+				bw.WriteString("CSV and JSON give every row's attempts, served, rejected and failed while down, and its capacity" + guarded + ".\n")
 			}
 		}
 	}
@@ -268,11 +330,12 @@ func (tl Timeline) writeHistogram(w *bufio.Writer, r backoff.Result, n int) {
 }
 
 // busy reports whether row j has anything in any run: an attempt, a
-// retry, or with a queue a request the service reached or left waiting.
+// retry, with a queue a request the service reached or left waiting, or a
+// breaker that opened.
 func (tl Timeline) busy(j int) bool {
 	for _, r := range tl.Runs {
 		c := tl.countsAt(r.Series, j)
-		if c.attempts > 0 || c.retries > 0 || c.wasted > 0 || c.dropped > 0 || c.queue > 0 {
+		if c.attempts > 0 || c.retries > 0 || c.wasted > 0 || c.dropped > 0 || c.queue > 0 || c.opened > 0 {
 			return true
 		}
 	}
@@ -369,18 +432,14 @@ func (tl Timeline) notes() string {
 func (tl Timeline) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
-	header := slotHeader
-	queued := tl.Settings.HasQueue()
-	if queued {
-		header = append(slices.Clone(slotHeader), queueHeader...)
-	}
-	header = append(slices.Clone(header), rowHeader...)
+	header := append(tl.rowNames(), rowHeader...)
 	if tl.SideBy {
 		header = append([]string{"policy"}, header...)
 	}
 	_ = cw.Write(safeRow(header))
 	n := tl.rows()
 	row := make([]string, len(header))
+	var values []int
 	for _, r := range tl.Runs {
 		for j := range n {
 			cells := row
@@ -388,18 +447,14 @@ func (tl Timeline) WriteCSV(w io.Writer) error {
 				row[0] = safeCell(r.Policy.String())
 				cells = row[1:]
 			}
-			c := tl.countsAt(r.Series, j)
-			cells[0], cells[1], cells[2] = itoa(tl.rowFrom(j)), itoa(c.retries), itoa(c.attempts)
-			cells[3], cells[4], cells[5] = itoa(c.served), itoa(c.rejected), itoa(c.down)
-			cells[6] = ""
-			if v := tl.capacityAt(j); v >= 0 {
-				cells[6] = itoa(v)
+			values = tl.fields(tl.countsAt(r.Series, j), j, values)
+			for k, v := range values {
+				cells[k] = itoa(v)
 			}
-			k := 7
-			if queued {
-				cells[7], cells[8], cells[9], cells[10] = itoa(c.timedOut), itoa(c.wasted), itoa(c.dropped), itoa(c.queue)
-				k = 11
+			if values[6] < 0 {
+				cells[6] = "" // no capacity
 			}
+			k := len(values)
 			cells[k], cells[k+1] = itoa(tl.slot()), itoa(tl.rowMs())
 			_ = cw.Write(row)
 		}
@@ -465,19 +520,11 @@ func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int) {
 	// Each row's object is appended to one buffer, reused: a timeline can
 	// have millions of rows.
 	open, field, shut := jw.indent(d+1)+"{\n", jw.indent(d+2), jw.indent(d+1)+"}"
-	names := []string{`"from_ms": `, `"retries": `, `"attempts": `, `"served": `, `"rejected": `, `"failed_while_down": `, `"capacity": `}
-	queued := tl.Settings.HasQueue()
-	if queued {
-		names = append(names, `"timed_out": `, `"wasted": `, `"dropped": `, `"queue": `)
-	}
-	values := make([]int, len(names))
+	names := tl.jsonNames()
+	var values []int
 	var buf []byte
 	for j := range n {
-		c := tl.countsAt(r.Series, j)
-		values[0], values[1], values[2], values[3], values[4], values[5], values[6] = tl.rowFrom(j), c.retries, c.attempts, c.served, c.rejected, c.down, tl.capacityAt(j)
-		if queued {
-			values[7], values[8], values[9], values[10] = c.timedOut, c.wasted, c.dropped, c.queue
-		}
+		values = tl.fields(tl.countsAt(r.Series, j), j, values)
 		buf = append(buf[:0], open...)
 		for k, v := range values {
 			buf = append(append(buf, field...), names[k]...)
@@ -501,6 +548,19 @@ func (tl Timeline) writeRun(jw *jsonWriter, d int, r backoff.Result, n int) {
 	jw.pad(d)
 	jw.w.WriteString("]\n")
 }
+
+// jsonNames are rowNames as a JSON row writes each: `"from_ms": `.
+func (tl Timeline) jsonNames() []string {
+	names := tl.rowNames()
+	for i, n := range names {
+		names[i] = `"` + n + `": `
+	}
+	return names
+}
+
+// breakerRowsNote says the breaker's two columns.
+const breakerRowsNote = "Short-circuited: attempts a breaker failed at once, in the row they were made, which never reached the service; " +
+	"breaker opened: the moments a breaker opened in the row.\n"
 
 // jsonWriter writes a JSON document a piece at a time, as
 // json.MarshalIndent with two spaces would write it whole.

@@ -35,6 +35,9 @@ func (tl Timeline) fields(c slotCounts, j int, out []int) []int {
 	if tl.Settings.HasQueue() {
 		out = append(out, c.timedOut, c.wasted, c.dropped, c.queue)
 	}
+	if tl.Settings.Breaker.On() {
+		out = append(out, c.short, c.opened)
+	}
 	return out
 }
 
@@ -66,8 +69,7 @@ func (tl Timeline) jsonSize(n int) int64 {
 	if tl.SideBy {
 		d = 3
 	}
-	names := []int{len(`"from_ms": `), len(`"retries": `), len(`"attempts": `), len(`"served": `), len(`"rejected": `),
-		len(`"failed_while_down": `), len(`"capacity": `), len(`"timed_out": `), len(`"wasted": `), len(`"dropped": `), len(`"queue": `)}
+	names := tl.jsonNames()
 	var size int64
 	var values []int
 	for _, r := range tl.Runs {
@@ -78,7 +80,7 @@ func (tl Timeline) jsonSize(n int) int64 {
 				size++ // ,
 			}
 			for k, v := range values {
-				size += int64(2*(d+2)+names[k]) + 1 // indent, name, newline
+				size += int64(2*(d+2)+len(names[k])) + 1 // indent, name, newline
 				if k < len(values)-1 {
 					size++
 				}
@@ -104,10 +106,10 @@ func (tl Timeline) textSize(n int) int64 {
 	busy := int64(len(tl.busyRows(n)))
 	from := digits(tl.rowFrom(max(n-1, 0))) + 3
 	if !tl.SideBy {
-		cells, tables := int64(9), int64(1) // the table by outcome, with a queue
+		cells, tables := int64(11), int64(1) // the table by outcome, with a queue and a breaker
 		return busy*(2+7+4+5+2+40+1) + tables*busy*(2+from+cells*(3+widest+20)+1)
 	}
-	tables := int64(5) // retries, rejected, timed out, wasted or dropped, the queue
+	tables := int64(7) // retries, rejected, timed out, wasted or dropped, the queue, short-circuited, breakers opened
 	return tables * busy * (2 + from + int64(len(tl.Runs))*(3+widest+20) + 1)
 }
 

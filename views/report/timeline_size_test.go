@@ -17,6 +17,8 @@ func TestTimelineSize(t *testing.T) {
 	service.Clients, service.Capacity, service.Load = 2000, 300, 100
 	queued := service
 	queued.Queue, queued.Timeout = 500, 2000
+	guarded := queued
+	guarded.Processes, guarded.OutageHang, guarded.Breaker, guarded.RetryAfter = 3, 3000, backoff.Breaker{Failures: 5, Open: 5000}, 1000
 	for _, tt := range []struct {
 		name string
 		s    backoff.Settings
@@ -26,6 +28,8 @@ func TestTimelineSize(t *testing.T) {
 		{"side by side", base, Timeline{SideBy: true}},
 		{"service, rows of 500 ms", service, Timeline{RowMs: 500}},
 		{"queue side by side, from back", queued, Timeline{SideBy: true, FromBack: true, RowMs: 200}},
+		{"guards, one", guarded, Timeline{RowMs: 500}},
+		{"guards side by side", guarded, Timeline{SideBy: true}},
 	} {
 		tl := tt.tl
 		tl.Settings = tt.s
@@ -44,6 +48,7 @@ func TestTimelineSize(t *testing.T) {
 			sr := *r.Series
 			sr.Retries, sr.Served, sr.Rejected, sr.FailedWhileDown = nil, nil, nil, nil
 			sr.TimedOut, sr.Wasted, sr.Dropped, sr.Queue = nil, nil, nil, nil
+			sr.ShortCircuited, sr.Opened = nil, nil
 			r.Series = &sr
 			empty.Runs = append(empty.Runs, r)
 		}

@@ -87,9 +87,14 @@ func Times(n, of int) string {
 //     throttled by the budget, out of time; with a queue, how many attempts
 //     timed out);
 //   - the load: the peak after back against the capacity when one is set,
-//     as a rate a second when none is.
+//     as a rate a second when none is;
+//   - with a breaker, what it did (BreakerClause).
 func Verdict(s backoff.Settings, f backoff.Figures) string {
-	return serviceClause(s, f) + "; " + clientsClause(s, f) + "; " + peakClause(s, f) + "."
+	out := serviceClause(s, f) + "; " + clientsClause(s, f) + "; " + peakClause(s, f)
+	if s.Breaker.On() {
+		out += "; " + BreakerClause(s, f)
+	}
+	return out + "."
 }
 
 // serviceClause is whether the service recovers and when.
@@ -170,11 +175,12 @@ func attempts(n int) string {
 
 // reasons says how the clients not through ended: "all 170 gave up", or
 // "120 gave up, 50 throttled by the budget". A client that gave up when
-// nothing was rejected or timed out failed only while the service was
-// down, so it gave up before the service was back.
+// nothing was rejected, timed out or short-circuited failed only while the
+// service was down, so it gave up before the service was back, unless the
+// outage hangs: a hang's failure, and the giving up, may come after.
 func reasons(s backoff.Settings, f backoff.Figures) string {
 	gaveUp := "gave up"
-	if f.Rejected == 0 && f.TimedOut == 0 {
+	if f.Rejected == 0 && f.TimedOut == 0 && f.ShortCircuited == 0 && s.OutageHang == 0 {
 		gaveUp = "gave up before the service was back"
 	}
 	var parts []string
