@@ -366,8 +366,13 @@ func TestAdviceChosenAlwaysShows(t *testing.T) {
 					t.Fatalf("step %d: the chosen row, > %d, is not in the frame:\n%s", i, want+1, frame)
 				}
 			}
-			if size[1] <= 24 && !strings.Contains(m.View(), fmt.Sprintf("of %d, ↓ more below (↑/↓)", n)) {
-				t.Errorf("no line says more candidates are below:\n%s", m.View())
+			// Where some rows are hidden, a line says so.
+			shown := len(regexp.MustCompile(`(?m)^ [> ] \d+ `).FindAllString(ansi.Strip(m.View()), -1))
+			if shown < n && !strings.Contains(m.View(), fmt.Sprintf("of %d, ↓ more below (↑/↓)", n)) {
+				t.Errorf("%d of %d rows show, and no line says more candidates are below:\n%s", shown, n, m.View())
+			}
+			if size[1] <= 14 && shown >= n {
+				t.Errorf("all %d rows show at %dx%d: the test no longer scrolls", n, size[0], size[1])
 			}
 		})
 	}

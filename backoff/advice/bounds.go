@@ -64,6 +64,11 @@ type Bound struct {
 	HasWith    bool
 	// Impossible: no candidate can meet Goal (and With, together).
 	Impossible bool
+	// Breaker: no candidate without a circuit breaker can meet Goal
+	// (Overloaded, PeakFloor), as the fresh load alone decides; a breaker
+	// can, failing requests at the client before they reach the service
+	// (MODEL.md section 7), so the search, which tries breakers, keeps it.
+	Breaker bool
 
 	Clients int // M: the crowd and the fresh requests, N + F(U)
 	Crowd   int // N
@@ -231,7 +236,7 @@ func (a arithmetic) overloaded(b Bound) (Bound, bool) {
 	if !ok {
 		return b, false
 	}
-	b.Impossible = true
+	b.Breaker = true
 	b.From, b.To = int(from), int(a.u)
 	b.Arrive, b.Serve = int(a.fresh(a.u)-a.fresh(from)), clip(a.serve(from, a.u))
 	if a.queue {
@@ -300,7 +305,7 @@ func (a arithmetic) peak(b Bound) (Bound, bool) {
 	if most <= int64(b.Most) {
 		return b, false
 	}
-	b.Impossible = true
+	b.Breaker = true
 	// The least limit in thousandths that allows most against of:
 	// ceil(most*1000/of) (peak<=R/s: R a whole rate, ceil(most*1000/S)).
 	b.MeetGoal, b.HasMeet = Goal{b.Goal.Kind, clip((most*1000 + int64(of) - 1) / int64(max(of, 1)))}, true

@@ -3,7 +3,6 @@ package advice
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync/atomic"
 	"testing"
 
 	"github.com/retryplanner/retry-planner/backoff"
@@ -19,12 +18,13 @@ func checkRun(t *testing.T, what string, scenario backoff.Settings, f backoff.Fi
 	if int64(f.Clients) != a.all {
 		t.Fatalf("%s: %d clients, the arithmetic says %d", what, f.Clients, a.all)
 	}
-	// Overloaded: still overloaded in every run.
-	if _, ok := a.overloadedAt(a.cap); ok && !f.StillOverloaded {
+	// Overloaded: still overloaded in every run but one whose breakers
+	// kept attempts from the service.
+	if _, ok := a.overloadedAt(a.cap); ok && !f.StillOverloaded && f.ShortCircuited == 0 {
 		t.Errorf("%s: the load's last second is more than the service takes, yet it recovered: %+v", what, f)
 	}
-	// The peak: at least the fresh requests of the busiest slot.
-	if a.load > 0 && a.u > a.o {
+	// The peak: at least the fresh requests of the busiest slot, likewise.
+	if a.load > 0 && a.u > a.o && f.ShortCircuited == 0 {
 		if _, most := a.busiestSlot(); int64(f.PeakAfterBack) < most {
 			t.Errorf("%s: peak after back %d, below the %d fresh requests of one slot", what, f.PeakAfterBack, most)
 		}
@@ -104,7 +104,19 @@ func TestNoCandidateBeatsABound(t *testing.T) {
 		for _, rem := range Remedies(scenario) {
 			for _, c := range tried[:5] {
 				s := c.Settings
-				s.Queue, s.DropExpired, s.QueueOrder = rem.Queue, rem.DropExpired, rem.QueueOrder
+				s.Queue, s.DropExpired, s.QueueOrder, s.RetryAfter = rem.Queue, rem.DropExpired, rem.QueueOrder, rem.RetryAfter
+				tried = append(tried, Candidate{Policy: c.Policy, Settings: s})
+			}
+		}
+		// The client's guards (MODEL.md section 7) add no capacity: the
+		// search's breakers, and some with the outage hanging.
+		for i, b := range Breakers(scenario.Breaker) {
+			for _, c := range tried[:3] {
+				s := c.Settings
+				s.Breaker = b
+				if i%3 == 0 {
+					s.OutageHang = []int{5, 300, 2000}[r.IntN(3)]
+				}
 				tried = append(tried, Candidate{Policy: c.Policy, Settings: s})
 			}
 		}
@@ -153,7 +165,7 @@ func TestBoundsByHand(t *testing.T) {
 		b, ok := boundOf(t, s, Recovered, "recovered<=60s")
 		if fires := ok && b.Kind == Overloaded; fires != tt.fires {
 			t.Errorf("load %d against 15 a second: overloaded %v, want %v (%+v)", tt.load, fires, tt.fires, b)
-		} else if fires && (b.Arrive != 16 || b.Serve != 15 || b.From != 19000 || b.To != 20000 || b.Needs != 16 || !b.Impossible) {
+		} else if fires && (b.Arrive != 16 || b.Serve != 15 || b.From != 19000 || b.To != 20000 || b.Needs != 16 || b.Impossible || !b.Breaker) {
 			t.Errorf("load 16: got %+v, want 16 arriving in [19000, 20000) against 15, needing 16", b)
 		}
 	}
@@ -275,24 +287,33 @@ func TestBoundsOfTheIssuesScenario(t *testing.T) {
 	}
 }
 
-// When arithmetic rules out every goal, nothing runs: no crowd, no work
-// estimated; the bounds say why.
-func TestRunRulesOutEveryGoal(t *testing.T) {
+// When the fresh load alone decides a goal (the load's last second above
+// what the service takes, a slot's arrivals above a peak goal), no client
+// policy without a breaker meets it: the bounds say so first, and the
+// search, which tries breakers, finds only candidates with one that do,
+// their requests failed at the client.
+func TestOnlyABreakerMeetsWhatTheLoadDecides(t *testing.T) {
 	s := backoff.Defaults()
 	s.Clients, s.Outage, s.Capacity, s.Slot, s.Load, s.LoadUntil = 100, 5000, 15, 100, 16, 20000
 	// 16 a second against 15 (see TestBoundsByHand); 2 in a slot against
 	// the 1 that peak<=0.5x of ceil(1.5) = 2 a slot allows.
 	sr := Search{Settings: s, Seeds: 20, Goals: mustGoals(t, "recovered<=60s", "peak<=0.5x")}
-	var done atomic.Int64
-	adv, err := Run(sr, Options{Workers: 2, Done: &done})
-	if err != nil || adv.Tried != 0 || adv.Crowds != 0 || done.Load() != 0 || adv.Search.Goals.Len() != 0 || adv.Asked != sr.Goals || len(adv.Bounds) != 2 {
-		t.Errorf("got %v, %+v", err, adv)
+	adv, err := search(t, sr, Options{Workers: 2})
+	if err != nil || len(adv.Bounds) != 2 || Impossible(adv.Bounds).Len() != 0 || !adv.Search.Goals.Same(sr.Goals) {
+		t.Fatalf("got %v, bounds %+v, searched %v", err, adv.Bounds, adv.Search.Goals)
 	}
-	if w := sr.Estimate(); w.Crowds != 0 || w.Total != 0 {
-		t.Errorf("estimate %+v, want nothing", w)
+	for _, b := range adv.Bounds {
+		if !b.Breaker {
+			t.Errorf("%s: not said to need a breaker: %+v", b.Goal, b)
+		}
 	}
-	if c := sr.Cost(2); c.Work != 0 || c.Bytes != 0 {
-		t.Errorf("cost %+v, want nothing", c)
+	if len(adv.Meets) == 0 {
+		t.Fatalf("nothing meets; closest %v", adv.Closest)
+	}
+	for _, c := range adv.Meets {
+		if !c.Settings.Breaker.On() {
+			t.Errorf("%s meets without a breaker: %v", c.Name(s), c.Verdicts)
+		}
 	}
 }
 

@@ -472,9 +472,12 @@ func TestAdviseBlamesThePlansGoal(t *testing.T) {
 }
 
 // Goals no client policy can meet are said first, in one line each with
-// its arithmetic and what would make it possible, and not searched for
-// (issue 24 item 2): when none is left, nothing runs and advise exits 0;
-// when some are, it searches for those.
+// its arithmetic and what would make it possible (issue 24 item 2). Where
+// the fresh load alone decides a goal, only a breaker (MODEL.md section 7)
+// can meet it, failing requests at the client: the line says so, the
+// search goes on, and a candidate that meets the goals by losing most of
+// the clients is said to (issue 24 item 3). A goal ruled out with a
+// not-through goal is not searched for; the others are.
 func TestAdviseSaysImpossibleGoalsFirst(t *testing.T) {
 	// 16 a second against 15 in slots of 100 ms: still overloaded in the
 	// load's last second whatever the clients do; 2 fresh requests a slot
@@ -485,31 +488,37 @@ func TestAdviseSaysImpossibleGoalsFirst(t *testing.T) {
 	want := "The scenario: 100 clients fail at 0 ms; the service is back at 5000 ms.\n" +
 		"The service: capacity 15 a second (2 a slot of 100 ms at most), fresh load 16 a second until 20000 ms (320 requests), no retry budget.\n" +
 		"Goals, each held at the 95th percentile over 20 seeds, 7 to 26, independent draws (a value equal to a goal meets it): recovered<=60s, peak<=0.5x (at most 1 attempts in a 100 ms slot that serves 2).\n" +
-		"recovered<=60s cannot be met by any client policy: the fresh load alone sends 16 requests in its last second, from 19 s to 20 s, where the service completes at most 15, so it is still overloaded when the load stops, whatever the clients do; it needs a capacity of at least 16 a second.\n" +
-		"peak<=0.5x cannot be met by any client policy: the fresh load alone sends 2 requests in the 100 ms slot from 5 s, where peak<=0.5x allows 1; the least the load allows is peak<=1x, or a capacity of 31 a second.\n" +
-		"Nothing to search for: no candidate can meet these goals. Each line above says what would make its goal possible.\n"
-	if text != want {
-		t.Errorf("got\n%s\nwant\n%s", text, want)
+		"recovered<=60s cannot be met by any client policy without a circuit breaker: the fresh load alone sends 16 requests in its last second, from 19 s to 20 s, where the service completes at most 15, so it is still overloaded when the load stops, whatever else the clients do; it needs a capacity of at least 16 a second; only a breaker can, failing requests at the client, which count as not through.\n" +
+		"peak<=0.5x cannot be met by any client policy without a circuit breaker: the fresh load alone sends 2 requests in the 100 ms slot from 5 s, where peak<=0.5x allows 1; the least the load allows is peak<=1x, or a capacity of 31 a second; only a breaker can, failing requests at the client, which count as not through.\n"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant it to start\n%s", text, want)
+	}
+	if !strings.Contains(text, "\nThe goals ask nothing of the clients: the first leaves 420 of the 420 clients the outage touched (100%) not through; add --goal 'not-through<=1%' to ask for them.\n") ||
+		!strings.Contains(text, " --breaker ") {
+		t.Errorf("no breaker meeting the goals by losing every client in\n%s", text)
 	}
 	var doc struct {
 		Bounds []struct {
 			Kind, Goal     string
 			Impossible     bool
+			OnlyBreaker    bool `json:"only_breaker"`
 			CapacityNeeded *int `json:"capacity_needed"`
 		}
 		Searched []string `json:"searched_goals"`
-		Tried    int      `json:"candidates_tried"`
 	}
-	if err := json.Unmarshal([]byte(adviceOf(t, append(scenario, "--goal", "recovered<=60s", "--goal", "peak<=0.5x", "--format", "json")...)), &doc); err != nil {
+	if err := json.Unmarshal([]byte(adviceOf(t, append(scenario, "--goal", "recovered<=60s", "--goal", "peak<=0.5x", "--seeds", "2", "--format", "json")...)), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Bounds) != 2 || doc.Bounds[0].Kind != "overloaded" || !doc.Bounds[0].Impossible || *doc.Bounds[0].CapacityNeeded != 16 ||
-		doc.Bounds[1].Kind != "peak" || len(doc.Searched) != 0 || doc.Tried != 0 {
+	if len(doc.Bounds) != 2 || doc.Bounds[0].Kind != "overloaded" || doc.Bounds[0].Impossible || !doc.Bounds[0].OnlyBreaker || *doc.Bounds[0].CapacityNeeded != 16 ||
+		doc.Bounds[1].Kind != "peak" || !doc.Bounds[1].OnlyBreaker || len(doc.Searched) != 2 {
 		t.Errorf("got %+v", doc)
 	}
-	// With a goal left, the search runs for it.
-	text = adviceOf(t, append(scenario, "--goal", "peak<=0.5x", "--goal", "attempts<=3x", "--seeds", "2")...)
-	if !strings.Contains(text, "\nSearched for the other goals: attempts<=3x.\nTried ") || strings.Contains(text, "MISSES peak") || strings.Contains(text, "meets peak") {
-		t.Errorf("no search for attempts<=3x alone in\n%s", text)
+	// attempts<=1x with none lost: 420 clients, 180 of whom fail while the
+	// service is down, make at least 600 attempts, more than 420: ruled
+	// out, and the search runs for not-through alone.
+	text = adviceOf(t, append(scenario, "--goal", "not-through<=0%", "--goal", "attempts<=1x", "--seeds", "2")...)
+	if !strings.Contains(text, "\nattempts<=1x cannot be met with not-through<=0%: ") || !strings.Contains(text, "\nSearched for the other goals: not-through<=0%.\nTried ") ||
+		strings.Contains(text, "meets attempts") || strings.Contains(text, "MISSES attempts") {
+		t.Errorf("no search for not-through<=0%% alone in\n%s", text)
 	}
 }

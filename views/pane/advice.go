@@ -85,7 +85,7 @@ func AdviceHead(d AdviceData, w int, short bool, st *Styles) string {
 	if a := d.Advice; a != nil {
 		for _, b := range a.Bounds { // what arithmetic rules out, before the search
 			if short {
-				if !b.Impossible { // a note (when the last client can be through) gives way
+				if !b.Impossible && !b.Breaker { // a note (when the last client can be through) gives way
 					continue
 				}
 				para(words.BoundShort(b), st.Note.Render)
@@ -116,6 +116,13 @@ func AdviceHead(d AdviceData, w int, short bool, st *Styles) string {
 			style = st.Stale.Render
 		}
 		para(found, style)
+		loses := words.LosesMostLine
+		if short {
+			loses = words.LosesMostShort
+		}
+		if line := loses(a.Search.Goals, a.Meets, true); line != "" {
+			para(line, st.Note.Render)
+		}
 	}
 	return strings.Join(lines, "\n")
 }

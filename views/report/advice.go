@@ -145,6 +145,9 @@ func AdviceText(a Advised) string {
 	default:
 		b.WriteString("No candidate meets every goal. The closest, with what each misses and by how much:\n")
 	}
+	if line := words.LosesMostLine(adv.Search.Goals, cs, kind == "meets"); line != "" {
+		b.WriteString(line + "\n")
+	}
 	for i, c := range cs {
 		fmt.Fprintf(&b, "\n%d. %s\n", i+1, candidateName(adv, c))
 		if line := AlikeLine(c, s); line != "" {
@@ -572,7 +575,7 @@ func boundJSON(b advice.Bound) object {
 	if b.Serve == math.MaxInt {
 		serve = nil
 	}
-	return object{{"kind", boundKinds[b.Kind]}, {"goal", b.Goal.String()}, {"with", with}, {"impossible", b.Impossible},
+	return object{{"kind", boundKinds[b.Kind]}, {"goal", b.Goal.String()}, {"with", with}, {"impossible", b.Impossible}, {"only_breaker", b.Breaker},
 		{"clients", b.Clients}, {"crowd", b.Crowd}, {"backlog", b.Backlog}, {"lost", b.Lost}, {"from_ms", b.From}, {"to_ms", b.To},
 		{"arrive", b.Arrive}, {"serve", serve}, {"queue", b.Queue}, {"timeout_ms", b.Timeout}, {"floor", b.Floor}, {"slow", b.Slow},
 		{"allowed", b.Allowed}, {"most", b.Most}, {"capacity_needed", needs}, {"goal_allowed", meet}, {"not_through_needed", lost},

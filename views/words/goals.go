@@ -149,6 +149,14 @@ func lostWords(b advice.Bound) string {
 	return "with at most " + Count(b.Lost) + " lost"
 }
 
+// withoutBreaker and onlyBreaker say of a bound the fresh load alone
+// decides (advice.Bound.Breaker) what a breaker changes: its requests
+// failed at the client never reach the service, and count as not through.
+const (
+	withoutBreaker = "without a circuit breaker"
+	onlyBreaker    = "only a breaker can, failing requests at the client, which count as not through"
+)
+
 // BoundShort is a bound in one short line, for a pane too short for its
 // arithmetic (BoundLine): what it rules out, the figure that does, and the
 // way out: "p99<=0ms cannot be met with not-through<=0%: 390 wait longer;
@@ -170,6 +178,9 @@ func BoundShort(b advice.Bound) string {
 		why = Count(b.Slow) + " wait longer"
 	case advice.Drain:
 		return fmt.Sprintf("%s: the last client is through no sooner than %s after the service is back, whatever the clients do.", g, Human(b.Floor))
+	}
+	if b.Breaker {
+		return g + " cannot be met " + withoutBreaker + ": " + why + orWords(b, "the least it allows") + "."
 	}
 	return g + " cannot be met: " + why + orWords(b, "the least it allows") + "."
 }
@@ -208,14 +219,14 @@ func BoundLine(b advice.Bound) string {
 		if b.Queue > 0 && b.Timeout == 0 {
 			where += " and holds " + Count(b.Queue) + " in its queue"
 		}
-		line := fmt.Sprintf("%s cannot be met by any client policy: %s %s, so it is still overloaded when the load stops, whatever the clients do", g, sends, where)
+		line := fmt.Sprintf("%s cannot be met by any client policy %s: %s %s, so it is still overloaded when the load stops, whatever else the clients do", g, withoutBreaker, sends, where)
 		if b.Needs > 0 {
 			line += "; it needs a capacity of at least " + Count(b.Needs) + " a second"
 		}
-		return line + "."
+		return line + "; " + onlyBreaker + "."
 	case advice.PeakFloor:
-		return fmt.Sprintf("%s cannot be met by any client policy: the fresh load alone sends %s requests in the %s slot from %s, where %s allows %s%s.",
-			g, Count(b.Arrive), Human(b.To-b.From), Human(b.From), g, Count(b.Most), orWords(b, "the least the load allows"))
+		return fmt.Sprintf("%s cannot be met by any client policy %s: the fresh load alone sends %s requests in the %s slot from %s, where %s allows %s%s; %s.",
+			g, withoutBreaker, Count(b.Arrive), Human(b.To-b.From), Human(b.From), g, Count(b.Most), orWords(b, "the least the load allows"), onlyBreaker)
 	case advice.AttemptsFloor:
 		return fmt.Sprintf("%s cannot be met with %s: %s fail their first attempt while the service is down, and each that gets through tries again, "+
 			"so %s the %s clients make at least %s + %s - %s = %s attempts (%s a client), more than the %s %s allows%s.",
@@ -236,4 +247,36 @@ func BoundLine(b advice.Bound) string {
 			g, backlogWords(b), Human(b.From), lostWords(b), Human(b.Floor), Human(b.Goal.Limit))
 	}
 	return ""
+}
+
+// LosesMostLine warns, where the goals ask nothing of the clients not
+// through, that the first candidate meeting them does so by losing most of
+// the clients the outage touched (a breaker that fails every request at the
+// client keeps the service stable and its peak at 0): "The goals ask
+// nothing of the clients: the first leaves 420 of the 420 clients the
+// outage touched (100%) not through; add --goal 'not-through<=1%' to ask
+// for them." Empty otherwise (issue 24 item 3: a disaster is never praised).
+func LosesMostLine(goals advice.Goals, cs []advice.Candidate, meets bool) string {
+	if !meets || len(cs) == 0 {
+		return ""
+	}
+	if _, ok := goals.Get(advice.NotThrough); ok {
+		return ""
+	}
+	l := cs[0].Lost
+	if l.Touched <= 0 || 2*l.NotThrough <= l.Touched {
+		return ""
+	}
+	return fmt.Sprintf("The goals ask nothing of the clients: the first leaves %s of the %s clients the outage touched (%s) not through; add --goal 'not-through<=1%%' to ask for them.",
+		Count(l.NotThrough), Count(l.Touched), Percent(l.NotThrough, l.Touched))
+}
+
+// LosesMostShort is LosesMostLine in brief, for a low pane: "#1 leaves
+// 94.9% of those touched not through: no goal asks for them."
+func LosesMostShort(goals advice.Goals, cs []advice.Candidate, meets bool) string {
+	if LosesMostLine(goals, cs, meets) == "" {
+		return ""
+	}
+	l := cs[0].Lost
+	return "#1 leaves " + Percent(l.NotThrough, l.Touched) + " of those touched not through: no goal asks for them."
 }

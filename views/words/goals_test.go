@@ -95,3 +95,38 @@ func TestBoundLines(t *testing.T) {
 		t.Errorf("BoundShort: got %s\nwant %s", got, want)
 	}
 }
+
+// A candidate meeting goals that ask nothing of the clients is said to
+// lose them where it loses more than half of those touched: 51 of 100 is
+// said, 50 of 100 is not (2*50 is not more than 100); never with a
+// not-through goal, nor of the closest.
+func TestLosesMostLine(t *testing.T) {
+	gs, err := advice.ParseGoals("recovered<=60s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withLost, _ := advice.ParseGoals("recovered<=60s, not-through<=100%")
+	at := func(n int) []advice.Candidate {
+		return []advice.Candidate{{Lost: advice.Share{NotThrough: n, Touched: 100}}}
+	}
+	want := "The goals ask nothing of the clients: the first leaves 51 of the 100 clients the outage touched (51%) not through; add --goal 'not-through<=1%' to ask for them."
+	if got := LosesMostLine(gs, at(51), true); got != want {
+		t.Errorf("51 of 100: got %q, want %q", got, want)
+	}
+	if got, want := LosesMostShort(gs, at(51), true), "#1 leaves 51% of those touched not through: no goal asks for them."; got != want {
+		t.Errorf("51 of 100, in brief: got %q, want %q", got, want)
+	}
+	if got := LosesMostShort(gs, at(50), true); got != "" {
+		t.Errorf("50 of 100, in brief: got %q, want nothing", got)
+	}
+	for _, tt := range []struct {
+		name  string
+		goals advice.Goals
+		cs    []advice.Candidate
+		meets bool
+	}{{"50 of 100", gs, at(50), true}, {"a not-through goal", withLost, at(100), true}, {"the closest", gs, at(100), false}, {"none", gs, nil, true}} {
+		if got := LosesMostLine(tt.goals, tt.cs, tt.meets); got != "" {
+			t.Errorf("%s: got %q, want nothing", tt.name, got)
+		}
+	}
+}
