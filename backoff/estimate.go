@@ -200,7 +200,8 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	h := engineHorizon(pl, s)
 	w, m := engineCounts(pl, s, h)
 	c.work, c.setup = whole(w.ns()), whole(w.setupNs())
-	// Its memory: a latency for every client; the calendar's ring, and
+	// Its memory: a latency for every client, or a count for every
+	// millisecond of the horizon where fewer (latencyTally); the calendar's ring, and
 	// its chunks in use, of chunkLen pending attempts each, kept for
 	// reuse; a bucket's attempts put in order of their milliseconds, or of
 	// their clients, twice where both (the most that wait at once, without
@@ -212,7 +213,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if !pl.same { // spread over the buckets: one of the busiest quarter
 		most = min(most, 4*most/max(w.chunks-most/chunkLen, 1))
 	}
-	bytes := 4*w.clients + (24+16)*w.ring + w.chunks*chunkLen*pendingBytes + 8*w.processes
+	bytes := 4*w.latencies + (24+16)*w.ring + w.chunks*chunkLen*pendingBytes + 8*w.processes
 	if s.OutageHang > 0 {
 		// The attempts that hang wait in a list of their own: at most
 		// those made while the service is down, one a client.
@@ -273,15 +274,17 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 // (see the ns* constants).
 type engineWork struct {
 	attempts, cold, cohorts, served, visits, queueVisits, buckets, bucketMs, sorted, farBudget float64
-	// What a run makes at its start.
-	clients, processes, ring, chunks float64
+	// What a run makes at its start: among them the latencies' places, a
+	// value a client or a count a millisecond of the horizon
+	// (latencyTally).
+	clients, latencies, processes, ring, chunks float64
 	share                            float64 // the takes an attempt costs: one, or a cohort's share
 }
 
 // setupNs is the nanoseconds of what a run makes at its start, which a
 // worker that runs crowd after crowd keeps (a budget it makes anew).
 func (w engineWork) setupNs() float64 {
-	return nsRun + nsClient*w.clients + nsRingSlot*w.ring + nsChunk*w.chunks
+	return nsRun + nsClient*w.latencies + nsRingSlot*w.ring + nsChunk*w.chunks
 }
 
 // ns is the nanoseconds of the run.
@@ -306,7 +309,10 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 		share = groups / max(n, 1)
 	}
 	m := miniRun(pl, s, h, share, wide)
-	w := engineWork{clients: n, ring: float64(ring), served: m.served, sorted: m.sorted, buckets: m.end / wide, share: share}
+	w := engineWork{clients: n, latencies: n, ring: float64(ring), served: m.served, sorted: m.sorted, buckets: m.end / wide, share: share}
+	if float64(h) < n {
+		w.latencies = float64(h + 1)
+	}
 	if cohorts {
 		w.cohorts = m.takes
 	} else {

@@ -432,9 +432,7 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 	e.f.Through += int(n)
 	e.slotServed += n
 	lat := uint32(t - e.start(p.client)) // a cohort's clients started together
-	for range n {
-		e.lat = append(e.lat, lat)
-	}
+	e.lat.add(lat, n)
 	e.lastServed = t
 	if p.client <= e.crowd {
 		e.crowdLastServed = t
