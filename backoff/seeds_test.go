@@ -239,7 +239,7 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 		}
 	}
 	big := s
-	big.Clients, big.Capacity, big.Load, big.LoadUntil = MaxClients, 50000, 10000, 90000
+	big.Clients, big.Capacity, big.Load, big.LoadUntil = 1_000_000, 50000, 10000, 90000
 	if w := SeedWorkers(big.Five(), big, 64, 1000); w > 4 {
 		t.Errorf("a million clients with a service: %d workers, want at most 4", w)
 	}
