@@ -278,7 +278,7 @@ type engineWork struct {
 	// value a client or a count a millisecond of the horizon
 	// (latencyTally).
 	clients, latencies, processes, ring, chunks float64
-	share                            float64 // the takes an attempt costs: one, or a cohort's share
+	share                                       float64 // the takes an attempt costs: one, or a cohort's share
 }
 
 // setupNs is the nanoseconds of what a run makes at its start, which a
