@@ -120,11 +120,12 @@ func TestEngineCountsByHand(t *testing.T) {
 }
 
 // The nanoseconds of each thing the engine does, each counted a
-// different number of times so that no weight stands for another:
+// different number of times so that no weight stands for another (the
+// latencies' places, 2, count for the clients' 2 at the start):
 // 1*3,203 + 2*2 + 3*26 + 4*8,834 (the setup, 38,621) + 5*9 + 6*17 +
 // 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29.
 func TestEngineNanosecondsByHand(t *testing.T) {
-	w := engineWork{clients: 2, ring: 3, chunks: 4, processes: 5, attempts: 6, cold: 7, cohorts: 8, served: 9,
+	w := engineWork{clients: 2, latencies: 2, ring: 3, chunks: 4, processes: 5, attempts: 6, cold: 7, cohorts: 8, served: 9,
 		visits: 10, queueVisits: 11, buckets: 12, bucketMs: 13, sorted: 14, farBudget: 15}
 	setup := 3203.0 + 2*2 + 3*26 + 4*8834
 	if got := w.setupNs(); got != setup {
