@@ -3,7 +3,6 @@ package backoff
 import (
 	"errors"
 	"math"
-	"slices"
 )
 
 // The engine runs the crowd, the fresh load and the service as discrete
@@ -95,12 +94,15 @@ type engine struct {
 	// The current wide bucket's attempts, in the order of their
 	// milliseconds: those of millisecond ms are flat[at[ms]:at[ms+1]], then
 	// late[ms], the ones that joined while the bucket ran.
-	flat    []pending
-	at      []int
-	fill    []int // where each millisecond's next attempt goes, as scatter fills flat
-	late    [][]pending
-	order   []pending // a millisecond's attempts in one piece, to be put in client order
-	waiting int       // attempts in the ring
+	flat  []pending
+	at    []int
+	fill  []int // where each millisecond's next attempt goes, as scatter fills flat
+	late  [][]pending
+	order []pending // a millisecond's attempts in one piece, to be put in client order
+	// sortByClient's scratch: the keys it sorts, the attempts it gathers.
+	keys    []uint64
+	gather  []pending
+	waiting int // attempts in the ring
 
 	f          Figures
 	lat        latencyTally
@@ -171,6 +173,8 @@ type engineScratch struct {
 	free        []*chunk
 	ring        []bucket
 	flat, order []pending
+	keys        []uint64
+	gather      []pending
 	counts, lat []uint32 // the latencies' (latencyTally)
 	at, fill    []int
 	late        [][]pending
@@ -201,7 +205,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	var n int
 	e.bits, n = ringShape(pl, s)
 	if sc != nil {
-		e.free, e.flat, e.order = sc.free, sc.flat[:0], sc.order[:0]
+		e.free, e.flat, e.order, e.keys, e.gather = sc.free, sc.flat[:0], sc.order[:0], sc.keys[:0], sc.gather[:0]
 		if len(sc.ring) == n {
 			e.ring = sc.ring
 		}
@@ -618,11 +622,11 @@ func (e *engine) take(p *pending, t uint32) {
 // the fresh requests arriving at t.
 func (e *engine) runList(list []pending, t int64, toFresh int, how int) {
 	if how == clientOrder {
-		slices.SortFunc(list, byClient)
+		e.sortByClient(list)
 	} else {
 		// Which are served is all the order can change: the lowest numbers
 		// the slot has room for. The rest are rejected in any order.
-		selectClients(list, int(e.slotCap-e.slotServed))
+		e.selectByClient(list, int(e.slotCap-e.slotServed))
 	}
 	if e.takeAll(list, uint32(t)) {
 		e.runFresh(t, toFresh)
@@ -674,7 +678,7 @@ func (e *engine) keep(sc *engineScratch) {
 		hangs = e.hangs.ring
 	}
 	counts, lat := e.lat.scratch()
-	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], counts: counts, lat: lat,
+	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], keys: e.keys[:0], gather: e.gather[:0], counts: counts, lat: lat,
 		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs}
 }
 

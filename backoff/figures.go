@@ -225,7 +225,7 @@ func selectNth(v []uint32, i int) uint32 {
 // there, none with a greater key before it and none with a smaller one
 // after it (Hoare's selection with a median-of-three pivot, sorting
 // outright when the parts shrink too slowly).
-func selectBy[E any](v []E, i int, key func(E) uint32) {
+func selectBy[E any, K cmp.Ordered](v []E, i int, key func(E) K) {
 	byKey := func(a, b E) int { return cmp.Compare(key(a), key(b)) }
 	lo, hi := 0, len(v)-1
 	for rounds := 0; hi-lo > 16; rounds++ {
