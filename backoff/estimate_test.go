@@ -85,27 +85,29 @@ func TestEngineCountsByHand(t *testing.T) {
 	// ten clients (share 1/10): 2 takes; each span holds its attempts in 1
 	// ms; the ten waiting fill 1 bucket; 1 + 10/10/256 chunks; the last
 	// attempt at 1 ms, the end at min(2, h). The chunks, 1.004, are
-	// within 256: none fall out of the cache, nothing is cold.
+	// within 256: none fall out of the cache, nothing is cold. The
+	// latencies: the horizon, 2 ms, is below the 10 clients, so a count
+	// for each of 0, 1 and 2 ms, 3 places.
 	w, m := engineCounts(pl, s, h)
 	if want := (miniature{attempts: 20, served: 10, busy: 2, end: 2, pending: 10, groups: 1, takes: 2, buckets: 1}); m != want {
 		t.Errorf("the miniature: got %+v, want %+v", m, want)
 	}
 	chunks := 1 + 1.0/256
-	if want := (engineWork{cohorts: 2, served: 10, visits: 2, buckets: 2, clients: 10, ring: 4, chunks: chunks, share: 0.1}); w != want {
+	if want := (engineWork{cohorts: 2, served: 10, visits: 2, buckets: 2, clients: 10, latencies: 3, ring: 4, chunks: chunks, share: 0.1}); w != want {
 		t.Errorf("the engine's counts: got %+v, want %+v", w, want)
 	}
-	setup := nsRun + nsClient*10 + nsRingSlot*4 + nsChunk*chunks
+	setup := nsRun + nsClient*3 + nsRingSlot*4 + nsChunk*chunks
 	if got, want := w.setupNs(), setup; got != want {
 		t.Errorf("its setup: %v ns, want %v", got, want)
 	}
 	if got, want := w.ns(), setup+nsCohort*2+nsServed*10+nsVisit*2+nsBucket*2; got != want {
 		t.Errorf("its work: %v ns, want %v", got, want)
 	}
-	// Its memory: 10 latencies of 4 bytes; 4 buckets of 24 bytes and 16 of
+	// Its memory: 3 latencies' counts of 4 bytes; 4 buckets of 24 bytes and 16 of
 	// lists; the chunks, 8,192 bytes each; the one cohort waiting, put in
 	// order twice over, 64 bytes. The figures: 256. Its work, whole.
 	c := RunAllCost([]Policy{p}, s, Options{}, 1)
-	bytes := 40 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 64
+	bytes := 12 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 64
 	if want := (Cost{Bytes: bytes + figuresBytes, Work: int64(math.Ceil(w.ns())), Span: int64(math.Ceil(w.ns())), Parallel: 1}); c != want {
 		t.Errorf("the run's cost: got %+v, want %+v", c, want)
 	}
