@@ -17,11 +17,11 @@ import (
 // attempt, an arrival, a request waiting in the queue); the buckets of its
 // calendar it steps over, empty, and the milliseconds of a wide bucket it
 // looks into; the lists of attempts it puts in client order; and what it
-// allocates for a run (a latency a client, a chunk of 256 attempts for
-// each bucket in use, a budget a process). A millisecond in which nothing
-// happens is never visited, and a bucket with nothing in it costs a few
-// nanoseconds: an hour's outage or a day's timeout costs nothing by
-// itself.
+// allocates for a run (a latency a client, or a count a millisecond of
+// the horizon where fewer, a chunk of 256 attempts for each bucket in use,
+// a budget a process). A millisecond in which nothing happens is never
+// visited, and a bucket with nothing in it costs a few nanoseconds: an
+// hour's outage or a day's timeout costs nothing by itself.
 //
 // How many attempts a run takes, and how long its queue holds requests,
 // depend on the run; the estimate finds them by running it in miniature
@@ -58,7 +58,8 @@ import (
 // finds them in use and the rest at its most: the fast path counts the
 // slots of the horizon in an array, or past maxCountSlots marks them in a
 // bitmap and sorts the repeated slots (workerScratch's bytes); the engine
-// holds a latency of 4 bytes for each client, its calendar's ring and a
+// holds a latency of 4 bytes for each client (a count of 4 bytes for each
+// millisecond of its horizon, where fewer), its calendar's ring and a
 // chunk of 256 pending attempts of 32 bytes for each bucket in use and
 // each 256 waiting, the attempts of a bucket put in order twice over (all
 // that wait at once without jitter, which wait alike; else a bucket of
@@ -201,9 +202,9 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	w, m := engineCounts(pl, s, h)
 	c.work, c.setup = whole(w.ns()), whole(w.setupNs())
 	// Its memory: a latency for every client, or a count for every
-	// millisecond of the horizon where fewer (latencyTally); the calendar's ring, and
-	// its chunks in use, of chunkLen pending attempts each, kept for
-	// reuse; a bucket's attempts put in order of their milliseconds, or of
+	// millisecond of the horizon where fewer (latencyTally); the
+	// calendar's ring, and its chunks in use, of chunkLen pending attempts
+	// each, kept for reuse; a bucket's attempts put in order of their milliseconds, or of
 	// their clients, twice where both (the most that wait at once, without
 	// jitter all in one bucket); a wide bucket's lists; the queue's ring of
 	// pending attempts, a power of two, doubled as it grows; a budget's
@@ -325,7 +326,7 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 		w.cold = m.takes
 	}
 	if s.Budget.Kind != BudgetNone {
-		w.processes = float64(max(s.Processes, 1))
+		w.processes = min(float64(s.ProcessCount()), max(n, 1)) // a token bucket a process, as newBudgets makes them
 		if w.processes*8 > 256<<10 {
 			w.farBudget = m.attempts
 		}

@@ -182,14 +182,22 @@ func TestEngineLimitsByHand(t *testing.T) {
 		}
 	}
 	// The budget's processes' tokens pass 256 KB at 32,769 processes, 8
-	// bytes each: from then on each attempt reaches for them far.
+	// bytes each: from then on each attempt reaches for them far. There
+	// are no more buckets than clients (newBudgets): 40,000 clients.
 	s.Budget = Budget{Kind: BudgetGRPC, A: 10, B: 100}
+	s.Clients = 40_000
 	pl := newPlan(s.Policy(Fixed), s.Draws)
 	for procs, far := range map[int]bool{32_768: false, 32_769: true} {
 		s.Processes = procs
 		if w, m := engineCounts(pl, s, engineHorizon(pl, s)); (w.farBudget == m.attempts && m.attempts > 0) != far || w.processes != float64(procs) {
 			t.Errorf("%d processes: %+v, want the attempts reaching far %v", procs, w, far)
 		}
+	}
+	// A process per client is a bucket per client: 40,000 of 8 bytes,
+	// 320 KB, past 256 KB (it was charged one bucket).
+	s.Processes = PerClient
+	if w, m := engineCounts(pl, s, engineHorizon(pl, s)); w.processes != 40_000 || w.farBudget != m.attempts {
+		t.Errorf("a process per client: %v processes, %v attempts reaching far; want 40000, %v", w.processes, w.farBudget, m.attempts)
 	}
 	// Under a budget a wide bucket's lists hold no more than the calendar
 	// does at once: 100,000 clients with full jitter (buckets of 64 ms)
