@@ -282,27 +282,34 @@ func BenchmarkQueue(b *testing.B) {
 	for _, queue := range []int{20000, 0} {
 		b.Run(fmt.Sprintf("queue=%d", queue), func(b *testing.B) {
 			s := queueSettings(queue)
-			ps := queuePolicies(s)
-			b.ReportAllocs()
 			attempts := 0
-			start := processCPU()
-			for b.Loop() {
-				results, err := RunAll(ps, s, Options{}, runtime.GOMAXPROCS(0))
-				if err != nil {
-					b.Fatal(err)
-				}
-				attempts = 0
-				for _, r := range results {
-					attempts += r.Figures.Attempts
-				}
-			}
-			if cpu := processCPU() - start; cpu > 0 {
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			for _, r := range benchRunAll(b, s, queuePolicies(s)) {
+				attempts += r.Figures.Attempts
 			}
 			b.ReportMetric(float64(attempts), "attempts")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(attempts), "ns/attempt")
 		})
 	}
+}
+
+// benchRunAll runs ps under s through RunAll on as many goroutines as
+// there are cores, b.N times, reports the CPU time per run, all workers
+// together, and returns the last run's results.
+func benchRunAll(b *testing.B, s Settings, ps []Policy) []Result {
+	b.Helper()
+	b.ReportAllocs()
+	var results []Result
+	start := processCPU()
+	for b.Loop() {
+		var err error
+		if results, err = RunAll(ps, s, Options{}, runtime.GOMAXPROCS(0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := processCPU() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	return results
 }
 
 // scaleSettings is issue 27's measure of scale: queueSettings with n
@@ -332,22 +339,9 @@ func BenchmarkScale(b *testing.B) {
 		for _, queue := range []bool{false, true} {
 			b.Run(fmt.Sprintf("clients=%d/queue=%v", n, queue), func(b *testing.B) {
 				s := scaleSettings(n, queue)
-				ps := queuePolicies(s)
-				b.ReportAllocs()
 				clients := 0
-				start := processCPU()
-				for b.Loop() {
-					results, err := RunAll(ps, s, Options{}, runtime.GOMAXPROCS(0))
-					if err != nil {
-						b.Fatal(err)
-					}
-					clients = 0
-					for _, r := range results {
-						clients += r.Figures.Clients
-					}
-				}
-				if cpu := processCPU() - start; cpu > 0 {
-					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+				for _, r := range benchRunAll(b, s, queuePolicies(s)) {
+					clients += r.Figures.Clients
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(clients), "ns/client")
 			})
@@ -377,23 +371,10 @@ func BenchmarkGuards(b *testing.B) {
 	for _, guards := range []bool{true, false} {
 		b.Run(fmt.Sprintf("guards=%v", guards), func(b *testing.B) {
 			s := guardSettings(guards)
-			ps := queuePolicies(s)
-			b.ReportAllocs()
 			attempts, short := 0, 0
-			start := processCPU()
-			for b.Loop() {
-				results, err := RunAll(ps, s, Options{}, runtime.GOMAXPROCS(0))
-				if err != nil {
-					b.Fatal(err)
-				}
-				attempts, short = 0, 0
-				for _, r := range results {
-					attempts += r.Figures.Attempts
-					short += r.Figures.ShortCircuited
-				}
-			}
-			if cpu := processCPU() - start; cpu > 0 {
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			for _, r := range benchRunAll(b, s, queuePolicies(s)) {
+				attempts += r.Figures.Attempts
+				short += r.Figures.ShortCircuited
 			}
 			b.ReportMetric(float64(attempts), "attempts")
 			b.ReportMetric(float64(short), "short-circuited")
