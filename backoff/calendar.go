@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"cmp"
+	"slices"
 )
 
 // The engine's calendar: the pending attempts, the chunks and buckets they
@@ -151,6 +152,53 @@ func (f *fifo) popFront() {
 }
 
 func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
+
+// sortByClient puts list in client order. A long list is sorted as words:
+// each attempt's client number above its place, 8 bytes a sort moves and
+// compares without a function, where a sort of the attempts themselves
+// moves 32 bytes through a comparison; then the attempts are gathered in
+// that order through the engine's scratch. (Clients are unique in a list:
+// each has one attempt pending.)
+func (e *engine) sortByClient(list []pending) {
+	if len(list) < 12 {
+		slices.SortFunc(list, byClient)
+		return
+	}
+	slices.Sort(e.clientKeys(list))
+	e.gatherBy(list)
+}
+
+// selectByClient reorders list so that its first k hold the k lowest
+// client numbers, as selectClients does, selecting among words as
+// sortByClient sorts them.
+func (e *engine) selectByClient(list []pending, k int) {
+	if len(list) < 12 {
+		selectClients(list, k)
+		return
+	}
+	selectBy(e.clientKeys(list), k-1, func(x uint64) uint64 { return x })
+	e.gatherBy(list)
+}
+
+// clientKeys returns the keys of list in e.keys: each attempt's client
+// number above its place.
+func (e *engine) clientKeys(list []pending) []uint64 {
+	keys := e.keys[:0]
+	for i := range list {
+		keys = append(keys, uint64(list[i].client)<<32|uint64(i))
+	}
+	e.keys = keys
+	return keys
+}
+
+// gatherBy puts list in the order of e.keys, which hold its places.
+func (e *engine) gatherBy(list []pending) {
+	was := append(e.gather[:0], list...)
+	for i, k := range e.keys {
+		list[i] = was[uint32(k)]
+	}
+	e.gather = was
+}
 
 // selectClients reorders v so that its first k hold the k lowest client
 // numbers.

@@ -148,7 +148,7 @@ func engineWatch(p Policy, s Settings, own func() bool) *deadline {
 // cannot keep up, given 50 ms.
 func TestARunPastItsDeadlineFails(t *testing.T) {
 	s := Defaults()
-	s.Clients, s.Attempts, s.LongestWait, s.Outage, s.Capacity, s.Queue, s.Timeout = MaxClients, MaxAttempts, MaxWait, 600_000, 1000, 100_000, 1000
+	s.Clients, s.Attempts, s.LongestWait, s.Outage, s.Capacity, s.Queue, s.Timeout = 1_000_000, MaxAttempts, MaxWait, 600_000, 1000, 100_000, 1000
 	p := s.Policy(FullJitter)
 	var rec failures
 	rec.TB = t

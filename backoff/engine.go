@@ -3,7 +3,6 @@ package backoff
 import (
 	"errors"
 	"math"
-	"slices"
 )
 
 // The engine runs the crowd, the fresh load and the service as discrete
@@ -95,15 +94,18 @@ type engine struct {
 	// The current wide bucket's attempts, in the order of their
 	// milliseconds: those of millisecond ms are flat[at[ms]:at[ms+1]], then
 	// late[ms], the ones that joined while the bucket ran.
-	flat    []pending
-	at      []int
-	fill    []int // where each millisecond's next attempt goes, as scatter fills flat
-	late    [][]pending
-	order   []pending // a millisecond's attempts in one piece, to be put in client order
-	waiting int       // attempts in the ring
+	flat  []pending
+	at    []int
+	fill  []int // where each millisecond's next attempt goes, as scatter fills flat
+	late  [][]pending
+	order []pending // a millisecond's attempts in one piece, to be put in client order
+	// sortByClient's scratch: the keys it sorts, the attempts it gathers.
+	keys    []uint64
+	gather  []pending
+	waiting int // attempts in the ring
 
 	f          Figures
-	lat        []uint32
+	lat        latencyTally
 	lastServed int64
 	// crowdLastServed is the latest served attempt of a crowd client; -1 if none.
 	crowdLastServed int64
@@ -171,7 +173,9 @@ type engineScratch struct {
 	free        []*chunk
 	ring        []bucket
 	flat, order []pending
-	lat         []uint32
+	keys        []uint64
+	gather      []pending
+	counts, lat []uint32 // the latencies' (latencyTally)
 	at, fill    []int
 	late        [][]pending
 	queue       []pending
@@ -201,7 +205,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	var n int
 	e.bits, n = ringShape(pl, s)
 	if sc != nil {
-		e.free, e.flat, e.order, e.lat = sc.free, sc.flat[:0], sc.order[:0], sc.lat[:0]
+		e.free, e.flat, e.order, e.keys, e.gather = sc.free, sc.flat[:0], sc.order[:0], sc.keys[:0], sc.gather[:0]
 		if len(sc.ring) == n {
 			e.ring = sc.ring
 		}
@@ -212,11 +216,14 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 	if e.ring == nil {
 		e.ring = make([]bucket, n)
 	}
-	// Every client gets through at most once: room for them all from the
-	// start, where the latencies would otherwise grow a copy at a time.
-	if clients := s.Clients + e.fresh; cap(e.lat) < clients {
-		e.lat = make([]uint32, 0, clients)
+	// Every client gets through at most once, within the run's horizon:
+	// room for them all from the start, where the latencies would
+	// otherwise grow a copy at a time.
+	var counts, lat []uint32
+	if sc != nil {
+		counts, lat = sc.counts, sc.lat
 	}
+	e.lat = newLatencyTally(s.Clients+e.fresh, engineHorizon(pl, s), counts, lat)
 	e.ringMask = int64(n - 1)
 	if e.bits > 0 && e.late == nil {
 		e.at, e.fill, e.late = make([]int, 1<<e.bits+1), make([]int, 1<<e.bits), make([][]pending, 1<<e.bits)
@@ -615,11 +622,11 @@ func (e *engine) take(p *pending, t uint32) {
 // the fresh requests arriving at t.
 func (e *engine) runList(list []pending, t int64, toFresh int, how int) {
 	if how == clientOrder {
-		slices.SortFunc(list, byClient)
+		e.sortByClient(list)
 	} else {
 		// Which are served is all the order can change: the lowest numbers
 		// the slot has room for. The rest are rejected in any order.
-		selectClients(list, int(e.slotCap-e.slotServed))
+		e.selectByClient(list, int(e.slotCap-e.slotServed))
 	}
 	if e.takeAll(list, uint32(t)) {
 		e.runFresh(t, toFresh)
@@ -670,7 +677,8 @@ func (e *engine) keep(sc *engineScratch) {
 	if e.hangs.ring != nil {
 		hangs = e.hangs.ring
 	}
-	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], lat: e.lat[:0],
+	counts, lat := e.lat.scratch()
+	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], keys: e.keys[:0], gather: e.gather[:0], counts: counts, lat: lat,
 		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs}
 }
 
@@ -687,6 +695,6 @@ func (e *engine) finish() (Figures, *Series, error) {
 	f.CrowdAllThroughBy = int(e.crowdLastServed)
 	f.ClientsTouched = e.s.Clients + e.touchedFresh()
 	f.derive(e.s.Outage)
-	f.latencies(e.lat)
+	e.lat.set(f)
 	return *f, e.series, nil
 }

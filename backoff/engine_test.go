@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -373,5 +374,37 @@ func BenchmarkBudgetsPerClient(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		newBudgets(Budget{Kind: BudgetAWS, A: 500, B: 5}, 1000000, 1000000)
+	}
+}
+
+// sortByClient and selectByClient give what a sort of the attempts by
+// client gives, short lists (a comparison sort) and long (sorted as
+// words, then gathered), every attempt kept whole: the first k hold the k
+// lowest numbers after a selection, and all are in order after a sort.
+func TestClientOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	var e engine
+	for i := range 500 {
+		n := 1 + rng.IntN([]int{11, 12, 13, 3000}[rng.IntN(4)]) // 12 is where the words begin
+		list := make([]pending, n)
+		for j, c := range rng.Perm(3 * n)[:n] {
+			list[j] = pending{client: uint32(c + 1), t: uint32(c * 7)}
+			list[j].src.kp = uint32(c)
+		}
+		want := slices.Clone(list)
+		slices.SortFunc(want, byClient)
+		k := 1 + rng.IntN(n)
+		selected := slices.Clone(list)
+		e.selectByClient(selected, k)
+		first := slices.Clone(selected[:k])
+		slices.SortFunc(first, byClient)
+		if !slices.Equal(first, want[:k]) {
+			t.Fatalf("case %d: %d attempts, the %d lowest: got %v, want %v", i, n, k, first, want[:k])
+		}
+		slices.SortFunc(selected, byClient)
+		e.sortByClient(list)
+		if !slices.Equal(list, want) || !slices.Equal(selected, want) {
+			t.Fatalf("case %d: %d attempts: sorted %v, selected %v, want %v", i, n, list, selected, want)
+		}
 	}
 }

@@ -17,11 +17,11 @@ import (
 // attempt, an arrival, a request waiting in the queue); the buckets of its
 // calendar it steps over, empty, and the milliseconds of a wide bucket it
 // looks into; the lists of attempts it puts in client order; and what it
-// allocates for a run (a latency a client, a chunk of 256 attempts for
-// each bucket in use, a budget a process). A millisecond in which nothing
-// happens is never visited, and a bucket with nothing in it costs a few
-// nanoseconds: an hour's outage or a day's timeout costs nothing by
-// itself.
+// allocates for a run (a latency a client, or a count a millisecond of
+// the horizon where fewer, a chunk of 256 attempts for each bucket in use,
+// a budget a process). A millisecond in which nothing happens is never
+// visited, and a bucket with nothing in it costs a few nanoseconds: an
+// hour's outage or a day's timeout costs nothing by itself.
 //
 // How many attempts a run takes, and how long its queue holds requests,
 // depend on the run; the estimate finds them by running it in miniature
@@ -58,7 +58,8 @@ import (
 // finds them in use and the rest at its most: the fast path counts the
 // slots of the horizon in an array, or past maxCountSlots marks them in a
 // bitmap and sorts the repeated slots (workerScratch's bytes); the engine
-// holds a latency of 4 bytes for each client, its calendar's ring and a
+// holds a latency of 4 bytes for each client (a count of 4 bytes for each
+// millisecond of its horizon, where fewer), its calendar's ring and a
 // chunk of 256 pending attempts of 32 bytes for each bucket in use and
 // each 256 waiting, the attempts of a bucket put in order twice over (all
 // that wait at once without jitter, which wait alike; else a bucket of
@@ -200,9 +201,10 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	h := engineHorizon(pl, s)
 	w, m := engineCounts(pl, s, h)
 	c.work, c.setup = whole(w.ns()), whole(w.setupNs())
-	// Its memory: a latency for every client; the calendar's ring, and
-	// its chunks in use, of chunkLen pending attempts each, kept for
-	// reuse; a bucket's attempts put in order of their milliseconds, or of
+	// Its memory: a latency for every client, or a count for every
+	// millisecond of the horizon where fewer (latencyTally); the
+	// calendar's ring, and its chunks in use, of chunkLen pending attempts
+	// each, kept for reuse; a bucket's attempts put in order of their milliseconds, or of
 	// their clients, twice where both (the most that wait at once, without
 	// jitter all in one bucket); a wide bucket's lists; the queue's ring of
 	// pending attempts, a power of two, doubled as it grows; a budget's
@@ -212,7 +214,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	if !pl.same { // spread over the buckets: one of the busiest quarter
 		most = min(most, 4*most/max(w.chunks-most/chunkLen, 1))
 	}
-	bytes := 4*w.clients + (24+16)*w.ring + w.chunks*chunkLen*pendingBytes + 8*w.processes
+	bytes := 4*w.latencies + (24+16)*w.ring + w.chunks*chunkLen*pendingBytes + 8*w.processes
 	if s.OutageHang > 0 {
 		// The attempts that hang wait in a list of their own: at most
 		// those made while the service is down, one a client.
@@ -273,15 +275,17 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 // (see the ns* constants).
 type engineWork struct {
 	attempts, cold, cohorts, served, visits, queueVisits, buckets, bucketMs, sorted, farBudget float64
-	// What a run makes at its start.
-	clients, processes, ring, chunks float64
-	share                            float64 // the takes an attempt costs: one, or a cohort's share
+	// What a run makes at its start: among them the latencies' places, a
+	// value a client or a count a millisecond of the horizon
+	// (latencyTally).
+	clients, latencies, processes, ring, chunks float64
+	share                                       float64 // the takes an attempt costs: one, or a cohort's share
 }
 
 // setupNs is the nanoseconds of what a run makes at its start, which a
 // worker that runs crowd after crowd keeps (a budget it makes anew).
 func (w engineWork) setupNs() float64 {
-	return nsRun + nsClient*w.clients + nsRingSlot*w.ring + nsChunk*w.chunks
+	return nsRun + nsClient*w.latencies + nsRingSlot*w.ring + nsChunk*w.chunks
 }
 
 // ns is the nanoseconds of the run.
@@ -306,7 +310,10 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 		share = groups / max(n, 1)
 	}
 	m := miniRun(pl, s, h, share, wide)
-	w := engineWork{clients: n, ring: float64(ring), served: m.served, sorted: m.sorted, buckets: m.end / wide, share: share}
+	w := engineWork{clients: n, latencies: n, ring: float64(ring), served: m.served, sorted: m.sorted, buckets: m.end / wide, share: share}
+	if float64(h) < n {
+		w.latencies = float64(h + 1)
+	}
 	if cohorts {
 		w.cohorts = m.takes
 	} else {
@@ -319,7 +326,7 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 		w.cold = m.takes
 	}
 	if s.Budget.Kind != BudgetNone {
-		w.processes = float64(max(s.Processes, 1))
+		w.processes = min(float64(s.ProcessCount()), max(n, 1)) // a token bucket a process, as newBudgets makes them
 		if w.processes*8 > 256<<10 {
 			w.farBudget = m.attempts
 		}

@@ -85,27 +85,29 @@ func TestEngineCountsByHand(t *testing.T) {
 	// ten clients (share 1/10): 2 takes; each span holds its attempts in 1
 	// ms; the ten waiting fill 1 bucket; 1 + 10/10/256 chunks; the last
 	// attempt at 1 ms, the end at min(2, h). The chunks, 1.004, are
-	// within 256: none fall out of the cache, nothing is cold.
+	// within 256: none fall out of the cache, nothing is cold. The
+	// latencies: the horizon, 2 ms, is below the 10 clients, so a count
+	// for each of 0, 1 and 2 ms, 3 places.
 	w, m := engineCounts(pl, s, h)
 	if want := (miniature{attempts: 20, served: 10, busy: 2, end: 2, pending: 10, groups: 1, takes: 2, buckets: 1}); m != want {
 		t.Errorf("the miniature: got %+v, want %+v", m, want)
 	}
 	chunks := 1 + 1.0/256
-	if want := (engineWork{cohorts: 2, served: 10, visits: 2, buckets: 2, clients: 10, ring: 4, chunks: chunks, share: 0.1}); w != want {
+	if want := (engineWork{cohorts: 2, served: 10, visits: 2, buckets: 2, clients: 10, latencies: 3, ring: 4, chunks: chunks, share: 0.1}); w != want {
 		t.Errorf("the engine's counts: got %+v, want %+v", w, want)
 	}
-	setup := nsRun + nsClient*10 + nsRingSlot*4 + nsChunk*chunks
+	setup := nsRun + nsClient*3 + nsRingSlot*4 + nsChunk*chunks
 	if got, want := w.setupNs(), setup; got != want {
 		t.Errorf("its setup: %v ns, want %v", got, want)
 	}
 	if got, want := w.ns(), setup+nsCohort*2+nsServed*10+nsVisit*2+nsBucket*2; got != want {
 		t.Errorf("its work: %v ns, want %v", got, want)
 	}
-	// Its memory: 10 latencies of 4 bytes; 4 buckets of 24 bytes and 16 of
+	// Its memory: 3 latencies' counts of 4 bytes; 4 buckets of 24 bytes and 16 of
 	// lists; the chunks, 8,192 bytes each; the one cohort waiting, put in
 	// order twice over, 64 bytes. The figures: 256. Its work, whole.
 	c := RunAllCost([]Policy{p}, s, Options{}, 1)
-	bytes := 40 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 64
+	bytes := 12 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 64
 	if want := (Cost{Bytes: bytes + figuresBytes, Work: int64(math.Ceil(w.ns())), Span: int64(math.Ceil(w.ns())), Parallel: 1}); c != want {
 		t.Errorf("the run's cost: got %+v, want %+v", c, want)
 	}
@@ -120,11 +122,12 @@ func TestEngineCountsByHand(t *testing.T) {
 }
 
 // The nanoseconds of each thing the engine does, each counted a
-// different number of times so that no weight stands for another:
+// different number of times so that no weight stands for another (the
+// latencies' places, 2, count for the clients' 2 at the start):
 // 1*3,203 + 2*2 + 3*26 + 4*8,834 (the setup, 38,621) + 5*9 + 6*17 +
 // 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29.
 func TestEngineNanosecondsByHand(t *testing.T) {
-	w := engineWork{clients: 2, ring: 3, chunks: 4, processes: 5, attempts: 6, cold: 7, cohorts: 8, served: 9,
+	w := engineWork{clients: 2, latencies: 2, ring: 3, chunks: 4, processes: 5, attempts: 6, cold: 7, cohorts: 8, served: 9,
 		visits: 10, queueVisits: 11, buckets: 12, bucketMs: 13, sorted: 14, farBudget: 15}
 	setup := 3203.0 + 2*2 + 3*26 + 4*8834
 	if got := w.setupNs(); got != setup {
@@ -179,14 +182,22 @@ func TestEngineLimitsByHand(t *testing.T) {
 		}
 	}
 	// The budget's processes' tokens pass 256 KB at 32,769 processes, 8
-	// bytes each: from then on each attempt reaches for them far.
+	// bytes each: from then on each attempt reaches for them far. There
+	// are no more buckets than clients (newBudgets): 40,000 clients.
 	s.Budget = Budget{Kind: BudgetGRPC, A: 10, B: 100}
+	s.Clients = 40_000
 	pl := newPlan(s.Policy(Fixed), s.Draws)
 	for procs, far := range map[int]bool{32_768: false, 32_769: true} {
 		s.Processes = procs
 		if w, m := engineCounts(pl, s, engineHorizon(pl, s)); (w.farBudget == m.attempts && m.attempts > 0) != far || w.processes != float64(procs) {
 			t.Errorf("%d processes: %+v, want the attempts reaching far %v", procs, w, far)
 		}
+	}
+	// A process per client is a bucket per client: 40,000 of 8 bytes,
+	// 320 KB, past 256 KB (it was charged one bucket).
+	s.Processes = PerClient
+	if w, m := engineCounts(pl, s, engineHorizon(pl, s)); w.processes != 40_000 || w.farBudget != m.attempts {
+		t.Errorf("a process per client: %v processes, %v attempts reaching far; want 40000, %v", w.processes, w.farBudget, m.attempts)
 	}
 	// Under a budget a wide bucket's lists hold no more than the calendar
 	// does at once: 100,000 clients with full jitter (buckets of 64 ms)

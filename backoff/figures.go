@@ -134,6 +134,85 @@ func (f *Figures) latencies(v []uint32) {
 	f.LatencyMax = int(most)
 }
 
+// latencyTally keeps the latencies of the clients a run serves, for their
+// nearest-rank percentiles: where the run's latencies can take fewer
+// values than it has clients, a count for each millisecond (the value of a
+// rank is the first millisecond whose counts, summed from 0, pass it: the
+// percentiles are exactly the values'), else each value. So a run of ten
+// million clients over a few minutes holds a few hundred thousand counts,
+// and a cohort served together is one addition.
+type latencyTally struct {
+	byCount bool
+	counts  []uint32 // byCount: counts[ms] clients served ms after they started
+	values  []uint32 // else each latency
+	n       int      // the clients served
+	most    uint32   // the longest latency
+}
+
+// newLatencyTally keeps the latencies of up to clients served no more than
+// horizon ms after they started, in the memory of the last run's tally,
+// counts (all zero) and values, where large enough.
+func newLatencyTally(clients int, horizon int64, counts, values []uint32) latencyTally {
+	if horizon < int64(clients) {
+		counts = counts[:cap(counts)]
+		if int64(len(counts)) <= horizon {
+			counts = make([]uint32, horizon+1)
+		}
+		return latencyTally{byCount: true, counts: counts, values: values}
+	}
+	if cap(values) < clients {
+		values = make([]uint32, 0, clients)
+	}
+	return latencyTally{counts: counts, values: values[:0]}
+}
+
+// add is n clients served ms after they started.
+func (l *latencyTally) add(ms uint32, n int64) {
+	l.n += int(n)
+	l.most = max(l.most, ms)
+	if !l.byCount {
+		for range n {
+			l.values = append(l.values, ms)
+		}
+		return
+	}
+	if int(ms) >= len(l.counts) { // past the horizon: never, but lose nothing
+		l.counts = append(l.counts, make([]uint32, int(ms)+1-len(l.counts))...)
+	}
+	l.counts[ms] += uint32(n)
+}
+
+// set sets f's latency figures.
+func (l *latencyTally) set(f *Figures) {
+	if !l.byCount {
+		f.latencies(l.values)
+		return
+	}
+	if l.n == 0 {
+		f.LatencyP50, f.LatencyP99, f.LatencyMax = -1, -1, -1
+		return
+	}
+	i50, i99 := rankOf(50, l.n), rankOf(99, l.n)
+	sum, ms := 0, 0
+	for ; sum+int(l.counts[ms]) <= i50; ms++ {
+		sum += int(l.counts[ms])
+	}
+	f.LatencyP50 = ms
+	for ; sum+int(l.counts[ms]) <= i99; ms++ {
+		sum += int(l.counts[ms])
+	}
+	f.LatencyP99, f.LatencyMax = ms, int(l.most)
+}
+
+// scratch returns the tally's memory for the next run: its counts, all
+// zero again, and its values.
+func (l *latencyTally) scratch() (counts, values []uint32) {
+	if l.byCount {
+		clear(l.counts[:min(int(l.most)+1, len(l.counts))])
+	}
+	return l.counts[:0], l.values[:0]
+}
+
 // selectNth reorders v so that v[i] is the value a sort would put there,
 // with nothing greater before it and nothing smaller after it, and returns
 // it.
@@ -146,7 +225,7 @@ func selectNth(v []uint32, i int) uint32 {
 // there, none with a greater key before it and none with a smaller one
 // after it (Hoare's selection with a median-of-three pivot, sorting
 // outright when the parts shrink too slowly).
-func selectBy[E any](v []E, i int, key func(E) uint32) {
+func selectBy[E any, K cmp.Ordered](v []E, i int, key func(E) K) {
 	byKey := func(a, b E) int { return cmp.Compare(key(a), key(b)) }
 	lo, hi := 0, len(v)-1
 	for rounds := 0; hi-lo > 16; rounds++ {

@@ -116,7 +116,7 @@ func (e *engine) attempt(p *pending, t uint32) {
 			e.f.Served++
 			e.f.Through++
 			e.slotServed++
-			e.lat = append(e.lat, uint32(int64(t)-e.start(p.client)))
+			e.lat.add(uint32(int64(t)-e.start(p.client)), 1)
 			e.lastServed = int64(t)
 			if p.client <= e.crowd {
 				e.crowdLastServed = int64(t)
@@ -351,10 +351,7 @@ func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
 			if p.client <= e.crowd { // a cohort is all the crowd's or all fresh
 				e.crowdLastServed = int64(t)
 			}
-			lat := uint32(int64(t) - e.start(p.client))
-			for range served {
-				e.lat = append(e.lat, lat)
-			}
+			e.lat.add(uint32(int64(t)-e.start(p.client)), served)
 		}
 		if rejected := n - served; rejected > 0 {
 			e.f.Rejected += int(rejected)

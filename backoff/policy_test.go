@@ -262,14 +262,72 @@ func TestSettingsRanges(t *testing.T) {
 		}
 	}
 	s := Defaults()
-	s.Load, s.LoadUntil = MaxLoad, 10001 // 10,001,000 requests
+	// A million a second for ten minutes is MaxFreshRequests exactly:
+	// 1,000,000 * 600,000 / 1000 = 600,000,000; a millisecond more is
+	// ceil(1,000,000 * 600,001 / 1000) = 600,001,000, refused.
+	s.Load, s.LoadUntil = MaxLoad, 600_001
 	var tooMuch *TooMuchLoadError
-	if err := s.ValidateIn(WideLimits); !errors.As(err, &tooMuch) || tooMuch.Requests != 10001000 {
-		t.Errorf("a load of 10,001,000 requests: got %v", err)
+	err := s.ValidateIn(WideLimits)
+	if !errors.As(err, &tooMuch) || tooMuch.Requests != 600_001_000 {
+		t.Errorf("a load of 600,001,000 requests: got %v, want a *TooMuchLoadError", err)
+	} else if want := "a load of 1000000 a second until 600001 ms is 600001000 fresh requests, more than 600000000"; err.Error() != want {
+		t.Errorf("a load of 600,001,000 requests: got %q, want %q", err, want)
 	}
-	s.LoadUntil = 10000
+	s.LoadUntil = 600_000
 	if err := s.ValidateIn(WideLimits); err != nil || s.FreshRequests() != MaxFreshRequests {
-		t.Errorf("a load of 10,000,000 requests: got %v, %d requests", err, s.FreshRequests())
+		t.Errorf("a load of 600,000,000 requests: got %v, %d requests; want valid, %d", err, s.FreshRequests(), MaxFreshRequests)
+	}
+	s = Defaults()
+	s.Clients = MaxClients + 1
+	if err, want := s.ValidateIn(WideLimits), "clients: 10000001 is not from 1 to 10000000"; err == nil || err.Error() != want {
+		t.Errorf("%d clients: got %v, want %q", s.Clients, err, want)
+	}
+}
+
+// The largest run the settings allow, exactly at both limits: ten million
+// clients and 600 million fresh requests (a million a second until 600 s),
+// 610 million client numbers, which stay below 2^32. Exponential waits
+// (1, 2, 4, 8 s: retries at 1000, 3000, 7000, 15000 ms), outage 10 s, no
+// capacity limit, so that clients wait alike and every figure is worked
+// by hand:
+//   - the crowd fails at 0 and at 1000, 3000 and 7000 ms, and is served at
+//     15000 ms: 5 attempts each, 50,000,000, latency 15000;
+//   - a fresh request arriving at a < 10000 ms (1000 a millisecond, 10
+//     million in all) is served at its first attempt at or after 10000 ms:
+//     a in [9000, 10000) at a+1000 (2 attempts, latency 1000, 1 million),
+//     [7000, 9000) at a+3000 (3, 3000, 2 million), [3000, 7000) at a+7000
+//     (4, 7000, 4 million), [0, 3000) at a+15000 (5, 15000, 3 million):
+//     2 + 6 + 16 + 15 = 39,000,000 attempts;
+//   - the 590,000,000 arriving from 10000 ms on are served at once,
+//     latency 0.
+//
+// So 679,000,000 attempts, 610,000,000 through; p50 is 0 (590 million of
+// 610 million are 0); p99's rank ceil(0.99 * 610,000,000) = 603,900,000
+// passes the 590 + 1 + 2 + 4 = 597 million below 15000 ms: p99 and the
+// most are 15000.
+func TestTheLargestRun(t *testing.T) {
+	s := Defaults()
+	s.Clients, s.Load, s.LoadUntil = MaxClients, MaxLoad, 600_000
+	if err := s.ValidateIn(WideLimits); err != nil {
+		t.Fatalf("the largest settings: %v, want valid", err)
+	}
+	r, err := run(t, s.Policy(Exponential), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.Figures
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"clients", f.Clients, 610_000_000}, {"attempts", f.Attempts, 679_000_000}, {"retries", f.Retries, 69_000_000},
+		{"served", f.Served, 610_000_000}, {"failed while down", f.FailedWhileDown, 69_000_000}, {"through", f.Through, 610_000_000},
+		{"gave up", f.GaveUp, 0}, {"latency p50", f.LatencyP50, 0}, {"latency p99", f.LatencyP99, 15000}, {"latency max", f.LatencyMax, 15000},
+		{"crowd all through by", f.CrowdAllThroughBy, 15000}, {"all through by", f.AllThroughBy, 599_999},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %d, want %d", c.name, c.got, c.want)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package backoff
 
 import (
 	"fmt"
-	"slices"
 )
 
 // A service that queues (MODEL.md section 6). From the outage's end on,
@@ -244,12 +243,12 @@ func (e *engine) orderArrivals(list []pending, t int64, toFresh int) {
 		return // the service is down, where they fail alike, or the breakers short-circuit them all
 	}
 	if e.sorted || e.cohorts { // cohorts: few, and ranges of clients, which do not overlap
-		slices.SortFunc(list, byClient)
+		e.sortByClient(list)
 		return
 	}
 	join := list
 	if int64(len(list)) > room {
-		selectClients(list, int(room))
+		e.selectByClient(list, int(room))
 		join = list[:room]
 	}
 	ahead := int64(0) // what the service takes before them
@@ -260,7 +259,7 @@ func (e *engine) orderArrivals(list []pending, t int64, toFresh int) {
 		}
 	}
 	if e.capacityAt(t) < ahead+min(int64(len(list)+toFresh-e.nextFresh), room) {
-		slices.SortFunc(join, byClient)
+		e.sortByClient(join)
 	}
 }
 
@@ -432,9 +431,7 @@ func (e *engine) complete(p *pending, t int64, n int64) {
 	e.f.Through += int(n)
 	e.slotServed += n
 	lat := uint32(t - e.start(p.client)) // a cohort's clients started together
-	for range n {
-		e.lat = append(e.lat, lat)
-	}
+	e.lat.add(lat, n)
 	e.lastServed = t
 	if p.client <= e.crowd {
 		e.crowdLastServed = t

@@ -92,7 +92,7 @@ func TestCheckQueue(t *testing.T) {
 	}
 	// A million clients make 6 million attempts, which the queue holds
 	// and works off at 1 a second in 6,000,001,002 ms: past 2^32 - 2.
-	s.Capacity, s.Clients = 1, MaxClients
+	s.Capacity, s.Clients = 1, 1_000_000
 	err := CheckQueue(p, s)
 	_, runErr := run(t, p, s, Options{})
 	if err == nil || runErr == nil || err.Error() != runErr.Error() {

@@ -65,6 +65,60 @@ func TestLatencySelection(t *testing.T) {
 	}
 }
 
+// The latency tally gives what a sort gives, by counts and by values, the
+// counts reused from run to run (all zero again each time), cohorts added
+// at once, and latencies past the horizon kept.
+func TestLatencyTally(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	var counts, values []uint32
+	for i := range 2000 {
+		n := 1 + rng.IntN([]int{5, 40, 3000}[rng.IntN(3)])
+		horizon := int64(rng.IntN(2 * n))
+		l := newLatencyTally(n, horizon, counts, values)
+		// horizon < clients: a count for each millisecond, 0 to horizon.
+		if want := horizon < int64(n); l.byCount != want {
+			t.Fatalf("case %d: %d clients, horizon %d: by count %v, want %v", i, n, horizon, l.byCount, want)
+		}
+		var sorted []int
+		for len(sorted) < n {
+			ms := uint32(rng.Int64N(horizon + 2)) // now and then one past the horizon
+			k := min(1+rng.IntN(3), n-len(sorted))
+			l.add(ms, int64(k))
+			for range k {
+				sorted = append(sorted, int(ms))
+			}
+		}
+		slices.Sort(sorted)
+		var f Figures
+		l.set(&f)
+		if f.LatencyP50 != NearestRank(sorted, 50) || f.LatencyP99 != NearestRank(sorted, 99) || f.LatencyMax != sorted[n-1] {
+			t.Fatalf("case %d: %d values by count %v: got %d %d %d, want %d %d %d", i, n, l.byCount, f.LatencyP50, f.LatencyP99, f.LatencyMax,
+				NearestRank(sorted, 50), NearestRank(sorted, 99), sorted[n-1])
+		}
+		counts, values = l.scratch()
+		for ms, c := range counts[:cap(counts)] {
+			if c != 0 {
+				t.Fatalf("case %d: count %d of the next run's is %d, want 0", i, ms, c)
+			}
+		}
+	}
+	// Exactly at the boundary: 3 clients within a horizon of 2 ms take
+	// counts for 0, 1 and 2 ms, no more than their 3 values; a horizon of
+	// 3 ms would take 4 counts, and the values are kept.
+	if l := newLatencyTally(3, 2, nil, nil); !l.byCount || len(l.counts) != 3 {
+		t.Errorf("3 clients, horizon 2: by count %v, %d counts; want true, 3", l.byCount, len(l.counts))
+	}
+	if l := newLatencyTally(3, 3, nil, nil); l.byCount || cap(l.values) != 3 {
+		t.Errorf("3 clients, horizon 3: by count %v, room for %d values; want false, 3", l.byCount, cap(l.values))
+	}
+	var none Figures
+	empty := newLatencyTally(3, 2, nil, nil)
+	empty.set(&none)
+	if none.LatencyP50 != -1 || none.LatencyP99 != -1 || none.LatencyMax != -1 {
+		t.Errorf("no one served: got %d %d %d, want -1 -1 -1", none.LatencyP50, none.LatencyP99, none.LatencyMax)
+	}
+}
+
 // spreadByHand sums up per-seed values the slow, obvious way.
 func spreadByHand(values []int, field FigureField) Spread {
 	type ranked struct{ key, v int }
@@ -185,7 +239,7 @@ func TestSeedWorkersBoundTheMemory(t *testing.T) {
 		}
 	}
 	big := s
-	big.Clients, big.Capacity, big.Load, big.LoadUntil = MaxClients, 50000, 10000, 90000
+	big.Clients, big.Capacity, big.Load, big.LoadUntil = 1_000_000, 50000, 10000, 90000
 	if w := SeedWorkers(big.Five(), big, 64, 1000); w > 4 {
 		t.Errorf("a million clients with a service: %d workers, want at most 4", w)
 	}

@@ -289,11 +289,11 @@ const (
 const (
 	MaxAttempts      = 100
 	MaxWait          = 3600000  // an hour
-	MaxClients       = 1000000  // a million
+	MaxClients       = 10000000 // ten million: a fleet of devices; client numbers, with the fresh requests', stay below 2^32
 	MaxTime          = 86400000 // a day: the outage, the limit on total time, the load's end
 	MaxCapacity      = 100000000
 	MaxLoad          = 1000000
-	MaxFreshRequests = 10000000
+	MaxFreshRequests = 600000000 // a million a second for ten minutes
 	MaxProcesses     = 100000
 	// MaxQueue is the longest queue. A queue's memory is no more than the
 	// clients': a request waiting is its client's pending attempt, moved

@@ -152,7 +152,7 @@ func TestHugeRunStopsPromptly(t *testing.T) {
 		t.Skip("a million clients")
 	}
 	s := Defaults()
-	s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = MaxClients, 100, 1, 3600000, 86400000
+	s.Clients, s.Attempts, s.FirstWait, s.LongestWait, s.Outage = 1_000_000, 100, 1, 3600000, 86400000
 	service := s
 	service.Capacity = 50000
 	for _, c := range []struct {

@@ -277,7 +277,7 @@ func TestPlanErrors(t *testing.T) {
 			"plan.toml:2: crowds: not a key of a plan, which takes note, policies, [policy], [custom], [crowd], [service], [guards], [spread] and [goals]"},
 		{"key in the wrong case", "[crowd]\nClients = 5\n", "plan.toml:2: crowd.Clients: not a key of [crowd], which takes clients, outage_ms, seed, slot_ms and draws"},
 		{"wrong type", "note = \"x\"\n\n[crowd]\nclients = \"many\"\n",
-			`plan.toml:4: crowd.clients = "many": want a whole number from 1 to 1000000, not a string`},
+			`plan.toml:4: crowd.clients = "many": want a whole number from 1 to 10000000, not a string`},
 		{"a decimal for a count", "[policy]\nattempts = 4.5\n", "plan.toml:2: policy.attempts = 4.5: want a whole number from 2 to 100, not a decimal"},
 		{"out of range", "[policy]\n\n\n\n\nfirst_wait_ms = 10\nattempts = 500\n", "plan.toml:7: policy.attempts = 500: want a whole number from 2 to 100"},
 		{"out of the range another key sets", "[policy]\nfirst_wait_ms = 5000\nlongest_wait_ms = 4000\n",
@@ -344,7 +344,7 @@ func TestPlanFileErrors(t *testing.T) {
 		{[]string{"timeline", "--plan", "plan.toml"}, []string{"timeline needs --policy", "--policy all runs the plan's"}},
 		// A plan's values are checked again with the flags after it.
 		{[]string{"crowd", "--plan", "plan.toml", "--first-wait", "30s"}, []string{"--longest 20s (from --plan plan.toml): want 30000 ms (the first wait)"}},
-		{[]string{"crowd", "--plan", "plan.toml", "--load", "1000000"}, []string{"--load 1000000 until 30000 ms"}},
+		{[]string{"crowd", "--plan", "plan.toml", "--load", "1000000", "--load-until", "601s"}, []string{"--load 1000000 until 601000 ms"}},
 	} {
 		checkUsageError(t, tt.args, tt.want...)
 	}
