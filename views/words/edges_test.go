@@ -99,3 +99,18 @@ func TestBoundWordsAtTheirEdges(t *testing.T) {
 		t.Errorf("a capacity of 16: got %q", got)
 	}
 }
+
+// The whole crowd is said lost only where none of it got through: a crowd
+// whose last client got through at 0 ms (an outage of 0) is not.
+func TestWholeCrowdLostOnlyWhereNoneGotThrough(t *testing.T) {
+	s := backoff.Defaults()
+	s.Outage, s.Load = 0, 10
+	f := backoff.Figures{Clients: 300, ClientsTouched: 300, NotThrough: 5, GaveUp: 5, CrowdAllThroughBy: 0}
+	if got := clientsClause(s, f); strings.Contains(got, "whole crowd") {
+		t.Errorf("the crowd through by 0 ms: got %q", got)
+	}
+	f.CrowdAllThroughBy = -1
+	if got := clientsClause(s, f); !strings.Contains(got, ", the whole crowd of 200 among them") {
+		t.Errorf("none of the crowd through: got %q", got)
+	}
+}
