@@ -213,9 +213,9 @@ func (e *engine) breakerHears(client uint32, n int64, t int64, served bool) {
 // F-th, which opens the breaker, the rest short-circuited.
 func (e *engine) cohortBreaker(p *pending, t uint32) {
 	st := &e.brk.state[0]
-	for p.src.x > 0 {
+	for p.x > 0 {
 		if st.open && (int64(t) < st.until || st.probe != 0) {
-			n := int64(p.src.x)
+			n := int64(p.x)
 			e.countAttempts(p, n)
 			e.shortCircuited(n)
 			if e.ahead != nil && int64(t) < st.until {
@@ -227,13 +227,13 @@ func (e *engine) cohortBreaker(p *pending, t uint32) {
 		}
 		part := *p
 		if st.open {
-			part.src.x = 1
+			part.x = 1
 			st.probe = part.client
 		} else {
-			part.src.x = uint32(e.reachService(p, t, st.fails))
+			part.x = uint32(e.reachService(p, t, st.fails))
 		}
-		p.client += part.src.x
-		p.src.x -= part.src.x
+		p.client += part.x
+		p.x -= part.x
 		first := part.client
 		var served, failed int64
 		if e.q.limit > 0 {
@@ -256,7 +256,7 @@ func (e *engine) cohortBreaker(p *pending, t uint32) {
 // served or queued, then failures up to the F-th (the served set the
 // failures in a row to 0 first).
 func (e *engine) reachService(p *pending, t uint32, fails int) int64 {
-	n := int64(p.src.x)
+	n := int64(p.x)
 	if t < e.outage || (p.k() == 1 && p.client <= e.crowd) {
 		if e.hang > 0 {
 			return n
@@ -325,6 +325,10 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 	if pl.maxElapsed > 0 {
 		limit = e.start(p.client) + int64(pl.maxElapsed)
 	}
+	var src source
+	if !pl.same {
+		src = sourceAt(pl.draws, e.s.Seed, p.client, p.x)
+	}
 	for {
 		e.lastShort = max(e.lastShort, int64(t))
 		k := p.k()
@@ -334,14 +338,14 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 		}
 		var w int
 		switch {
-		case e.cohorts: // no jitter
+		case pl.same: // no jitter
 			w = pl.lo[k]
-		case pl.draws == Independent && pl.kind != JitterNone && pl.kind != JitterDecorrelated:
-			w = pl.lo[k] + int(p.src.lemire(pl.width[k])) // pl.wait, written out for the commonest draws
+		case pl.draws == Independent && pl.kind != JitterDecorrelated:
+			w = pl.lo[k] + int(src.lemire(pl.width[k])) // pl.wait, written out for the commonest draws
 		default:
-			w = pl.wait(int(k), &p.src, int(p.prev()))
+			w = pl.wait(int(k), &src, int(p.prev()))
 		}
-		p.src.kp = (k + 1) | uint32(w)<<kBits
+		p.kp = (k + 1) | uint32(w)<<kBits
 		next := int64(t) + int64(w)
 		if limit >= 0 && next > limit {
 			e.f.OutOfTime += int(n)
@@ -349,6 +353,9 @@ func (e *engine) shortChain(p *pending, t uint32, until int64, n int64) {
 		}
 		if next >= until || !e.countAhead(next, n) {
 			p.t = uint32(next)
+			if !pl.same {
+				p.x = src.word(pl.draws)
+			}
 			e.insert(p)
 			return
 		}

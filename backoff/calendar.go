@@ -10,29 +10,43 @@ import (
 // millisecond in the order of its clients.
 
 // pending is a client's next attempt and everything the client carries,
-// in 32 bytes: two to a cache line.
+// in 16 bytes: four to a cache line. Its generator is kept as a word (see
+// source.word): the LCG's state, or the count of the PCG's draws, from
+// which sourceAt steps the PCG's seed on in one multiplication.
 type pending struct {
-	src    source // the client's generator; src.kp holds k | prev<<kBits
+	x      uint32 // the generator's word; for a cohort (no draws), its size
+	kp     uint32 // the attempt's number k | the wait before it (prev) << kBits
 	t      uint32 // ms of the attempt
 	client uint32 // 1 to N for the crowd, N+1 on for the fresh requests
+}
+
+// wait draws the wait before client p's attempt k+1 (pl.wait) and keeps
+// what its generator moved in p.
+func (e *engine) wait(p *pending, k uint32) int {
+	if e.pl.same {
+		return e.pl.lo[k]
+	}
+	src := sourceAt(e.pl.draws, e.s.Seed, p.client, p.x)
+	w := e.pl.wait(int(k), &src, int(p.prev()))
+	p.x = src.word(e.pl.draws)
+	return w
 }
 
 // kBits hold the attempt's number (at most MaxAttempts), the bits above it
 // the wait before it (at most 2*MaxWait), or the first wait before any.
 const kBits = 7
 
-func (p *pending) k() uint32 { return p.src.kp & (1<<kBits - 1) }
+func (p *pending) k() uint32 { return p.kp & (1<<kBits - 1) }
 
-func (p *pending) prev() uint32 { return p.src.kp >> kBits }
+func (p *pending) prev() uint32 { return p.kp >> kBits }
 
 func newPending(d Draws, seed int, client uint32, t uint32, first int) pending {
-	p := pending{src: newSource(d, seed, int(client)), t: t, client: client}
-	p.src.kp = 1 | uint32(first)<<kBits
-	return p
+	src := newSource(d, seed, int(client))
+	return pending{x: src.word(d), kp: 1 | uint32(first)<<kBits, t: t, client: client}
 }
 
-// chunk is chunkLen pending attempts, 8 KiB: a page, so the attempts lie
-// on cache-line boundaries, two to a line.
+// chunk is chunkLen pending attempts, 4 KiB: a page, so the attempts lie
+// on cache-line boundaries, four to a line.
 type chunk [chunkLen]pending
 
 // bucket is a list of chunks, all full but the last, which holds n.

@@ -53,9 +53,7 @@ const ReferenceReach = 1 << 16
 type source struct {
 	pcg rand.PCG // Independent
 	x   uint32   // Reference: the LCG's state
-	// The draws never read kp: the engine keeps a client's attempt number
-	// and last wait in it, in the four bytes the struct would pad anyway.
-	kp uint32
+	n   uint32   // Independent: the draws made since the seed (see jumpPCG)
 }
 
 // newSource returns client's generator for seed.
@@ -66,6 +64,75 @@ func newSource(d Draws, seed, client int) source {
 		return s
 	}
 	return source{x: uint32(seed*1000 + client)}
+}
+
+// word is what a pending attempt keeps of s in 4 bytes: the LCG's state
+// under Reference, the draws made under Independent, from which
+// sourceAt finds the PCG's state again.
+func (s *source) word(d Draws) uint32 {
+	if d == Independent {
+		return s.n
+	}
+	return s.x
+}
+
+// sourceAt returns client's generator for seed where its word is w: under
+// Independent, the PCG seeded with (seed, client) and stepped w times.
+func sourceAt(d Draws, seed int, client uint32, w uint32) source {
+	if d != Independent {
+		return source{x: w}
+	}
+	var s source
+	hi, lo := jumpPCG(uint64(seed), uint64(client), w)
+	s.pcg.Seed(hi, lo)
+	s.n = w
+	return s
+}
+
+// math/rand/v2's PCG steps its 128-bit state as state*pcgMul + pcgInc
+// (mod 2^128) before each output; its Seed sets the state itself.
+var (
+	pcgMul = u128{2549297995355413924, 4865540595714422341}
+	pcgInc = u128{6364136223846793005, 1442695040888963407}
+)
+
+// u128 is a 128-bit word, hi above lo.
+type u128 struct{ hi, lo uint64 }
+
+func (a u128) times(b u128) u128 {
+	hi, lo := bits.Mul64(a.lo, b.lo)
+	return u128{hi + a.hi*b.lo + a.lo*b.hi, lo}
+}
+
+func (a u128) plus(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, _ := bits.Add64(a.hi, b.hi, c)
+	return u128{hi, lo}
+}
+
+// pcgSteps[n] is n steps of the PCG at once: state*mul + add, mul =
+// pcgMul^n, add = pcgInc*(pcgMul^(n-1) + ... + 1). A client draws once a
+// retry (MaxAttempts at most) and again only where Lemire's draw rejects,
+// which is rare: past the table, jumpPCG takes its longest step again.
+var pcgSteps = func() (t [256]struct{ mul, add u128 }) {
+	t[0].mul = u128{0, 1}
+	for i := 1; i < len(t); i++ {
+		t[i].mul = t[i-1].mul.times(pcgMul)
+		t[i].add = t[i-1].add.times(pcgMul).plus(pcgInc)
+	}
+	return t
+}()
+
+// jumpPCG returns the PCG's state after n steps from (hi, lo).
+func jumpPCG(hi, lo uint64, n uint32) (uint64, uint64) {
+	s := u128{hi, lo}
+	for ; n >= uint32(len(pcgSteps)); n -= uint32(len(pcgSteps)) - 1 {
+		j := &pcgSteps[len(pcgSteps)-1]
+		s = s.times(j.mul).plus(j.add)
+	}
+	j := &pcgSteps[n]
+	s = s.times(j.mul).plus(j.add)
+	return s.hi, s.lo
 }
 
 // between returns a whole number from lo to lo+n-1 (n >= 1): under
@@ -89,6 +156,7 @@ func (s *source) between(d Draws, lo, n int) int {
 // lemire is Lemire's draw from [0, n).
 func (s *source) lemire(n uint64) uint64 {
 	hi, lo := bits.Mul64(s.pcg.Uint64(), n)
+	s.n++
 	if lo < n {
 		return s.lemireAgain(n, hi, lo)
 	}
@@ -102,6 +170,7 @@ func (s *source) lemireAgain(n, hi, lo uint64) uint64 {
 	thresh := -n % n
 	for lo < thresh {
 		hi, lo = bits.Mul64(s.pcg.Uint64(), n)
+		s.n++
 	}
 	return hi
 }

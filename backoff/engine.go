@@ -404,7 +404,7 @@ func (e *engine) startCrowd() bool {
 	case e.crowdHang():
 	case e.cohorts:
 		p := newPending(e.pl.draws, e.s.Seed, 1, 0, e.pl.first)
-		p.src.x = e.crowd
+		p.x = e.crowd
 		e.take(&p, 0)
 	default:
 		for c := uint32(1); c <= e.crowd; c++ {
@@ -578,7 +578,7 @@ func (e *engine) clientsOf(list []pending) int {
 	}
 	n := 0
 	for i := range list {
-		n += int(list[i].src.x)
+		n += int(list[i].x)
 	}
 	return n
 }
@@ -641,7 +641,7 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	}
 	if e.cohorts { // all arrive at t: a cohort
 		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
-		p.src.x = uint32(toFresh - e.nextFresh)
+		p.x = uint32(toFresh - e.nextFresh)
 		e.take(&p, uint32(t))
 	} else {
 		for j := e.nextFresh; j < toFresh; j++ {

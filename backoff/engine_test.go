@@ -389,7 +389,7 @@ func TestClientOrder(t *testing.T) {
 		list := make([]pending, n)
 		for j, c := range rng.Perm(3 * n)[:n] {
 			list[j] = pending{client: uint32(c + 1), t: uint32(c * 7)}
-			list[j].src.kp = uint32(c)
+			list[j].kp = uint32(c)
 		}
 		want := slices.Clone(list)
 		slices.SortFunc(want, byClient)

@@ -146,7 +146,7 @@ const (
 
 // Sizes of what the runs hold, in bytes.
 const (
-	pendingBytes = 32  // a pending attempt (see chunk)
+	pendingBytes = 16  // a pending attempt (see chunk)
 	figuresBytes = 256 // one policy's Figures, with room
 	seriesCount  = 8   // one count of a series
 )

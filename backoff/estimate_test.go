@@ -104,10 +104,10 @@ func TestEngineCountsByHand(t *testing.T) {
 		t.Errorf("its work: %v ns, want %v", got, want)
 	}
 	// Its memory: 3 latencies' counts of 4 bytes; 4 buckets of 24 bytes and 16 of
-	// lists; the chunks, 8,192 bytes each; the one cohort waiting, put in
-	// order twice over, 64 bytes. The figures: 256. Its work, whole.
+	// lists; the chunks, 4,096 bytes each; the one cohort waiting, put in
+	// order twice over, 2 * 16 = 32 bytes. The figures: 256. Its work, whole.
 	c := RunAllCost([]Policy{p}, s, Options{}, 1)
-	bytes := 12 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 64
+	bytes := 12 + 4*40 + int64(chunks*chunkLen*pendingBytes) + 32
 	if want := (Cost{Bytes: bytes + figuresBytes, Work: int64(math.Ceil(w.ns())), Span: int64(math.Ceil(w.ns())), Parallel: 1}); c != want {
 		t.Errorf("the run's cost: got %+v, want %+v", c, want)
 	}
@@ -286,11 +286,11 @@ func TestQueueCountsByHand(t *testing.T) {
 		t.Errorf("the miniature: got %+v, want %+v", m, want)
 	}
 	// Its memory: 10 latencies, 4 buckets and their lists, the chunks
-	// (1 + 1/256 of them), the cohort waiting put in order twice over, 64
-	// bytes, and the queue's ring of pending attempts, doubled as it
-	// grows, for the 9 it holds and one more: 4 * 10 * 32 = 1,280.
+	// (1 + 1/256 of them), the cohort waiting put in order twice over, 2 *
+	// 16 = 32 bytes, and the queue's ring of pending attempts, doubled as
+	// it grows, for the 9 it holds and one more: 4 * 10 * 16 = 640.
 	chunks := 1 + 1.0/256
-	if got, want := RunAllCost([]Policy{s.Policy(Fixed)}, s, Options{}, 1).Bytes, 40+4*40+int64(chunks*chunkLen*pendingBytes)+64+1280+figuresBytes; got != want {
+	if got, want := RunAllCost([]Policy{s.Policy(Fixed)}, s, Options{}, 1).Bytes, 40+4*40+int64(chunks*chunkLen*pendingBytes)+32+640+figuresBytes; got != want {
 		t.Errorf("its memory: %d bytes, want %d", got, want)
 	}
 	// LIFO takes the newest first, here the one request there is each

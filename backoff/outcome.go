@@ -223,7 +223,7 @@ func (e *engine) timeOut(t int64) pending {
 	q.popFront()
 	n := int64(1)
 	if e.cohorts {
-		n = int64(p.src.x)
+		n = int64(p.x)
 	}
 	q.live -= n
 	q.expired += n
@@ -239,7 +239,7 @@ func (e *engine) timeOut(t int64) pending {
 func (e *engine) failedDue(p *pending, t int64) {
 	n := int64(1)
 	if e.cohorts {
-		n = int64(p.src.x)
+		n = int64(p.x)
 	}
 	if e.brk.state != nil {
 		e.breakerHears(p.client, n, t, false)
@@ -293,8 +293,8 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 		e.f.Throttled++
 		return false
 	}
-	w := e.pl.wait(int(k), &p.src, int(p.prev()))
-	p.src.kp = (k + 1) | uint32(w)<<kBits
+	w := e.wait(p, k)
+	p.kp = (k + 1) | uint32(w)<<kBits
 	if e.retryAfter > 0 && how == failRejected {
 		w = e.retryAfter
 	}
@@ -319,7 +319,7 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 // cohort, or end together. It returns how many were served, and how many
 // failed at t (not hanging).
 func (e *engine) cohort(p *pending, t uint32) (served, failed int64) {
-	n := int64(p.src.x)
+	n := int64(p.x)
 	k := p.k()
 	e.f.Attempts += int(n)
 	if k >= 2 {
@@ -382,7 +382,7 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 		return
 	}
 	w := e.pl.lo[k] // no jitter: the base wait itself, never 0
-	p.src.kp = (k + 1) | uint32(w)<<kBits
+	p.kp = (k + 1) | uint32(w)<<kBits
 	if e.retryAfter > 0 && how == failRejected {
 		w = e.retryAfter
 	}
@@ -390,7 +390,7 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 		e.f.OutOfTime += int(left)
 		return
 	}
-	p.src.x = uint32(left)
+	p.x = uint32(left)
 	if e.ahead != nil && e.shortAhead(p, int64(t)+int64(w), left) {
 		return
 	}

@@ -149,6 +149,44 @@ func TestModelWorkedNumbers(t *testing.T) {
 	}
 }
 
+// A pending attempt keeps its PCG as the count of draws made; sourceAt
+// finds the state again in one step from the table, or, past its 255
+// steps, in several: on the table's end (255, 256) and past it (510, 511,
+// 512), the draws that follow are those of the generator stepped by hand,
+// and the word counts every draw, a Lemire rejection's too.
+func TestSourceAtSteps(t *testing.T) {
+	for _, seed := range []int{0, 7, -3, 1 << 40} {
+		for _, client := range []uint32{1, 2, 1 << 31, 10_000_000} {
+			src := newSource(Independent, seed, int(client))
+			for n := range uint32(600) {
+				at := sourceAt(Independent, seed, client, n)
+				if at.pcg != src.pcg || at.n != n {
+					t.Fatalf("seed %d client %d: sourceAt after %d draws differs from the generator stepped by hand", seed, client, n)
+				}
+				src.lemire(600001)
+				if src.n != n+1 {
+					t.Fatalf("seed %d client %d: word %d after %d draws", seed, client, src.n, n+1)
+				}
+			}
+		}
+	}
+	// (2^64 - n) mod n is 2^64 - 3*2^62 = 2^62 for n = 3*2^62: a first
+	// product's low word is below it a quarter of the time, drawn again.
+	src := newSource(Independent, 7, 3)
+	for range 100 {
+		src.lemire(3 << 62)
+	}
+	if src.n <= 100 {
+		t.Errorf("100 draws from [0, 3*2^62): word %d, want more than 100 (rejections counted)", src.n)
+	}
+	if at := sourceAt(Independent, 7, 3, src.n); at.pcg != src.pcg {
+		t.Errorf("sourceAt(%d) after rejections differs from the generator", src.n)
+	}
+	if at := sourceAt(Reference, 7, 3, 12345); at.x != 12345 {
+		t.Errorf("reference sourceAt: x %d, want 12345", at.x)
+	}
+}
+
 // The reference's draws never pass lo + 65,535; independent ones do.
 func TestReferenceDrawsAreCutShort(t *testing.T) {
 	s := Defaults()

@@ -318,7 +318,7 @@ func (e *engine) arrive(p *pending, t uint32) {
 // the rest are rejected and go on together. It returns how many failed at
 // t (not hanging).
 func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
-	n := int64(p.src.x)
+	n := int64(p.x)
 	k := p.k()
 	e.f.Attempts += int(n)
 	if k >= 2 {
@@ -341,7 +341,7 @@ func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
 	in := min(n, e.q.limit-e.q.len())
 	if in > 0 {
 		joined := *p
-		joined.src.x, joined.t = uint32(in), t
+		joined.x, joined.t = uint32(in), t
 		e.q.push(&joined, in)
 	}
 	if out := n - in; out > 0 {
@@ -377,11 +377,11 @@ func (e *engine) serveQueue(t int64) {
 		}
 		n := int64(1)
 		if e.cohorts {
-			n = min(room, int64(p.src.x))
+			n = min(room, int64(p.x))
 		}
 		if e.cohorts && q.lifo {
 			served := *p // the newest of a cohort are its highest numbers
-			served.client += p.src.x - uint32(n)
+			served.client += p.x - uint32(n)
 			e.complete(&served, t, n)
 		} else {
 			e.complete(p, t, n) // the oldest are its lowest
@@ -389,7 +389,7 @@ func (e *engine) serveQueue(t int64) {
 		}
 		room -= n
 		q.live -= n
-		if !e.cohorts || uint32(n) == p.src.x {
+		if !e.cohorts || uint32(n) == p.x {
 			if q.lifo {
 				q.n--
 			} else {
@@ -397,7 +397,7 @@ func (e *engine) serveQueue(t int64) {
 			}
 			continue
 		}
-		p.src.x -= uint32(n)
+		p.x -= uint32(n)
 	}
 	if q.lifo && room > 0 && q.expired > 0 {
 		e.expire(t, room)
