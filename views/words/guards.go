@@ -44,6 +44,14 @@ func Guards(s backoff.Settings) string {
 	return strings.Join(parts, "; ")
 }
 
+// ShortCircuitedKey and BreakerOpenedKey name, in a legend, the attempts
+// a breaker failed at once and the moments a breaker opened: pane 3's
+// (beside its ╌ and ⊗) and the pictures' (beside their swatch and mark).
+const (
+	ShortCircuitedKey = "short-circuited: a breaker failed it at once"
+	BreakerOpenedKey  = "breaker opened"
+)
+
 // BreakerLegend says the breaker's two figures, for the faces that show
 // them where a breaker is set.
 const BreakerLegend = "short-circuited: attempts a breaker failed at once, which never reached the service; " +
