@@ -142,7 +142,9 @@ type crowdBar struct {
 // peak of attempts after the service is back, a second; the shares of
 // clients that gave up, were throttled or ran out of time; and in seconds
 // when it was stable, when all got through and the 99th percentile of
-// latency), one bar per policy in the legend's colours, left to
+// latency; with a queue what it wasted or dropped and its peak; with a
+// breaker the share of the attempts it short-circuited, hatched, and how
+// many times it opened, under ⊗), one bar per policy in the legend's colours, left to
 // right in its order. The bars are the results' figures (one seed's); with a
 // spread, each bar has a whisker from the median to the 95th percentile over
 // its seeds, and with no results the bars are the medians. A figure no client

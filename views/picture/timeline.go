@@ -26,7 +26,9 @@ func TimelinePictureHeight(n int) int { return pictureHeader + 24 + max(n, 1)*Ti
 
 // TimelinePicture draws the attempts over time of each result, one panel
 // per policy, stacked, on one shared scale: per slot of s.Slot a bar of the
-// served, the rejected and those that failed while the service was down, in
+// served, the rejected and those that failed while the service was down
+// (with a breaker, those it short-circuited on top, and at each slot a
+// breaker opened in a line and ⊗), in
 // requests a second (count x 1000 / slot ms); the capacity per slot as a line
 // in the same unit, when there is one; the outage's end as a dashed line,
 // labelled; time in seconds. Each result must hold its Series (backoff.Run
