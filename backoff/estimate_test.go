@@ -125,15 +125,16 @@ func TestEngineCountsByHand(t *testing.T) {
 // different number of times so that no weight stands for another (the
 // latencies' places, 2, count for the clients' 2 at the start):
 // 1*3,203 + 2*2 + 3*26 + 4*8,834 (the setup, 38,621) + 5*9 + 6*17 +
-// 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29.
+// 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29 +
+// 16*25 (the short-circuited takes).
 func TestEngineNanosecondsByHand(t *testing.T) {
 	w := engineWork{clients: 2, latencies: 2, ring: 3, chunks: 4, processes: 5, attempts: 6, cold: 7, cohorts: 8, served: 9,
-		visits: 10, queueVisits: 11, buckets: 12, bucketMs: 13, sorted: 14, farBudget: 15}
+		visits: 10, queueVisits: 11, buckets: 12, bucketMs: 13, sorted: 14, farBudget: 15, short: 16}
 	setup := 3203.0 + 2*2 + 3*26 + 4*8834
 	if got := w.setupNs(); got != setup {
 		t.Errorf("the setup: %v ns, want %v", got, setup)
 	}
-	want := setup + 5*9 + 6*17 + 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29
+	want := setup + 5*9 + 6*17 + 7*34 + 8*29 + 9*24 + 10*29 + 11*31 + 12*4 + 13*9 + 14*2.1 + 15*29 + 16*25
 	if got := w.ns(); math.Abs(got-want) > 1e-9 {
 		t.Errorf("the run: %v ns, want %v", got, want)
 	}
@@ -648,5 +649,94 @@ func TestCostSaturatesAtItsBoundary(t *testing.T) {
 	sc := RunSeedsCost(s.Five(), s, MaxSeeds, SeedOptions{Workers: 64})
 	if sc.Bytes <= 0 || sc.Work <= 0 || sc.Work > maxCost {
 		t.Errorf("the largest spread: %+v", sc)
+	}
+}
+
+// A breaker in miniature, by hand (breakerShut): the share of a span it
+// is shut, and the state it leaves, each rule on its boundary. One
+// process, 5 failures in a row open it for 100 ms, 100 ms slots, the
+// service back at 1,000 ms.
+func TestBreakerShutByHand(t *testing.T) {
+	s := Defaults()
+	s.Outage, s.Breaker = 1000, Breaker{Failures: 5, Open: 100}
+	type state struct{ from, until, inRow float64 }
+	for _, tt := range []struct {
+		name      string
+		s         func(s *Settings)
+		up, room  float64
+		now       []float64 // what arrives of each attempt, now[1] the fresh
+		t0, t1    float64
+		was, want state
+		share     float64
+		crowd     bool
+	}{
+		// Down, 20 arriving over [0, 10): 2 a ms, all failing; the 5th
+		// in a row at 2.5 ms opens it to 102.5: shut 7.5 of 10 ms.
+		{"opens", nil, 0, 0, []float64{0, 20}, 0, 10, state{}, state{2.5, 102.5, 0}, 0.75, false},
+		// 5 over [0, 10): the 5th fails at exactly 10 ms, the span's
+		// end: still closed, 5 in a row, and the next span opens it at
+		// once, shut all of [10, 20).
+		{"the 5th at the span's end", nil, 0, 0, []float64{0, 5}, 0, 10, state{}, state{0, 0, 5}, 0, false},
+		// 2 in a row, 2 more over [0, 10): 4, closed.
+		{"failures in a row add up", nil, 0, 0, []float64{0, 2}, 0, 10, state{0, 0, 2}, state{0, 0, 4}, 0, false},
+		{"the 5th carried over", nil, 0, 0, []float64{0, 10}, 10, 20, state{0, 0, 5}, state{10, 110, 0}, 1, false},
+		// The crowd's 10 first attempts at 0 ms, in a span of 1 ms: the
+		// 5th at 0.5 ms.
+		{"the crowd", func(s *Settings) { s.Clients = 10 }, 0, 0, []float64{0}, 0, 1, state{}, state{0.5, 100.5, 0}, 0.5, true},
+		// A probe at 100 ms, the service down: it fails and opens the
+		// breaker again to 200 ms: shut all of [90, 110).
+		{"a probe while down", nil, 0, 0, []float64{0, 20}, 90, 110, state{0, 100, 0}, state{0, 200, 0}, 1, false},
+		// A probe at exactly the outage's end, 1,000 ms: the service is
+		// back and serves it, and the breaker closes. Half the span down,
+		// no capacity: a failure a ms from then, the 5th in a row at 1,005
+		// ms, the span's end: still closed. Shut 5 of 10 ms.
+		{"a probe once back", nil, 0.5, 0, []float64{0, 20}, 995, 1005, state{0, 1000, 0}, state{0, 0, 0}, 0.5, false},
+		// Hanging 30 ms: the 5th failure at 2.5 ms is known at 32.5 ms.
+		{"a hang", func(s *Settings) { s.OutageHang = 30 }, 0, 0, []float64{0, 20}, 0, 10, state{}, state{32.5, 132.5, 0}, 0, false},
+		{"a hang, then", func(s *Settings) { s.OutageHang = 30 }, 0, 0, []float64{0}, 30, 40, state{32.5, 132.5, 0}, state{32.5, 132.5, 0}, 0.75, false},
+		// The service back with 100 a slot, a span of two slots, 200 of
+		// room: 210 arrive, 10 rejected, 5 a slot, in a row at each slot's
+		// end: exactly F, it opens at 5 / (1.05 * 10/210) = 100 ms into
+		// the span: shut half of it. 209.8 arriving: 4.9 a slot, never.
+		{"5 rejected a slot", func(s *Settings) { s.Capacity = 1000 }, 1, 200, []float64{0, 210}, 2000, 2200, state{}, state{2100, 2200, 0}, 0.5, false},
+		{"4.9 rejected a slot", func(s *Settings) { s.Capacity = 1000 }, 1, 200, []float64{0, 209.8}, 2000, 2200, state{}, state{0, 0, 0}, 0, false},
+	} {
+		at := s
+		if tt.s != nil {
+			tt.s(&at)
+		}
+		st := tt.was
+		got := breakerShut(at, tt.crowd, tt.up, tt.room, tt.now, tt.t0, tt.t1, &st.from, &st.until, &st.inRow)
+		if math.Abs(got-tt.share) > 1e-9 || math.Abs(st.from-tt.want.from) > 1e-9 || math.Abs(st.until-tt.want.until) > 1e-9 || math.Abs(st.inRow-tt.want.inRow) > 1e-9 {
+			t.Errorf("%s: got shut %v, %+v; want %v, %+v", tt.name, got, st, tt.share, tt.want)
+		}
+	}
+}
+
+// The miniature with a breaker against the engine, where both are exact:
+// ten clients, waits of 1 ms, 3 attempts, the service back at 100 ms, a
+// breaker that one failure opens for 50 ms. At 0 ms the first attempt
+// fails and opens it; the other 9 are short-circuited, and so are all ten
+// retries at 1 ms and at 2 ms: 30 attempts, 29 short-circuited, none
+// served. Short-circuited, an attempt costs nsShort, not an attempt's.
+func TestBreakerMiniatureByHand(t *testing.T) {
+	s := fixedWaits(Defaults(), 1, 3)
+	s.Clients, s.Outage, s.Capacity, s.Breaker = 10, 100, 1000, Breaker{Failures: 1, Open: 50}
+	p := s.Policy(Fixed)
+	r, err := Run(p, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := r.Figures; f.Attempts != 30 || f.ShortCircuited != 29 || f.Served != 0 {
+		t.Fatalf("the engine: %d attempts, %d short-circuited, %d served; want 30, 29, 0", f.Attempts, f.ShortCircuited, f.Served)
+	}
+	pl := newPlan(p, s.Draws)
+	w, m := engineCounts(pl, s, engineHorizon(pl, s))
+	// One cohort (share 1/10): its three takes, 2.9 of them short.
+	if math.Abs(m.attempts-30) > 1e-9 || math.Abs(m.short-29) > 1e-9 || m.served != 0 || math.Abs(m.shortTakes-2.9) > 1e-9 {
+		t.Errorf("the miniature: %v attempts, %v short-circuited (%v takes), %v served; want 30, 29 (2.9), 0", m.attempts, m.short, m.shortTakes, m.served)
+	}
+	if math.Abs(w.short-2.9) > 1e-9 || math.Abs(w.cohorts-0.1) > 1e-9 {
+		t.Errorf("the engine's counts: %v short-circuited takes, %v cohorts; want 2.9, 0.1", w.short, w.cohorts)
 	}
 }

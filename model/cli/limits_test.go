@@ -215,9 +215,10 @@ func TestProgressLine(t *testing.T) {
 // runs nothing, either way; the estimated memory, with that process's,
 // within 2 times of the peak it held. The runs: the README's, a spread
 // over seeds, the search, heavy fresh loads, long queues with timeouts
-// (FIFO and LIFO), many processes under a budget, a million clients, and
-// the day's timeout that was charged its idle milliseconds (issue 25.12);
-// each takes from a few tenths of a second to ten, some 20 s of CPU in all.
+// (FIFO and LIFO), many processes under a budget, a million clients, the
+// day's timeout that was charged its idle milliseconds (issue 25.12), and
+// the client's guards (issue 26: a breaker, pushback and a hang); each
+// takes from a few tenths of a second to ten, some 20 s of CPU in all.
 func TestEstimateAgainstRealRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real crowds and a search: some 20 s of CPU")
@@ -235,6 +236,10 @@ func TestEstimateAgainstRealRuns(t *testing.T) {
 		{"crowd", "--clients", "1000000", "--capacity", "50000", "--outage", "1m"},
 		{"crowd", "--clients", "1000000", "--capacity", "5000", "--budget", "aws:500:5", "--processes", "1000", "--outage", "1m", "--policies", "full-jitter", "--seeds", "10"},
 		append([]string{"crowd", "--clients", "100000"}, bigWaits...),
+		// Issue 26's measure of speed, a tenth of it: breakers that stay
+		// shut through the storm, short-circuiting nearly every attempt.
+		{"crowd", "--clients", "100000", "--outage", "30s", "--attempts", "8", "--capacity", "2000", "--load", "1500", "--load-until", "3m",
+			"--policies", "exponential,full-jitter,decorrelated", "--breaker", "20:5s", "--retry-after", "2s", "--outage-hang", "3s"},
 	}
 	measure := func(args []string) (cpu float64, rss int64, out string) {
 		t.Helper()

@@ -147,6 +147,7 @@ func reportCases() []reportCase {
 		{"guards/breaker", with(guarded(), "crowd", "--policies", "exponential", "--breaker", "5:30s", "--processes", "10")},
 		{"guards/retry-after", with(guarded(), "crowd", "--policies", "exponential", "--retry-after", "5s")},
 		{"guards/all", with(guarded(), "crowd", "--policies", "exponential,full-jitter", "--outage-hang", "5s", "--breaker", "5:30s", "--processes", "10", "--retry-after", "5s")},
+		{"guards/crowd-seeds", with(guarded(), "crowd", "--seeds", "10", "--policies", "exponential,full-jitter", "--breaker", "5:30s", "--processes", "10")},
 		{"guards/timeline", with(guarded(), "timeline", "--policy", "exponential", "--outage-hang", "5s", "--breaker", "5:30s", "--processes", "10", "--retry-after", "5s", "--slot", "1s")},
 	}
 	// The reference's draws where a report shows the original program's

@@ -276,7 +276,7 @@ func TimelineHead(d TimelineData, w int, st *Styles) string {
 	}
 	legend += fmt.Sprintf("%s rejected  %s failed while down", RejectedGlyph, DownGlyph)
 	if s.Breaker.On() {
-		legend += fmt.Sprintf("  %s short-circuited: a breaker failed it at once  %s breaker opened", ShortGlyph, OpenedMark)
+		legend += fmt.Sprintf("  %s %s  %s %s", ShortGlyph, words.ShortCircuitedKey, OpenedMark, words.BreakerOpenedKey)
 	}
 	if s.Capacity > 0 {
 		legend += "  " + CapacityMark + " capacity"

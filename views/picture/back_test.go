@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,5 +91,40 @@ func TestCrowdPictureCapacityAndWhiskers(t *testing.T) {
 		if lo != tc.wantLo || hi != tc.wantHi || hi-lo < minWhisker {
 			t.Errorf("whiskerEnds(%g, %g): got %g, %g; want %g, %g", tc.lo, tc.hi, lo, hi, tc.wantLo, tc.wantHi)
 		}
+	}
+}
+
+// The moments a breaker opened, marked at the middle of each bar in whose
+// stretch one did, whether or not the bar holds an attempt. Six slots of 1
+// s, breakers opening twice in slot 1 and once in each of slots 4 and 5,
+// no attempt in slot 4: a bar a slot marks 1.5, 4.5 and 5.5 s; bars of two
+// slots (0-1, 2-3, 4-5) mark 1 s (slot 1, the last of its bar, counts in
+// it) and 5 s (3 openings, one mark); from the service's return at 3 s
+// only 4.5 and 5.5 s. Without a breaker's counts, none.
+func TestTimelineOpenings(t *testing.T) {
+	s := guardsSettings()
+	s.Outage = 3000
+	zero := func() []int { return make([]int, 6) }
+	se := &backoff.Series{Slot: 1000, Retries: zero(), Served: zero(), Rejected: zero(), FailedWhileDown: []int{5, 5, 5, 0, 0, 5},
+		Breaker: true, ShortCircuited: []int{0, 3, 0, 0, 0, 1}, Opened: []int{0, 2, 0, 0, 1, 1}}
+	rs := []backoff.Result{{Series: se}}
+	for _, tt := range []struct {
+		name string
+		v    TimelineView
+		want []float64
+	}{
+		{"a bar a slot", TimelineView{}, []float64{1.5, 4.5, 5.5}},
+		{"bars of two slots", TimelineView{RowMs: 2000}, []float64{1, 5}},
+		{"from back", TimelineView{FromBack: true}, []float64{4.5, 5.5}},
+	} {
+		tl := newTimelineLayout(s, rs, se.Len(), tt.v)
+		if got := tl.openings(se); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: got marks at %v s, want %v", tt.name, got, tt.want)
+		}
+	}
+	off := *se
+	off.Breaker = false
+	if got := newTimelineLayout(s, rs, se.Len(), TimelineView{}).openings(&off); got != nil {
+		t.Errorf("no breaker: got marks at %v, want none", got)
 	}
 }

@@ -43,7 +43,18 @@ type crowdFigure struct {
 	// alarm marks, above its bar, a policy whose service was still
 	// overloaded when the load ended.
 	alarm bool
+	style barStyle
 }
+
+// barStyle is how a panel's bars are drawn: in the policies' colours, and
+// with a breaker's figures in the style the pictures give them.
+type barStyle int
+
+const (
+	plainBars   barStyle = iota
+	hatchedBars          // short-circuited attempts: hatched in teal
+	openedBars           // a breaker's openings: each bar under a ⊗
+)
 
 // crowdFigures are the figures the crowd picture draws, in order: the load
 // the retries make, how the clients ended, and how long it took. Throttled
@@ -78,11 +89,11 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 		{title: words.LastSuccess(lost) + ", seconds", name: "all_through_by_ms", unit: seconds, text: secondsText},
 		{title: "latency p99, seconds", name: "latency_p99_ms", unit: seconds, text: secondsText},
 	}
+	count := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) }
+	countText := func(v int, _ clientsOf, _ backoff.Settings) string { return words.Count(v) }
 	// A queue: the capacity spent on clients that had left, or the requests
 	// dropped unworked, and how full the queue got.
 	if s.HasQueue() {
-		count := func(v int, _ clientsOf, _ backoff.Settings) float64 { return float64(v) }
-		countText := func(v int, _ clientsOf, _ backoff.Settings) string { return words.Count(v) }
 		if s.DropExpired {
 			figs = append(figs, crowdFigure{title: "dropped, expired requests", name: "dropped", unit: count, text: countText})
 		} else {
@@ -91,6 +102,15 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 		figs = append(figs, crowdFigure{title: "queue peak, % of its limit", name: "queue_peak", unit: func(v int, _ clientsOf, s backoff.Settings) float64 {
 			return 100 * float64(v) / float64(max(s.Queue, 1))
 		}, text: func(v int, _ clientsOf, s backoff.Settings) string { return words.Percent(v, s.Queue) }})
+	}
+	// A breaker: the share of the attempts it failed at once, which never
+	// reached the service, and how many times it opened, in the style
+	// the pictures give them.
+	if s.Breaker.On() {
+		figs = append(figs, crowdFigure{title: "short-circuited, % of attempts", name: "short_circuited", unit: func(v int, of clientsOf, _ backoff.Settings) float64 {
+			return 100 * float64(v) / float64(max(of.attempts, 1))
+		}, text: func(v int, of clientsOf, _ backoff.Settings) string { return words.Percent(v, of.attempts) }, style: hatchedBars},
+			crowdFigure{title: words.BreakerOpenedKey + ", times", name: "breaker_opened", unit: count, text: countText, style: openedBars})
 	}
 	var out []crowdFigure
 	for _, f := range figs {
@@ -105,8 +125,9 @@ func crowdFigures(s backoff.Settings, has func(name string) bool) []crowdFigure 
 }
 
 // clientsOf are what a figure a client is of: all the clients, and those
-// the outage touched, which a share of clients not through is of.
-type clientsOf struct{ all, touched int }
+// the outage touched, which a share of clients not through is of; and the
+// attempts, which a share of attempts short-circuited is of.
+type clientsOf struct{ all, touched, attempts int }
 
 // crowdBar is one policy's bar in one panel: its value and the spread's
 // median and 95th percentile, each absent when ok is false.
@@ -121,7 +142,9 @@ type crowdBar struct {
 // peak of attempts after the service is back, a second; the shares of
 // clients that gave up, were throttled or ran out of time; and in seconds
 // when it was stable, when all got through and the 99th percentile of
-// latency), one bar per policy in the legend's colours, left to
+// latency; with a queue what it wasted or dropped and its peak; with a
+// breaker the share of the attempts it short-circuited, hatched, and how
+// many times it opened, under ⊗), one bar per policy in the legend's colours, left to
 // right in its order. The bars are the results' figures (one seed's); with a
 // spread, each bar has a whisker from the median to the 95th percentile over
 // its seeds, and with no results the bars are the medians. A figure no client
@@ -165,6 +188,9 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 	for i, n := range names {
 		legend = append(legend, legendEntry{label: n, fill: policyColors[i%len(policyColors)]})
 	}
+	if s.Breaker.On() {
+		legend = append(legend, legendEntry{label: words.ShortCircuitedKey, hatch: true}, legendEntry{label: words.BreakerOpenedKey, opened: true})
+	}
 	if spread != nil {
 		legend = append(legend, legendEntry{label: "median to p95 over the seeds", line: whiskerStyle, marker: true})
 	}
@@ -201,8 +227,11 @@ func CrowdPicture(s backoff.Settings, results []backoff.Result, spread *backoff.
 			rule = &capacityRule{rate: rate, label: "capacity " + words.Rate(s.SlotCapacity(s.Outage/s.Slot, s.Slot), s.Slot)}
 			top = max(top, rate)
 		}
-		pb := policyBars{bars: bars}
+		pb := policyBars{bars: bars, style: f.style}
 		room := 1.18 // above the tallest bar, for its label
+		if f.style == openedBars {
+			room = 1.3 // and a breaker's mark under it
+		}
 		for _, r := range results {
 			pb.alarms = append(pb.alarms, f.alarm && r.Figures.StillOverloaded)
 			if f.alarm && r.Figures.StillOverloaded {
@@ -262,7 +291,7 @@ func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spr
 	var b crowdBar
 	if spread != nil {
 		ps := spread.Policies[j]
-		clients := clientsOf{all: ps.Spread("clients").Median, touched: ps.Spread("clients_touched").Median}
+		clients := clientsOf{all: ps.Spread("clients").Median, touched: ps.Spread("clients_touched").Median, attempts: ps.Spread("attempts").Median}
 		sp := ps.Spread(f.name)
 		if present(sp.Median) && present(sp.P95) {
 			b.median, b.p95, b.hasWhisker = f.unit(sp.Median, clients, s), f.unit(sp.P95, clients, s), true
@@ -274,7 +303,7 @@ func crowdBarOf(f crowdFigure, s backoff.Settings, results []backoff.Result, spr
 	if len(results) > 0 {
 		fig := results[j].Figures
 		if v := field.Get(fig); present(v) {
-			of := clientsOf{all: fig.Clients, touched: fig.ClientsTouched}
+			of := clientsOf{all: fig.Clients, touched: fig.ClientsTouched, attempts: fig.Attempts}
 			b.value, b.label, b.hasValue = f.unit(v, of, s), f.text(v, of, s), true
 		}
 	}
@@ -341,6 +370,7 @@ func (cr capacityRule) Plot(c draw.Canvas, p *plot.Plot) {
 type policyBars struct {
 	bars   []crowdBar
 	alarms []bool // policy i's service still overloaded: "overloaded" above its label
+	style  barStyle
 }
 
 func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
@@ -355,6 +385,9 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 			labelAt = trY(b.value)
 			if b.value > 0 {
 				c.FillPolygon(policyColors[i%len(policyColors)], []vg.Point{{X: x0, Y: trY(0)}, {X: x1, Y: trY(0)}, {X: x1, Y: labelAt}, {X: x0, Y: labelAt}})
+				if pb.style == hatchedBars {
+					hatch(c, vg.Point{X: x0, Y: trY(0)}, vg.Point{X: x1, Y: labelAt})
+				}
 			}
 		}
 		if b.hasWhisker {
@@ -370,6 +403,10 @@ func (pb policyBars) Plot(c draw.Canvas, p *plot.Plot) {
 		label := "none"
 		if b.hasValue {
 			label = b.label
+			if pb.style == openedBars && b.value > 0 {
+				openedMark(c, vg.Point{X: mid, Y: labelAt + 3 + openedRadius})
+				labelAt += 4 + 2*openedRadius
+			}
 		}
 		c.FillText(ls, vg.Point{X: mid, Y: labelAt + 2}, label)
 		if i < len(pb.alarms) && pb.alarms[i] {

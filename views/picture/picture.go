@@ -305,6 +305,65 @@ type legendEntry struct {
 	fill   color.Color // a swatch, or nil for a line
 	line   draw.LineStyle
 	marker bool // a whisker's mark
+	hatch  bool // a swatch of short-circuited attempts' hatching
+	opened bool // the mark of a breaker that opened
+}
+
+// Short-circuited attempts and the moments a breaker opened have a style
+// of their own in every picture, as in pane 3 (╌ and ⊗): in teal
+// (shortColor), the attempts filled or hatched, each opening a circled
+// cross.
+var (
+	hatchStyle  = draw.LineStyle{Color: shortColor, Width: 0.9}
+	openedStyle = draw.LineStyle{Color: shortColor, Width: 1.3}
+)
+
+// openedRadius is the radius of the mark of a breaker that opened, in
+// points.
+const openedRadius = vg.Length(3.5)
+
+// openedMark draws the mark of a breaker that opened, ⊗, centred at at:
+// one path.
+func openedMark(c draw.Canvas, at vg.Point) {
+	r := openedRadius
+	var p vg.Path
+	p.Move(vg.Point{X: at.X + r, Y: at.Y})
+	p.Arc(at, r, 0, 2*math.Pi)
+	p.Close()
+	d := r * 0.7071 // the cross's arms end on the circle
+	p.Move(vg.Point{X: at.X - d, Y: at.Y - d})
+	p.Line(vg.Point{X: at.X + d, Y: at.Y + d})
+	p.Move(vg.Point{X: at.X - d, Y: at.Y + d})
+	p.Line(vg.Point{X: at.X + d, Y: at.Y - d})
+	c.SetLineStyle(openedStyle)
+	c.Stroke(p)
+}
+
+// hatch strokes lines rising at 45 degrees, 3.5 points apart, across the
+// rectangle from lo to hi: one path.
+func hatch(c draw.Canvas, lo, hi vg.Point) {
+	const gap = vg.Length(3.5)
+	h := hi.Y - lo.Y
+	if h <= 0 || hi.X <= lo.X {
+		return
+	}
+	var p vg.Path
+	for off := gap/2 - h; off < hi.X-lo.X; off += gap {
+		a := vg.Point{X: lo.X + off, Y: lo.Y}
+		b := vg.Point{X: a.X + h, Y: hi.Y}
+		if a.X < lo.X {
+			a.Y += lo.X - a.X
+			a.X = lo.X
+		}
+		if b.X > hi.X {
+			b.Y -= b.X - hi.X
+			b.X = hi.X
+		}
+		p.Move(a)
+		p.Line(b)
+	}
+	c.SetLineStyle(hatchStyle)
+	c.Stroke(p)
 }
 
 // pictureTitle is head and the policies' names, or how many there are when
@@ -370,6 +429,10 @@ func drawHeader(dc draw.Canvas, title string, subtitle []string, legend []legend
 		switch {
 		case e.fill != nil:
 			dc.FillPolygon(e.fill, []vg.Point{{X: x, Y: y - 5}, {X: x + 14, Y: y - 5}, {X: x + 14, Y: y + 5}, {X: x, Y: y + 5}})
+		case e.hatch:
+			hatch(dc, vg.Point{X: x, Y: y - 5}, vg.Point{X: x + 14, Y: y + 5})
+		case e.opened:
+			openedMark(dc, vg.Point{X: x + 7, Y: y})
 		case e.marker:
 			dc.StrokeLine2(e.line, x+7, y-5, x+7, y+5)
 			dc.StrokeLine2(e.line, x+3, y+5, x+11, y+5)

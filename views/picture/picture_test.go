@@ -14,12 +14,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	_ "github.com/charmbracelet/x/exp/golden" // registers -update
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // serviceSettings are the pictures' case with a service: 20,000 clients,
@@ -63,6 +66,16 @@ func runSeries(t *testing.T, s backoff.Settings, ps []backoff.Policy) []backoff.
 	return rs
 }
 
+// guardsSettings are the pictures' case of the client's guards: 2,000
+// clients in 4 processes against 200 a second in 1 s slots, the outage
+// hanging 5 s, a breaker 5:30s, pushback of 2 s.
+func guardsSettings() backoff.Settings {
+	s := backoff.Defaults()
+	s.Clients, s.Capacity, s.Processes, s.Slot = 2000, 200, 4, 1000
+	s.OutageHang, s.Breaker, s.RetryAfter = 5000, backoff.Breaker{Failures: 5, Open: 30000}, 2000
+	return s
+}
+
 // timelineCase is a timeline picture's input.
 type timelineCase struct {
 	name    string
@@ -77,12 +90,7 @@ func timelineCases(t *testing.T) []timelineCase {
 	q := queueSettings()
 	dropped := q
 	dropped.DropExpired = true
-	// The client's guards: 2,000 clients in 4 processes against 200 a
-	// second in 1 s slots, the outage hanging 5 s, a breaker 5:30s, pushback
-	// of 2 s.
-	guards := backoff.Defaults()
-	guards.Clients, guards.Capacity, guards.Processes, guards.Slot = 2000, 200, 4, 1000
-	guards.OutageHang, guards.Breaker, guards.RetryAfter = 5000, backoff.Breaker{Failures: 5, Open: 30000}, 2000
+	guards := guardsSettings()
 	return []timelineCase{
 		{"timeline-defaults", d, runSeries(t, d, d.Five())},
 		{"timeline-service", svc, runSeries(t, svc, policiesNamed(t, svc, "full jitter", "fixed"))},
@@ -92,14 +100,17 @@ func timelineCases(t *testing.T) []timelineCase {
 	}
 }
 
-// svgPath is a <path> of an SVG: its fill colour, if it is filled.
-type svgPath struct{ fill string }
+// svgPath is a <path> of an SVG: its fill colour, if it is filled, and its
+// stroke's colour and width, if it is stroked.
+type svgPath struct{ fill, stroke, width string }
 
 // parseSVG parses an SVG as XML, all of it, and returns its paths and the
 // text of its <text> elements.
 func parseSVG(t *testing.T, svg []byte) (paths []svgPath, texts []string) {
 	t.Helper()
 	fill := regexp.MustCompile(`(?:^|;)fill:(#[0-9A-Fa-f]{6})`)
+	stroke := regexp.MustCompile(`(?:^|;)stroke:(#[0-9A-Fa-f]{6})`)
+	width := regexp.MustCompile(`(?:^|;)stroke-width:([0-9.]+)`)
 	d := xml.NewDecoder(bytes.NewReader(svg))
 	inText := false
 	for {
@@ -116,8 +127,17 @@ func parseSVG(t *testing.T, svg []byte) (paths []svgPath, texts []string) {
 			if e.Name.Local == "path" {
 				var p svgPath
 				for _, a := range e.Attr {
-					if m := fill.FindStringSubmatch(a.Value); a.Name.Local == "style" && m != nil {
+					if a.Name.Local != "style" {
+						continue
+					}
+					if m := fill.FindStringSubmatch(a.Value); m != nil {
 						p.fill = strings.ToUpper(m[1])
+					}
+					if m := stroke.FindStringSubmatch(a.Value); m != nil {
+						p.stroke = strings.ToUpper(m[1])
+					}
+					if m := width.FindStringSubmatch(a.Value); m != nil {
+						p.width = m[1]
 					}
 				}
 				paths = append(paths, p)
@@ -131,6 +151,17 @@ func parseSVG(t *testing.T, svg []byte) (paths []svgPath, texts []string) {
 		}
 	}
 	return paths, texts
+}
+
+// strokedAs counts the paths stroked, unfilled, in style.
+func strokedAs(paths []svgPath, style draw.LineStyle) int {
+	n := 0
+	for _, p := range paths {
+		if p.fill == "" && p.stroke == hexColor(style.Color) && p.width == strconv.FormatFloat(float64(style.Width), 'g', -1, 64) {
+			n++
+		}
+	}
+	return n
 }
 
 func hexColor(c interface{ RGBA() (r, g, b, a uint32) }) string {
@@ -212,6 +243,34 @@ func TestTimelinePictureBars(t *testing.T) {
 				if !strings.Contains(all, w) {
 					t.Errorf("no text %q in the SVG", w)
 				}
+			}
+			// With a breaker: its key in the legend, and its mark there and
+			// at each bar in whose stretch one opened, with a line across
+			// the panel; without one, neither.
+			marks, lines := 0, 0
+			if tc.s.Breaker.On() {
+				marks = 1
+				for _, w := range []string{words.ShortCircuitedKey, words.BreakerOpenedKey} {
+					if !strings.Contains(all, w) {
+						t.Errorf("a breaker, yet no %q in the legend", w)
+					}
+				}
+			}
+			for _, r := range tc.results { // a bar a slot: checked above
+				for i := range r.Series.Len() {
+					if r.Series.Breaker && r.Series.Opened[i] > 0 {
+						marks, lines = marks+1, lines+1
+					}
+				}
+			}
+			if got := strokedAs(paths, openedStyle); got != marks {
+				t.Errorf("breakers' marks: got %d, want %d (one in the legend with a breaker, one for each slot one opened in)", got, marks)
+			}
+			if got := strokedAs(paths, openedLineStyle); got != lines {
+				t.Errorf("lines where a breaker opened: got %d, want %d", got, lines)
+			}
+			if tc.s.Breaker.On() && lines == 0 {
+				t.Errorf("a breaker that never opened: the case tests nothing")
 			}
 			queuePanel := "the queue's length at each slot's end, of at most"
 			if got := strings.Count(all, queuePanel); tc.s.HasQueue() && got != len(tc.results) || !tc.s.HasQueue() && got != 0 {
@@ -320,11 +379,20 @@ func crowdCases(t *testing.T) []crowdCase {
 		t.Fatal(err)
 	}
 	q := queueSettings()
+	g := guardsSettings()
+	three := policiesNamed(t, g, "exponential", "full jitter", "decorrelated")
+	gSeeds := g
+	gSeeds.Draws = backoff.Independent
+	gSpread, err := backoff.RunSeeds(three, gSeeds, 10, backoff.SeedOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []crowdCase{
 		{"crowd-defaults", d, runSeries(t, d, d.Five()), nil},
 		{"crowd-seeds", d, runSeries(t, d, d.Five()), &sp},
 		{"crowd-service", svc, runSeries(t, svc, two), &svcSpread},
 		{"crowd-queue", q, runSeries(t, q, policiesNamed(t, q, "exponential", "full jitter", "decorrelated")), nil},
+		{"crowd-guards", g, runSeries(t, g, three), &gSpread},
 	}
 }
 
@@ -363,6 +431,36 @@ func TestCrowdPicture(t *testing.T) {
 			}
 			if tc.spread != nil && !strings.Contains(all, "median to p95 over the seeds") {
 				t.Errorf("no whiskers in the legend")
+			}
+			// With a breaker, its two figures in a style of their own: the
+			// short-circuited attempts' bars hatched, a mark over each bar
+			// of a breaker that opened, each with its key in the legend;
+			// without one, none.
+			hatched, marks := 0, 0
+			if tc.s.Breaker.On() {
+				hatched, marks = 1, 1
+				for _, w := range []string{words.ShortCircuitedKey, words.BreakerOpenedKey, "short-circuited, % of attempts", "breaker opened, times"} {
+					if !strings.Contains(all, w) {
+						t.Errorf("a breaker, yet no %q", w)
+					}
+				}
+				for _, r := range tc.results {
+					if r.Figures.ShortCircuited > 0 {
+						hatched++
+					}
+					if r.Figures.BreakerOpened > 0 {
+						marks++
+					}
+				}
+				if hatched == 1 || marks == 1 {
+					t.Errorf("a breaker that short-circuited nothing or never opened: the case tests nothing")
+				}
+			}
+			if got := strokedAs(paths, hatchStyle); got != hatched {
+				t.Errorf("hatched bars and swatches: got %d, want %d", got, hatched)
+			}
+			if got := strokedAs(paths, openedStyle); got != marks {
+				t.Errorf("breakers' marks: got %d, want %d", got, marks)
 			}
 			// Each policy still overloaded when the load ended says so
 			// above its stable-from bar, and no other.
@@ -410,6 +508,35 @@ func TestCrowdPictureFigures(t *testing.T) {
 		}
 		if peak := figs[len(figs)-1]; peak.unit(250, clientsOf{all: 30500, touched: 30500}, q) != 25 {
 			t.Errorf("a queue peak of 250 of 1,000: got %v%%, want 25%%", peak.unit(250, clientsOf{all: 30500, touched: 30500}, q))
+		}
+	}
+	// A breaker adds its two figures, last: the short-circuited attempts
+	// as a share of all the attempts (9,780 of 12,000: 81.5%; of none, 0),
+	// and how many times it opened, as counts. Without one, neither.
+	g := guardsSettings()
+	figs := crowdFigures(g, func(string) bool { return false })
+	var last []string
+	for _, f := range figs[len(figs)-2:] {
+		last = append(last, f.name)
+	}
+	if got, want := strings.Join(last, " "), "short_circuited breaker_opened"; got != want {
+		t.Fatalf("a breaker: the last figures %s, want %s", got, want)
+	}
+	short, opened := figs[len(figs)-2], figs[len(figs)-1]
+	of := clientsOf{all: 2000, touched: 2000, attempts: 12000}
+	if got, text := short.unit(9780, of, g), short.text(9780, of, g); got != 81.5 || text != "81.5%" || short.style != hatchedBars {
+		t.Errorf("9,780 short-circuited of 12,000 attempts: got %v (%q, style %d), want 81.5 (\"81.5%%\", hatched)", got, text, short.style)
+	}
+	if got := short.unit(0, clientsOf{}, g); got != 0 {
+		t.Errorf("none short-circuited of no attempts: got %v, want 0", got)
+	}
+	if got, text := opened.unit(1234, of, g), opened.text(1234, of, g); got != 1234 || text != "1,234" || opened.style != openedBars {
+		t.Errorf("opened 1,234 times: got %v (%q, style %d), want 1234 (\"1,234\", under a mark)", got, text, opened.style)
+	}
+	g.Breaker = backoff.Breaker{}
+	for _, f := range crowdFigures(g, func(string) bool { return true }) {
+		if f.name == "short_circuited" || f.name == "breaker_opened" {
+			t.Errorf("no breaker, yet a panel of %s", f.name)
 		}
 	}
 }

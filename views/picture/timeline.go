@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retryplanner/retry-planner/backoff"
+	"github.com/retryplanner/retry-planner/views/words"
 )
 
 // MaxTimelineBars is the most bars a timeline's panel draws: past it,
@@ -25,7 +26,9 @@ func TimelinePictureHeight(n int) int { return pictureHeader + 24 + max(n, 1)*Ti
 
 // TimelinePicture draws the attempts over time of each result, one panel
 // per policy, stacked, on one shared scale: per slot of s.Slot a bar of the
-// served, the rejected and those that failed while the service was down, in
+// served, the rejected and those that failed while the service was down
+// (with a breaker, those it short-circuited on top, and at each slot a
+// breaker opened in a line and ⊗), in
 // requests a second (count x 1000 / slot ms); the capacity per slot as a line
 // in the same unit, when there is one; the outage's end as a dashed line,
 // labelled; time in seconds. Each result must hold its Series (backoff.Run
@@ -89,7 +92,7 @@ func TimelinePictureOf(s backoff.Settings, results []backoff.Result, v TimelineV
 	}
 	legend = append(legend, legendEntry{label: "rejected", fill: rejectedColor}, legendEntry{label: "failed while down", fill: downColor})
 	if s.Breaker.On() {
-		legend = append(legend, legendEntry{label: "short-circuited by a breaker", fill: shortColor})
+		legend = append(legend, legendEntry{label: words.ShortCircuitedKey, fill: shortColor}, legendEntry{label: words.BreakerOpenedKey, opened: true})
 	}
 	if s.Capacity > 0 {
 		legend = append(legend, legendEntry{label: "capacity", line: capacityStyle})
@@ -115,6 +118,9 @@ func TimelinePictureOf(s backoff.Settings, results []backoff.Result, v TimelineV
 		p.Add(gridLines{}, slotBars(tl.bars(r.Series)))
 		if s.Capacity > 0 {
 			p.Add(capacityLine(tl.capacity))
+		}
+		if r.Series.Breaker {
+			p.Add(openedMarks(tl.openings(r.Series)))
 		}
 		p.Add(outageMark{at: float64(s.Outage) / 1000, label: "back at " + secondsText(s.Outage)})
 		plots = append(plots, []*plot.Plot{p})
@@ -218,6 +224,25 @@ func (tl timelineLayout) bars(se *backoff.Series) []timelineBar {
 	return out
 }
 
+// openings are the middles, in seconds, of the bars in whose stretch a
+// breaker opened, where the series counts them.
+func (tl timelineLayout) openings(se *backoff.Series) []float64 {
+	if !se.Breaker {
+		return nil
+	}
+	var out []float64
+	for b := 0; tl.first+b*tl.perBar < se.Len(); b++ {
+		opened := 0
+		for i := tl.first + b*tl.perBar; i < min(tl.first+(b+1)*tl.perBar, se.Len()); i++ {
+			opened += se.Opened[i]
+		}
+		if opened > 0 {
+			out = append(out, tl.start+(float64(b)+0.5)*float64(tl.barMs)/1000)
+		}
+	}
+	return out
+}
+
 // queueLengths are the queue's length at the end of each bar's stretch (its
 // last slot's), where the series holds one.
 func (tl timelineLayout) queueLengths(se *backoff.Series) []barRate {
@@ -302,10 +327,25 @@ func (bars slotBars) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
+// openedMarks are the moments a breaker opened, in seconds: at each, a
+// thin line across the panel and the breaker's mark, ⊗, at its top.
+type openedMarks []float64
+
+func (om openedMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	top := c.Max.Y - openedRadius - 1
+	for _, at := range om {
+		x := trX(at)
+		c.StrokeLine2(openedLineStyle, x, c.Min.Y, x, top-openedRadius)
+		openedMark(c, vg.Point{X: x, Y: top})
+	}
+}
+
 var (
-	capacityStyle = draw.LineStyle{Color: inkColor, Width: 1.4}
-	outageStyle   = draw.LineStyle{Color: inkColor, Width: 1, Dashes: []vg.Length{4, 3}}
-	limitStyle    = draw.LineStyle{Color: alarmColor, Width: 1, Dashes: []vg.Length{2, 2}}
+	openedLineStyle = draw.LineStyle{Color: shortColor, Width: 0.6, Dashes: []vg.Length{2, 2}}
+	capacityStyle   = draw.LineStyle{Color: inkColor, Width: 1.4}
+	outageStyle     = draw.LineStyle{Color: inkColor, Width: 1, Dashes: []vg.Length{4, 3}}
+	limitStyle      = draw.LineStyle{Color: alarmColor, Width: 1, Dashes: []vg.Length{2, 2}}
 )
 
 // queueArea is the queue's length, a filled step from stretch to stretch:

@@ -84,3 +84,59 @@ func TestGuardsWords(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Over many seeds the breaker's clause is BreakerClause's at each
+// figure's median; at worst as well only where that differs in kind.
+// Three seeds: the median is the second of each figure sorted, the worst
+// the largest (nearest rank: ceil(50% of 3) = 2).
+func TestSeedsBreakerClause(t *testing.T) {
+	s := backoff.Defaults()
+	s.Capacity, s.Breaker = 100, backoff.Breaker{Failures: 5, Open: 30000}
+	seeds := func(attempts, short, opened, gaveUp [3]int) backoff.PolicySpread {
+		var fs []backoff.Figures
+		for i := range 3 {
+			fs = append(fs, backoff.Figures{Clients: 2000, Attempts: attempts[i], ShortCircuited: short[i], BreakerOpened: opened[i], GaveUp: gaveUp[i]})
+		}
+		return backoff.SpreadOf(s.Policy(backoff.Exponential), fs)
+	}
+	for _, tt := range []struct {
+		name string
+		ps   backoff.PolicySpread
+		want string
+	}{
+		// Medians 12,000 attempts, 9,780 short-circuited (81.5%), 4
+		// openings, 1,800 gave up; the worst (13,000, 10,000, 8, 2,000) of
+		// the same kind: said once.
+		{"the same kind", seeds([3]int{13000, 12000, 11000}, [3]int{9000, 10000, 9780}, [3]int{8, 4, 4}, [3]int{1800, 1500, 2000}),
+			"at the median, the breakers short-circuited 9,780 of the 12,000 attempts (81.5%), which never reached the service, and opened 4 times; " +
+				"each spent one of its client's attempts, and the 1,800 clients that gave up had none left"},
+		// Opened in one seed of three, short-circuiting nothing: the
+		// median never opened, the worst opened once.
+		{"never opened at the median", seeds([3]int{600, 600, 600}, [3]int{}, [3]int{0, 1, 0}, [3]int{}),
+			"at the median, the breaker never opened; at worst, the breakers opened once but short-circuited no attempt"},
+		// Short-circuited at the median with nobody given up; one seed's
+		// clients gave up: the worst differs in kind.
+		{"gave up only at worst", seeds([3]int{6, 6, 7}, [3]int{1, 1, 2}, [3]int{2, 2, 2}, [3]int{0, 0, 1}),
+			"at the median, the breakers short-circuited 1 of the 6 attempts (16.7%), which never reached the service, and opened twice; " +
+				"at worst, the breakers short-circuited 2 of the 7 attempts (28.6%), which never reached the service, and opened twice; " +
+				"each spent one of its client's attempts, and the 1 client that gave up had none left"},
+		// Short-circuited in every seed, nobody given up: more at worst,
+		// but of the same kind.
+		{"more at worst", seeds([3]int{6, 6, 9}, [3]int{1, 1, 5}, [3]int{1, 1, 3}, [3]int{}),
+			"at the median, the breakers short-circuited 1 of the 6 attempts (16.7%), which never reached the service, and opened once"},
+	} {
+		if got := seedsBreakerClause(s, tt.ps); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// The verdict over the seeds ends with it where a breaker is set, and
+	// never speaks of one where none is.
+	ps := seeds([3]int{600, 600, 600}, [3]int{}, [3]int{}, [3]int{})
+	if got := SeedsVerdict(s, ps, 3); !strings.HasSuffix(got, "; at the median, the breaker never opened.") {
+		t.Errorf("a breaker: got %q, want it to end with what the breaker did", got)
+	}
+	s.Breaker = backoff.Breaker{}
+	if got := SeedsVerdict(s, ps, 3); strings.Contains(got, "breaker") {
+		t.Errorf("no breaker: got %q, want no breaker", got)
+	}
+}

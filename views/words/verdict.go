@@ -651,7 +651,8 @@ func noneOr(f backoff.Figures) string {
 // SeedsVerdict is a policy's verdict over many seeds, figure by figure:
 // each figure's median, 95th percentile and worst over the seeds. Each of
 // these is a figure some seed gave, but not all from one seed, so the
-// sentence speaks of each figure on its own rather than of one run.
+// sentence speaks of each figure on its own rather than of one run. With
+// a breaker it ends with what the breakers did (seedsBreakerClause).
 func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string {
 	all := ps.Spread("clients").Median
 	var service string
@@ -691,7 +692,11 @@ func SeedsVerdict(s backoff.Settings, ps backoff.PolicySpread, seeds int) string
 			return Times(v, slot) + " capacity"
 		})
 	}
-	return service + "; " + clients + "; " + load + "."
+	out := service + "; " + clients + "; " + load
+	if s.Breaker.On() {
+		out += "; " + seedsBreakerClause(s, ps)
+	}
+	return out + "."
 }
 
 // trio is a spread in words, each value once: "0 ms at the median and
