@@ -14,8 +14,8 @@ import (
 
 // seedFigures are the figures the text over many seeds shows: the
 // reference's four, the peak after back and the clients not through, and
-// with a service what it did, its queue's too; CSV and JSON hold every
-// figure.
+// with a service what it did, its queue's and its breakers' too; CSV and
+// JSON hold every figure.
 func seedFigures(s backoff.Settings) []string {
 	names := []string{"retries", "most_in_a_slot", "peak_after_back", "all_through_by_ms", "gave_up", "not_through"}
 	if s.HasService() {
@@ -23,6 +23,9 @@ func seedFigures(s backoff.Settings) []string {
 	}
 	if s.HasQueue() {
 		names = append(names, "timed_out", "wasted", "dropped", "queue_peak")
+	}
+	if s.Breaker.On() {
+		names = append(names, "short_circuited", "breaker_opened")
 	}
 	return names
 }
