@@ -135,7 +135,7 @@ func TestBudgetVerdict(t *testing.T) {
 		"  grpc             95,000 of 95,000, 100%                      -              0 ms\n",
 		// Both lose the whole crowd: no choice (issue 24, item 3), the
 		// budget named, and the way out without it.
-		"1 grpc, aws (tied). No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with grpc, which ranks first, " +
+		"1 grpc, aws (tied). No policy here is good for your service: each leaves it overloaded or loses most of its clients, and with grpc, which ranks first, " +
 			"none of the crowd of 50,000 gets through; the budget throttles 95,000 of the 95,000 clients the outage touched (100%); " +
 			"with grpc, none of the service's own remedies is enough alone: no retry budget (--budget none) recovers the service 13.3 s after it is back, " +
 			"but none of the crowd of 50,000 gets through; ask advise",
@@ -224,7 +224,7 @@ func TestNoChoiceAmongTheIssuesDisasters(t *testing.T) {
 		want []string
 	}{
 		{"both lose the whole crowd", append([]string{"--policies", "grpc,full-jitter"}, issue...), []string{
-			"No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with full jitter, which ranks first, none of the crowd of 120,000 gets through",
+			"No policy here is good for your service: each leaves it overloaded or loses most of its clients, and with full jitter, which ranks first, none of the crowd of 120,000 gets through",
 			"with full jitter, none of the service's own remedies is enough alone: dropping expired requests (--drop-expired), ",
 			"each recover the service 33.9 s to 50.9 s after it is back, but none of the crowd of 120,000 gets through",
 			"retry-planner advise --clients 120000 --outage 45s "}},

@@ -619,7 +619,8 @@ func above(s backoff.Settings, rs []backoff.Result, order []Ranked, d decision, 
 
 // noChoice is the sentence where no policy is good for the service: with
 // every one the service stays overloaded, or each loses most of its crowd
-// or leaves it overloaded, the first ranked's reason given.
+// or of the clients the outage touched, or leaves it overloaded, the first
+// ranked's reason given.
 func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Evidence) string {
 	overloaded := 0
 	for _, r := range rs {
@@ -631,7 +632,7 @@ func noChoice(s backoff.Settings, rs []backoff.Result, order []Ranked, ev Eviden
 		return "No policy here is good for your service: with every one the service is still overloaded when the fresh load stops"
 	}
 	first := rs[order[0].Index]
-	out := "No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with " +
+	out := "No policy here is good for your service: each leaves it overloaded or loses most of its clients, and with " +
 		first.Policy.Name + ", which ranks first, " + FailureOver(s, rs, order[0].Index, ev.Spread)
 	if g := first.Figures; g.Throttled > 0 {
 		out += "; the budget throttles " + countOfTouched(g.Throttled, g)

@@ -12,7 +12,8 @@ import (
 
 // A choice and a best mark mean "this one is good for your service"
 // (issue 24, item 3): a policy with which the service is still overloaded
-// when the fresh load stops, or that loses most of its crowd, is no good
+// when the fresh load stops, or that loses most of its crowd or of the
+// clients the outage touched, is no good
 // whatever it ranks, and no figure of it is praised. When every policy
 // shown is no good, the faces choose none and say the way out: the
 // service's own remedies that the figures show work, and advise for the
@@ -26,7 +27,10 @@ import (
 //     at least NotThrough - (ClientsTouched - N) never get through, the
 //     fresh clients the outage touched being all the rest of those
 //     touched at most. Without a fresh load that is NotThrough itself:
-//     101 of 200 lost is most of the crowd, 100 is not.
+//     101 of 200 lost is most of the crowd, 100 is not;
+//   - more than half of the clients the outage touched never get through,
+//     fresh ones among them: 1,193,288 of 2,164,000 is most, where only
+//     29,288 of the crowd of 1,000,000 are certainly lost.
 func Failure(s backoff.Settings, f backoff.Figures) string {
 	crowd := s.Clients
 	// Touched is the crowd and more in any run; min keeps the bound within
@@ -41,6 +45,8 @@ func Failure(s backoff.Settings, f backoff.Figures) string {
 		return "none of the crowd of " + Count(crowd) + " gets through"
 	case int64(lost)*2 > int64(crowd):
 		return "at least " + Count(lost) + " of the crowd of " + Count(crowd) + " never get through"
+	case int64(f.NotThrough)*2 > int64(Touched(f)):
+		return NotThroughOf(f) + " never get through"
 	}
 	return ""
 }
@@ -50,7 +56,8 @@ func Failure(s backoff.Settings, f backoff.Figures) string {
 // order), of its seeds too, for one seed may be kinder than most: the
 // service still overloaded in more than half of them, none of the crowd
 // through at the median, or more than half the crowd certainly lost at
-// the medians.
+// the medians, or more than half the clients touched not through at the
+// medians.
 func FailureOver(s backoff.Settings, rs []backoff.Result, i int, sp *backoff.SeedsCrowd) string {
 	if why := Failure(s, rs[i].Figures); why != "" || sp == nil || len(sp.Policies) != len(rs) || sp.Policies[i].Policy.Name != rs[i].Policy.Name {
 		return why
@@ -66,6 +73,8 @@ func FailureOver(s backoff.Settings, rs []backoff.Result, i int, sp *backoff.See
 		return "none of the crowd of " + Count(crowd) + " gets through at the median" + over
 	case lost*2 > int64(crowd):
 		return "at the median" + over + " at least " + Count(int(lost)) + " of the crowd of " + Count(crowd) + " never get through"
+	case nt*2 > int64(ps.Spread("clients_touched").Median):
+		return "at the median" + over + " " + Count(int(nt)) + " of the " + clientsOf(int(ps.Spread("clients_touched").Median)) + " the outage touched never get through"
 	}
 	return ""
 }

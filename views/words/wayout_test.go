@@ -8,11 +8,14 @@ import (
 )
 
 // A policy is no good for the service when the service is still
-// overloaded, when none of the crowd gets through, or when more than half
-// of the crowd certainly does not: the boundary, worked by hand, is 100 of
-// a crowd of 200 (good) against 101 (no good); with a fresh load, 1,100
-// lost of the 1,200 touched leave at least 1,100 - 1,000 = 100 of the
-// crowd (good), 1,101 at least 101 (no good).
+// overloaded, when none of the crowd gets through, when more than half
+// of the crowd certainly does not, or more than half of the clients the
+// outage touched: the boundary, worked by hand, is 100 of a crowd of 200
+// (good) against 101 (no good); with a fresh load, 1,100 lost of the
+// 1,200 touched leave at least 1,100 - 1,000 = 100 of the crowd, but are
+// most of those touched, and 1,101 at least 101 of the crowd (said
+// first); 600 of the 1,200 touched are half (good), 601 more (no good),
+// none of the crowd certainly among them.
 func TestFailure(t *testing.T) {
 	s := backoff.Defaults() // a crowd of 200
 	tests := []struct {
@@ -23,7 +26,11 @@ func TestFailure(t *testing.T) {
 		{"half the crowd", backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 100, CrowdAllThroughBy: 25000}, ""},
 		{"one more", backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 101, CrowdAllThroughBy: 25000},
 			"at least 101 of the crowd of 200 never get through"},
-		{"with a load, at least 100", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 1100, CrowdAllThroughBy: 25000}, ""},
+		{"with a load, at least 100", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 1100, CrowdAllThroughBy: 25000},
+			"1,100 of the 1,200 clients the outage touched (91.7%) never get through"},
+		{"half those touched", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 600, CrowdAllThroughBy: 25000}, ""},
+		{"one more than half those touched", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 601, CrowdAllThroughBy: 25000},
+			"601 of the 1,200 clients the outage touched (50.1%) never get through"},
 		{"with a load, at least 101", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 1101, CrowdAllThroughBy: 25000},
 			"at least 101 of the crowd of 200 never get through"},
 		{"none of the crowd", backoff.Figures{Clients: 7200, ClientsTouched: 1200, NotThrough: 200, CrowdAllThroughBy: -1},
@@ -82,7 +89,7 @@ func TestNoChoiceAmongDisasters(t *testing.T) {
 		RecoveredAfter: 33900, StableFrom: 78900, CrowdAllThroughBy: -1, PeakAfterBack: 1816})
 	rs := []backoff.Result{grpc, full}
 	got := Choice(s, rs, Rank(rs), Evidence{Remedies: []Remedy{{Flags: "--drop-expired", Words: "dropping expired requests"}}})
-	want := "No policy here is good for your service: each leaves it overloaded or loses most of its crowd, and with full jitter, which ranks first, " +
+	want := "No policy here is good for your service: each leaves it overloaded or loses most of its clients, and with full jitter, which ranks first, " +
 		"none of the crowd of 120,000 gets through; try the service's own remedies: dropping expired requests (--drop-expired); " +
 		"ask advise for the settings that meet your goals, yours in place of these: " + AdviseCommand(s)
 	if got != want {
@@ -238,19 +245,21 @@ func TestNoChoiceWithinTheNoise(t *testing.T) {
 // One seed may be kinder than most: a policy whose seed lets some of the
 // crowd through is no good where, over the spread's seeds, none of it gets
 // through at the median, or the service stays overloaded in most seeds
-// (51 of 100 is most, 50 is not).
+// (51 of 100 is most, 50 is not), or most of the clients touched are not
+// through at the medians (601 of 1,200, where the crowd of 200 is
+// certainly lost by none; 600 is half, not most).
 func TestFailureOverTheSeeds(t *testing.T) {
 	s := backoff.Defaults()
 	rs := []backoff.Result{result("x", backoff.JitterFull, backoff.Figures{Clients: 200, ClientsTouched: 200, NotThrough: 20, CrowdAllThroughBy: 30500})}
-	spread := func(crowdMedian, overloaded int) *backoff.SeedsCrowd {
+	spreadOf := func(crowdMedian, overloaded, notThrough, touched int) *backoff.SeedsCrowd {
 		ps := backoff.PolicySpread{Policy: rs[0].Policy, Overloaded: overloaded}
 		for _, f := range backoff.FigureFields() {
 			v := backoff.Spread{}
 			switch f.Name {
 			case "not_through":
-				v = backoff.Spread{Median: 20, P95: 30, Worst: 40}
+				v = backoff.Spread{Median: notThrough, P95: notThrough + 10, Worst: notThrough + 20}
 			case "clients", "clients_touched":
-				v = backoff.Spread{Median: 200, P95: 200, Worst: 200}
+				v = backoff.Spread{Median: touched, P95: touched, Worst: touched}
 			case "crowd_all_through_by_ms":
 				v = backoff.Spread{Median: crowdMedian, P95: -1, Worst: -1}
 			}
@@ -258,6 +267,7 @@ func TestFailureOverTheSeeds(t *testing.T) {
 		}
 		return &backoff.SeedsCrowd{First: 7, Count: 100, Policies: []backoff.PolicySpread{ps}}
 	}
+	spread := func(crowdMedian, overloaded int) *backoff.SeedsCrowd { return spreadOf(crowdMedian, overloaded, 20, 200) }
 	for _, tt := range []struct {
 		sp   *backoff.SeedsCrowd
 		want string
@@ -266,6 +276,8 @@ func TestFailureOverTheSeeds(t *testing.T) {
 		{spread(30500, 50), ""},
 		{spread(-1, 0), "none of the crowd of 200 gets through at the median over the 100 seeds"},
 		{spread(30500, 51), "the service is still overloaded when the fresh load stops in 51 of the 100 seeds"},
+		{spreadOf(30500, 0, 600, 1200), ""},
+		{spreadOf(30500, 0, 601, 1200), "at the median over the 100 seeds 601 of the 1,200 clients the outage touched never get through"},
 	} {
 		if got := FailureOver(s, rs, 0, tt.sp); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
