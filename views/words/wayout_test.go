@@ -267,7 +267,9 @@ func TestFailureOverTheSeeds(t *testing.T) {
 		}
 		return &backoff.SeedsCrowd{First: 7, Count: 100, Policies: []backoff.PolicySpread{ps}}
 	}
-	spread := func(crowdMedian, overloaded int) *backoff.SeedsCrowd { return spreadOf(crowdMedian, overloaded, 20, 200) }
+	spread := func(crowdMedian, overloaded int) *backoff.SeedsCrowd {
+		return spreadOf(crowdMedian, overloaded, 20, 200)
+	}
 	for _, tt := range []struct {
 		sp   *backoff.SeedsCrowd
 		want string
