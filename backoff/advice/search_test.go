@@ -864,6 +864,14 @@ func TestBarOnItsEdges(t *testing.T) {
 		return out
 	}
 	least := rival{missed: 2, total: 1.5, miss: []float64{0.5, 1}, own: true, grid: true, class: 1000}
+	// with is the 29 ahead and the least, the first n of them changed.
+	with := func(n int, change func(*rival)) []rival {
+		rs := append(ahead(29), least)
+		for i := range n {
+			change(&rs[i])
+		}
+		return rs
+	}
 	for _, tt := range []struct {
 		name  string
 		so    backoff.SoFar
@@ -875,20 +883,10 @@ func TestBarOnItsEdges(t *testing.T) {
 		{"twins count once", two, append(append(ahead(28), rival{missed: 1, total: 50, miss: []float64{50, 0}, own: true, grid: true, class: 0}), least), false},
 		{"none misses less in all", two, ahead(30), false},
 		{"missing two by exactly 2 in all is not ahead, nor the least", two, append(ahead(29), rival{missed: 2, total: 2, miss: []float64{1, 1}, class: 1000}), false},
-		{"3 of one's own ahead", two, func() []rival {
-			rs := append(ahead(29), least)
-			for i := range 27 {
-				rs[i].own = false
-			}
-			return rs
-		}(), false},
-		{"7 of the grid ahead", two, func() []rival {
-			rs := append(ahead(29), least)
-			for i := range 23 {
-				rs[i].grid = false
-			}
-			return rs
-		}(), false},
+		{"4 of one's own ahead", two, with(26, func(r *rival) { r.own = false }), true},
+		{"3 of one's own ahead", two, with(27, func(r *rival) { r.own = false }), false},
+		{"8 of the grid ahead", two, with(22, func(r *rival) { r.grid = false }), true},
+		{"7 of the grid ahead", two, with(23, func(r *rival) { r.grid = false }), false},
 		{"a pick: misses peak alone, no rival misses it alone", oneGoal, meet(30), false},
 		{"no pick: a rival misses peak alone by less", oneGoal, append(meet(30), rival{missed: 1, total: 0.5, miss: []float64{0, 0.5}, class: 2000}), true},
 		{"a pick: a rival misses peak alone by as much", oneGoal, append(meet(30), rival{missed: 1, total: 1, miss: []float64{0, 1}, class: 2000}), false},
