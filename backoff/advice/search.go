@@ -745,46 +745,52 @@ func (ex *executor) run(cs []Candidate, n int, b *bar) ([]bool, error) {
 }
 
 // screen runs the candidates on the first seed, the policies of the grid
-// among them against a bar: those that draw the most last, each stopped
-// part way once its figures so far are certain to rule it out against
-// those of done and of the others (bar.cuts). It returns the candidates
-// that ran to the end, in order, and how many were stopped. Which are
-// stopped does not depend on the workers: each crowd is held to the same
-// bar wherever it runs.
+// among them against a bar: each stopped part way once its figures so far
+// are certain to rule it out against those of done and of the others run
+// before it (bar.cuts). Where nothing has run yet, it runs in steps of
+// cost: the candidates no bar stops and the cheapest of the grid first,
+// then each costlier step of the grid against all run before, so that the
+// costliest crowds meet the strongest bar. It returns the candidates that
+// ran to the end, in order, and how many were stopped. Which are stopped
+// does not depend on the workers: each crowd is held to its step's bar
+// wherever it runs.
 func (ex *executor) screen(cs, done []Candidate) ([]Candidate, int, error) {
-	b := ex.bar(done)
+	step := make([]int, len(cs))
 	var costs []int
-	for _, c := range cs {
-		if b.cuts(c) {
-			costs = append(costs, cost(c))
-		}
-	}
-	if len(costs) > 0 && len(done) == 0 {
-		// Nothing to hold them to yet: the cheaper half runs first,
-		// to the end, and makes the bar.
-		slices.Sort(costs)
-		median := costs[len(costs)/2]
-		var cheap []int
-		for i, c := range cs {
-			if !b.cuts(c) || cost(c) < median {
-				cheap = append(cheap, i)
+	if b := ex.bar(done); b != nil && len(done) == 0 {
+		for _, c := range cs {
+			if b.cuts(c) {
+				costs = append(costs, cost(c))
 			}
 		}
-		part := make([]Candidate, len(cheap))
-		for j, i := range cheap {
-			part[j] = cs[i]
+		slices.Sort(costs)
+		costs = slices.Compact(costs)
+		for i, c := range cs {
+			if b.cuts(c) {
+				step[i] = slices.Index(costs, cost(c))
+			}
 		}
-		if err := ex.runSeeds(part, 1); err != nil {
+	}
+	cut := make([]bool, len(cs))
+	ran := slices.Clone(done)
+	for st := range max(len(costs), 1) {
+		var part []Candidate
+		var at []int
+		for i, c := range cs {
+			if step[i] == st {
+				part, at = append(part, c), append(at, i)
+			}
+		}
+		stopped, err := ex.run(part, 1, ex.bar(ran))
+		if err != nil {
 			return nil, 0, err
 		}
-		for j, i := range cheap {
-			cs[i] = part[j]
+		for j, i := range at {
+			cs[i], cut[i] = part[j], stopped[j]
+			if !stopped[j] {
+				ran = append(ran, part[j])
+			}
 		}
-		b = ex.bar(part)
-	}
-	cut, err := ex.run(cs, 1, b)
-	if err != nil {
-		return nil, 0, err
 	}
 	var kept []Candidate
 	for i, c := range cs {
