@@ -17,6 +17,28 @@ type Crowds struct {
 // seed s.Seed under the same settings, and Run's without Options.Series.
 // stop is as in Options.
 func (c *Crowds) Run(p Policy, s Settings, stop func() bool) (Figures, error) {
+	return c.RunWatched(p, s, stop, nil)
+}
+
+// SoFar is what a crowd's figures are at least, part way through its run:
+// each only grows as the run goes on.
+type SoFar struct {
+	Attempts      int // attempts so far: Figures.Attempts is at least this
+	NotThrough    int // clients that gave up, were throttled or ran out of time so far: Figures.NotThrough is at least this
+	PeakAfterBack int // the most attempts at or after the outage's end in a slot closed so far: Figures.PeakAfterBack is at least this
+	// StableFrom is the end of the last slot closed so far with a
+	// rejection (with a queue, or a timeout, a wasted or a dropped
+	// request), the outage's end if none: Figures.StableFrom is at least
+	// this.
+	StableFrom int
+}
+
+// RunWatched is Run, but that where the crowd runs on the engine (the fast
+// path's runs are short), watch, if not nil, is asked each time stop is
+// (after it, and only while stop says false) what the figures are at least
+// so far; when it says true, the run stops with ErrStopped. A search uses
+// it to stop a crowd once the figures so far are certain to rule it out.
+func (c *Crowds) RunWatched(p Policy, s Settings, stop func() bool, watch func(SoFar) bool) (Figures, error) {
 	v := s
 	if _, top := s.RangeIn(WideLimits, Seed); v.Seed > top && v.Seed-top < MaxSeeds {
 		v.Seed = top
@@ -31,7 +53,17 @@ func (c *Crowds) Run(p Policy, s Settings, stop func() bool) (Figures, error) {
 	if err := checkQueue(p, pl, s); err != nil {
 		return noFigures(), err
 	}
-	return c.runner.run(pl, s, stop)
+	return c.runner.runWatched(pl, s, stop, watch)
+}
+
+// soFar is the engine's figures so far, as SoFar says them.
+func (e *engine) soFar() SoFar {
+	f := SoFar{Attempts: e.f.Attempts, NotThrough: e.f.GaveUp + e.f.Throttled + e.f.OutOfTime, PeakAfterBack: e.f.PeakAfterBack,
+		StableFrom: e.s.Outage}
+	if e.lastBusy >= 0 {
+		f.StableFrom = int(e.lastBusy+1) * e.s.Slot
+	}
+	return f
 }
 
 // crowdRunner is one worker's way of running crowds: on the fast path in
@@ -43,13 +75,23 @@ type crowdRunner struct {
 }
 
 func (r *crowdRunner) run(pl *plan, s Settings, stop func() bool) (Figures, error) {
+	return r.runWatched(pl, s, stop, nil)
+}
+
+// runWatched is run, watch as Crowds.RunWatched says.
+func (r *crowdRunner) runWatched(pl *plan, s Settings, stop func() bool, watch func(SoFar) bool) (Figures, error) {
 	if !s.needsClock() && fastSlots(pl, s) <= maxFastSlots {
 		if r.ta == nil {
 			r.ta = new(tally)
 		}
 		return r.ta.crowd(pl, s, stop)
 	}
-	e := newEngineWith(pl, s, false, stop, &r.scratch)
+	var e *engine
+	if watch != nil {
+		asked := stop
+		stop = func() bool { return asked != nil && asked() || watch(e.soFar()) }
+	}
+	e = newEngineWith(pl, s, false, stop, &r.scratch)
 	f, _, err := e.run()
 	e.keep(&r.scratch)
 	return f, err

@@ -139,3 +139,46 @@ func TestCrowdsRunPastTheLastSeed(t *testing.T) {
 		}
 	}
 }
+
+// RunWatched asks its watch, on the engine, what the figures are at least
+// so far: each ask's are at most the next's and at most the run's end's
+// (StableFrom from the outage's end), and a watch that never says stop
+// leaves the figures Run's. A watch that says stop at its third ask stops
+// the run there with ErrStopped, and a stop that says stop first is never
+// followed by the watch.
+func TestRunWatchedSaysTheFiguresSoFar(t *testing.T) {
+	for _, name := range []string{"service", "budget", "queue", "aws and lifo"} {
+		s := crowdsScenarios()[name]
+		s.Clients, s.Outage, s.Draws = 50000, 60000, Independent // long enough for several asks
+		p := s.Policy(FullJitter)
+		var c Crowds
+		want, err := runCrowds(t, &c, p, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var asks []SoFar
+		got, err := runCrowdsWatched(t, &c, p, s, nil, func(so SoFar) bool { asks = append(asks, so); return false })
+		if err != nil || got != want {
+			t.Fatalf("%s: got %+v, %v, want Run's %+v", name, got, err, want)
+		}
+		if len(asks) < 3 {
+			t.Fatalf("%s: the watch was asked %d times, want 3 or more", name, len(asks))
+		}
+		end := SoFar{Attempts: want.Attempts, NotThrough: want.NotThrough, PeakAfterBack: want.PeakAfterBack, StableFrom: want.StableFrom}
+		prev := SoFar{StableFrom: s.Outage}
+		for i, so := range append(asks, end) {
+			if so.Attempts < prev.Attempts || so.NotThrough < prev.NotThrough || so.PeakAfterBack < prev.PeakAfterBack || so.StableFrom < prev.StableFrom {
+				t.Errorf("%s: ask %d got %+v, below the one before, %+v", name, i, so, prev)
+			}
+			prev = so
+		}
+		n := 0
+		if _, err := runCrowdsWatched(t, &c, p, s, nil, func(SoFar) bool { n++; return n == 3 }); err != ErrStopped || n != 3 {
+			t.Errorf("%s: a watch that says stop at its third ask: got %v after %d asks, want ErrStopped after 3", name, err, n)
+		}
+		n = 0
+		if _, err := runCrowdsWatched(t, &c, p, s, func() bool { return true }, func(SoFar) bool { n++; return false }); err != ErrStopped || n != 0 {
+			t.Errorf("%s: told to stop: got %v after %d asks of the watch, want ErrStopped after none", name, err, n)
+		}
+	}
+}

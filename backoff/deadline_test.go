@@ -119,9 +119,14 @@ func runSeeds(t testing.TB, ps []Policy, s Settings, count int, o SeedOptions) (
 
 // runCrowds is c.Run under a deadline.
 func runCrowds(t testing.TB, c *Crowds, p Policy, s Settings, stop func() bool) (Figures, error) {
+	return runCrowdsWatched(t, c, p, s, stop, nil)
+}
+
+// runCrowdsWatched is c.RunWatched under a deadline.
+func runCrowdsWatched(t testing.TB, c *Crowds, p Policy, s Settings, stop func() bool, w func(SoFar) bool) (Figures, error) {
 	t.Helper()
 	d := watch(runName([]Policy{p}, s), runDeadline, stuckAfter, stop)
-	f, err := c.Run(p, s, d.stop)
+	f, err := c.RunWatched(p, s, d.stop, w)
 	d.end(t)
 	return f, err
 }

@@ -3,6 +3,7 @@ package advice
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/retryplanner/retry-planner/backoff"
 )
@@ -25,6 +26,7 @@ func BenchmarkAdvise(b *testing.B) {
 	sr := Search{Settings: speedScenario(), Seeds: 20, Goals: mustGoals(b, "not-through<=1%", "recovered<=60s", "peak<=1.5x")}
 	b.ReportAllocs()
 	crowds := 0
+	cpu := processCPU()
 	for b.Loop() {
 		adv, err := Run(sr, Options{Workers: runtime.GOMAXPROCS(0)})
 		if err != nil {
@@ -33,6 +35,7 @@ func BenchmarkAdvise(b *testing.B) {
 		crowds = adv.Crowds
 	}
 	b.ReportMetric(float64(crowds), "crowds/op")
+	reportCPU(b, cpu)
 }
 
 // BenchmarkFiveSeeds is what advise is held against: the five's crowds
@@ -40,10 +43,22 @@ func BenchmarkAdvise(b *testing.B) {
 func BenchmarkFiveSeeds(b *testing.B) {
 	s := speedScenario()
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		if _, err := backoff.RunSeeds(s.Five(), s, 20, backoff.SeedOptions{Workers: runtime.GOMAXPROCS(0)}); err != nil {
 			b.Fatal(err)
 		}
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the CPU time the process took per op since cpu, user
+// and system: on a machine that others share, the wall clock stretches
+// with their load, far less the CPU time a run takes (where it is not
+// measured, nothing is reported).
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if now := processCPU(); now > 0 {
+		b.ReportMetric(float64(now-cpu)/float64(b.N), "cpu-ns/op")
 	}
 }
 

@@ -52,7 +52,8 @@ type Candidate struct {
 	Lost Share
 
 	key   string
-	order int // its place in the search, for ties
+	run   string // runKey: candidates of one run key share their crowds
+	order int    // its place in the search, for ties
 }
 
 // A Share is clients not through of the clients touched, one seed's.
@@ -167,17 +168,24 @@ func NeverReached(cs []Candidate) bool {
 	p := cs[0].Policy
 	p.LongestWait = backoff.MaxWait * 3 // waits as if there were no longest
 	if p.Jitter.Kind == backoff.JitterDecorrelated {
-		most := int64(p.FirstWait)
-		for range p.Attempts - 1 {
-			most *= 3
-			if most >= int64(least) {
-				return false
-			}
-		}
-		return true
+		return drawsBelow(p, least)
 	}
 	for k := 1; k < p.Attempts; k++ {
 		if p.Base(k) >= least {
+			return false
+		}
+	}
+	return true
+}
+
+// drawsBelow reports whether every wait decorrelated jitter can draw for
+// p, u(first, 3*previous) from the first wait on, is below longest: the
+// largest before retry k is first*3^k.
+func drawsBelow(p backoff.Policy, longest int) bool {
+	most := int64(p.FirstWait)
+	for range p.Attempts - 1 {
+		most *= 3
+		if most >= int64(longest) {
 			return false
 		}
 	}
@@ -494,6 +502,18 @@ func waitKey(p backoff.Policy) string {
 	return b.String()
 }
 
+// runKey is candidateKey, but that decorrelated jitter whose longest wait
+// no draw reaches (drawsBelow) is keyed without it: each wait is
+// min(longest, u(first, 3*previous)), the same draws whatever a longest
+// above them all, so candidates of one run key give the same figures on
+// every seed, and the search runs one crowd for them all.
+func runKey(p backoff.Policy, s backoff.Settings) string {
+	if p.Jitter.Kind == backoff.JitterDecorrelated && drawsBelow(p, p.LongestWait) {
+		p.LongestWait = 0
+	}
+	return candidateKey(p, s)
+}
+
 // candidateKey is waitKey with what the candidate's service and budget
 // are.
 func candidateKey(p backoff.Policy, s backoff.Settings) string {
@@ -518,5 +538,5 @@ func newCandidate(src Source, p backoff.Policy, s backoff.Settings) Candidate {
 		s.CustomFirstWait, s.CustomLongestWait, s.CustomAttempts, s.CustomMaxElapsed = d.CustomFirstWait, d.CustomLongestWait, d.CustomAttempts, d.CustomMaxElapsed
 		s.Multiplier, s.Growth, s.Jitter = d.Multiplier, d.Growth, d.Jitter
 	}
-	return Candidate{Source: src, Policy: p, Settings: s, key: candidateKey(p, s)}
+	return Candidate{Source: src, Policy: p, Settings: s, key: candidateKey(p, s), run: runKey(p, s)}
 }

@@ -22,9 +22,15 @@
 // the service's remedies with the best so far. Then successive halving:
 // the KeepFirst most promising run on ScreenSeeds seeds, the KeepLast most
 // promising of those on every seed. A policy that draws nothing runs once
-// (backoff.Policy.SameEverySeed). The crowds run on a pool of workers,
-// each with its own backoff.Crowds, bounded by backoff.SeedsMemory; the
-// answer does not depend on how many.
+// (backoff.Policy.SameEverySeed), and so do candidates that wait alike
+// (decorrelated jitter whose longest wait no draw reaches). On the first
+// seed, a policy of the grid's crowd stops part way once its figures so
+// far (backoff.Crowds.RunWatched) make it certain to lose: certain to miss
+// goals, and behind enough candidates, whatever its figures turn out to
+// be, to be kept for nothing that follows. The crowds run on a pool of
+// workers, each with its own backoff.Crowds, bounded by
+// backoff.SeedsMemory; the answer does not depend on how many, nor on
+// which crowds stop.
 //
 // What it guarantees: every figure of a candidate it returns, and whether
 // the candidate meets each goal, is over all the seeds, exactly what

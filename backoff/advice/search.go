@@ -60,6 +60,9 @@ type Options struct {
 	// candidates over: 1 while every candidate runs on the first seed,
 	// then ScreenSeeds, then all the search's, for a progress bar.
 	Seeds *atomic.Int64
+	// Whole runs every crowd to its end: none is stopped part way, certain
+	// to lose (executor.screen). The same answer, more crowds.
+	Whole bool
 }
 
 // round says that a round on n seeds has started.
@@ -93,6 +96,11 @@ type Advice struct {
 	Remedies int    // the service's remedies tried (AlsoService)
 	Rounds   []Round
 	Crowds   int // the crowds run in all
+	// Stopped is how many of them stopped part way on the first seed,
+	// their candidate (a policy of the grid) certain to lose: certain to
+	// miss goals, and behind enough others whatever its figures turned
+	// out to be, to be kept for nothing that follows.
+	Stopped int
 	// Meets are the candidates that meet every goal over all the seeds,
 	// ranked (see Search.Ranking): by the goals' figures in the order they
 	// were given, then the clients not through, the recovery, the p99
@@ -249,8 +257,10 @@ func Run(sr Search, o Options) (Advice, error) {
 	for _, c := range all {
 		seen[c.key] = true
 	}
-	// Phase one: the policies alone.
-	if err := ex.runSeeds(all, 1); err != nil {
+	// Phase one: the policies alone. A policy of the grid certain to lose
+	// stops part way (executor.screen), and goes no further.
+	all, cut, err := ex.screen(all, nil)
+	if err != nil {
 		return adv, err
 	}
 	// Refined: the neighbours of the best policies of one's own, twice.
@@ -263,11 +273,13 @@ func Run(sr Search, o Options) (Advice, error) {
 			}
 		}
 		near = sr.fresh(near, seen)
-		if err := ex.runSeeds(near, 1); err != nil {
+		adv.Refined += len(near)
+		ran, n, err := ex.screen(near, all)
+		if err != nil {
 			return adv, err
 		}
-		adv.Refined += len(near)
-		all = append(all, near...)
+		cut += n
+		all = append(all, ran...)
 	}
 	// Phase two: budgets with the five, the presets, the scenario's own and
 	// the best of the rest.
@@ -335,8 +347,9 @@ func Run(sr Search, o Options) (Advice, error) {
 		all[i].order = i
 		adv.BySource[all[i].Source]++
 	}
-	adv.Tried = len(all)
-	adv.Rounds = append(adv.Rounds, Round{Candidates: len(all), Seeds: 1})
+	adv.BySource[FromGrid] += cut // only the grid's are stopped
+	adv.Tried, adv.Stopped = len(all)+cut, ex.cut
+	adv.Rounds = append(adv.Rounds, Round{Candidates: adv.Tried, Seeds: 1})
 	// The rounds: the most promising on more seeds each time.
 	going := all
 	seeds := sr.seedsAt()
@@ -425,7 +438,7 @@ func (sr Search) promising(cs []Candidate, n int) []Candidate {
 // under is c's policy from its source run under settings s instead, not
 // run yet.
 func (c Candidate) under(s backoff.Settings) Candidate {
-	return Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s)}
+	return Candidate{Source: c.Source, Policy: c.Policy, Settings: s, key: candidateKey(c.Policy, s), run: runKey(c.Policy, s)}
 }
 
 // serviceKey is a candidate's budget and service, and whether it has a
@@ -625,57 +638,102 @@ func (c Candidate) totalMiss() float64 {
 type executor struct {
 	sr     Search
 	o      Options
-	figs   map[string][]backoff.Figures // by candidate key: the figures of the seeds run so far, in order
+	figs   map[string][]backoff.Figures // by run key (runID): the figures of the seeds run so far, in order
 	crowds atomic.Int64
+	// cut counts the crowds stopped part way, their candidate certain to
+	// lose (screen).
+	cut int
 }
 
 func newExecutor(sr Search, o Options) *executor {
 	return &executor{sr: sr, o: o, figs: map[string][]backoff.Figures{}}
 }
 
-// task is one crowd: candidate c on seed index seed.
-type task struct{ c, seed int }
+// runID is the key the candidate's figures are kept by: its run key, where
+// it has one.
+func (c Candidate) runID() string {
+	if c.run == "" {
+		return c.key
+	}
+	return c.run
+}
+
+// task is one crowd: candidate c on seed index seed, watched where the
+// search may stop it part way (screen).
+type task struct {
+	c, seed int
+	watch   bool
+}
 
 // runSeeds runs each candidate on its seeds up to n that it has not run
 // (a candidate whose policy draws nothing runs once and takes that for
-// every seed), then sets its spread and verdicts over n seeds.
+// every seed; candidates of one run key run once for all), then sets its
+// spread and verdicts over n seeds.
 func (ex *executor) runSeeds(cs []Candidate, n int) error {
+	_, err := ex.run(cs, n, nil)
+	return err
+}
+
+// run is runSeeds, but that with a bar, the crowd of a candidate the bar
+// may rule out (see bar.cuts) stops once its figures so far are certain to
+// rule it out; it returns which candidates were so stopped, their figures
+// unset.
+func (ex *executor) run(cs []Candidate, n int, b *bar) ([]bool, error) {
 	var tasks []task
+	planned := map[string]int{}
+	watch := map[string]bool{}
+	for _, c := range cs {
+		id := c.runID()
+		cut, seen := watch[id]
+		watch[id] = b != nil && b.cuts(c) && (cut || !seen)
+	}
 	for i, c := range cs {
-		have := len(ex.figs[c.key])
+		id := c.runID()
+		have := max(len(ex.figs[id]), planned[id])
 		if c.Policy.SameEverySeed() && have > 0 {
 			continue
 		}
 		for seed := have; seed < n; seed++ {
-			tasks = append(tasks, task{i, seed})
+			tasks = append(tasks, task{i, seed, watch[id]})
 			if c.Policy.SameEverySeed() {
 				break
 			}
 		}
+		planned[id] = max(have, n)
 	}
 	// The longest first, so that no worker is left with one at the end.
 	slices.SortStableFunc(tasks, func(a, b task) int { return cmp.Compare(cost(cs[b.c]), cost(cs[a.c])) })
 	results := make([]backoff.Figures, len(tasks))
-	if err := ex.pool(cs, tasks, results); err != nil {
-		return err
+	stopped := make([]bool, len(tasks))
+	if err := ex.pool(cs, tasks, b, results, stopped); err != nil {
+		return nil, err
 	}
 	for t, tk := range tasks {
-		key := cs[tk.c].key
-		figs := ex.figs[key]
+		if stopped[t] {
+			ex.cut++
+			continue
+		}
+		id := cs[tk.c].runID()
+		figs := ex.figs[id]
 		if len(figs) <= tk.seed {
 			figs = append(figs, make([]backoff.Figures, tk.seed+1-len(figs))...)
 		}
 		figs[tk.seed] = results[t]
-		ex.figs[key] = figs
+		ex.figs[id] = figs
 	}
+	cut := make([]bool, len(cs))
 	for i := range cs {
 		c := &cs[i]
-		figs := ex.figs[c.key]
+		figs := ex.figs[c.runID()]
+		if len(figs) == 0 {
+			cut[i] = true // its crowd was stopped, and its twins'
+			continue
+		}
 		if c.Policy.SameEverySeed() {
 			for len(figs) < n {
 				figs = append(figs, figs[0])
 			}
-			ex.figs[c.key] = figs
+			ex.figs[c.runID()] = figs
 		}
 		c.Seeds = n
 		c.Spread = backoff.SpreadOf(c.Policy, figs[:n])
@@ -683,7 +741,193 @@ func (ex *executor) runSeeds(cs []Candidate, n int) error {
 		at := shareP95(figs[:n])
 		c.Lost = Share{at.NotThrough, at.ClientsTouched}
 	}
-	return nil
+	return cut, nil
+}
+
+// screen runs the candidates on the first seed, the policies of the grid
+// among them against a bar: each stopped part way once its figures so far
+// are certain to rule it out against those of done and of the others run
+// before it (bar.cuts). Where nothing has run yet, it runs in steps of
+// cost: the candidates no bar stops and the cheapest of the grid first,
+// then each costlier step of the grid against all run before, so that the
+// costliest crowds meet the strongest bar. It returns the candidates that
+// ran to the end, in order, and how many were stopped. Which are stopped
+// does not depend on the workers: each crowd is held to its step's bar
+// wherever it runs.
+func (ex *executor) screen(cs, done []Candidate) ([]Candidate, int, error) {
+	step := make([]int, len(cs))
+	var costs []int
+	if b := ex.bar(done); b != nil && len(done) == 0 {
+		for _, c := range cs {
+			if b.cuts(c) {
+				costs = append(costs, cost(c))
+			}
+		}
+		slices.Sort(costs)
+		costs = slices.Compact(costs)
+		for i, c := range cs {
+			if b.cuts(c) {
+				step[i] = slices.Index(costs, cost(c))
+			}
+		}
+	}
+	cut := make([]bool, len(cs))
+	ran := slices.Clone(done)
+	for st := range max(len(costs), 1) {
+		var part []Candidate
+		var at []int
+		for i, c := range cs {
+			if step[i] == st {
+				part, at = append(part, c), append(at, i)
+			}
+		}
+		stopped, err := ex.run(part, 1, ex.bar(ran))
+		if err != nil {
+			return nil, 0, err
+		}
+		for j, i := range at {
+			cs[i], cut[i] = part[j], stopped[j]
+			if !stopped[j] {
+				ran = append(ran, part[j])
+			}
+		}
+	}
+	var kept []Candidate
+	for i, c := range cs {
+		if !cut[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, len(cs) - len(kept), nil
+}
+
+// A bar is what a policy of the grid on the first seed must beat to go
+// on: the figures of the candidates that ran to the end before it.
+type bar struct {
+	sr    Search
+	rival []rival
+}
+
+// rival is one candidate's standing as byPromise, picks and promising
+// read it.
+type rival struct {
+	meets     bool
+	missed    int
+	total     float64
+	miss      []float64 // each goal's, 0 where met
+	own, grid bool
+	class     int // candidates of the same figures share one: a round keeps one of them (distinct)
+}
+
+// bar is the bar the candidates in done, run on the first seed, make.
+func (ex *executor) bar(done []Candidate) *bar {
+	if ex.o.Whole {
+		return nil
+	}
+	b := &bar{sr: ex.sr}
+	classes := map[string]int{}
+	for _, c := range done {
+		figs := ex.figs[c.runID()]
+		if c.Seeds != 1 || len(figs) == 0 {
+			continue
+		}
+		k := fmt.Sprint(figs[:1])
+		if _, ok := classes[k]; !ok {
+			classes[k] = len(classes)
+		}
+		r := rival{meets: c.Meets(), missed: c.Missed(), total: c.totalMiss(), own: c.Custom(), grid: c.Source == FromGrid, class: classes[k]}
+		for _, v := range c.Verdicts {
+			r.miss = append(r.miss, v.miss())
+		}
+		b.rival = append(b.rival, r)
+	}
+	return b
+}
+
+// cuts reports whether the bar may stop c's crowd part way: a policy of the
+// grid under the scenario's budget, breaker and service, which the
+// search keeps only among the best of its candidates on the first seed.
+// The five, the presets and the scenario's own go on with the budgets
+// whatever their figures.
+func (b *bar) cuts(c Candidate) bool {
+	return b != nil && c.Source == FromGrid && serviceKey(c.Settings) == serviceKey(b.sr.Settings)
+}
+
+// loses reports whether a candidate that cuts, under settings s, whose
+// crowd's figures on the first seed are at least so, is certain to lose:
+// certain to miss some goals (lower bounds of its figures), and then, by
+// those bounds, behind enough rivals to be among none of the candidates
+// the search goes on with. Run takes from the candidates on the first
+// seed: the RefineBest best of one's own (each refinement), the KeepBases
+// best of the grid (the budgets' bases) and best of all (the breakers', the
+// service's remedies), and KeepFirst distinct ones (promising, the
+// closest's picks among them; with one seed KeepLast). A rival ahead of
+// it whatever its figures turn out to be is one that meets every goal,
+// misses fewer, or misses as many by less in all (byPromise); it is not
+// a pick when it misses two goals or more, or one by more than a rival
+// that misses only that one does, and a rival misses less in all.
+func (b *bar) loses(s backoff.Settings, so backoff.SoFar) bool {
+	goals := b.sr.Goals.List()
+	lower := make([]float64, len(goals))
+	missed, only := 0, -1
+	for gi, g := range goals {
+		if v, ok := lowerVerdict(g, s, so); ok {
+			lower[gi] = v.miss()
+			missed++
+			only = gi
+		}
+	}
+	if missed == 0 {
+		return false
+	}
+	total := 0.0
+	for _, m := range lower {
+		total += m
+	}
+	least, picked := false, missed >= 2
+	classes := map[int]bool{}
+	own, grid := 0, 0
+	for _, r := range b.rival {
+		least = least || r.total < total
+		picked = picked || r.missed == 1 && r.miss[only] > 0 && r.miss[only] < lower[only]
+		if r.meets || r.missed < missed || r.missed == missed && r.total < total {
+			classes[r.class] = true
+			if r.own {
+				own++
+			}
+			if r.grid {
+				grid++
+			}
+		}
+	}
+	return least && picked && len(classes) >= KeepFirst && own >= RefineBest && grid >= KeepBases
+}
+
+// lowerVerdict is goal g held against the least a crowd's figure can end
+// at, given its figures so far, and whether that already misses it: then
+// the crowd misses it, by at least the verdict's miss. Not through: the
+// clients not through so far, of every client (the clients touched are at
+// most those); recovered: the end of the last slot busy so far, less the
+// outage (still overloaded misses by the most); peak: the peak so far;
+// attempts: the attempts so far. Nothing so far bounds the p99 latency.
+func lowerVerdict(g Goal, s backoff.Settings, so backoff.SoFar) (Verdict, bool) {
+	v := Verdict{Goal: g}
+	switch g.Kind {
+	case NotThrough:
+		v.Value, v.Of = so.NotThrough, s.Clients+s.FreshRequests()
+	case Recovered:
+		v.Value = so.StableFrom - s.Outage
+	case PeakTimes:
+		v.Value, v.Of = so.PeakAfterBack, slotCapacity(s)
+	case PeakRate:
+		v.Value, v.Of = so.PeakAfterBack, s.Slot
+	case Attempts:
+		v.Value, v.Of = so.Attempts, s.Clients+s.FreshRequests()
+	default:
+		return v, false
+	}
+	v.Most = g.Most(v.Of)
+	return v, v.Value > v.Most || g.Kind == PeakTimes && v.Of <= 0
 }
 
 // distinct is the candidates with the first of each set of twins:
@@ -695,7 +939,7 @@ func (ex *executor) distinct(cs []Candidate) []Candidate {
 	var out []Candidate
 	seen := map[string]bool{}
 	for _, c := range cs {
-		k := fmt.Sprint(ex.figs[c.key][:c.Seeds])
+		k := fmt.Sprint(ex.figs[c.runID()][:c.Seeds])
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, c)
@@ -720,7 +964,7 @@ func cost(c Candidate) int {
 
 // pool runs the tasks on the options' workers, each with a Crowds of its
 // own, results[i] being task i's figures.
-func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures) error {
+func (ex *executor) pool(cs []Candidate, tasks []task, b *bar, results []backoff.Figures, cut []bool) error {
 	if len(tasks) == 0 {
 		return nil
 	}
@@ -750,7 +994,17 @@ func (ex *executor) pool(cs []Candidate, tasks []task, results []backoff.Figures
 				tk := tasks[i]
 				s := cs[tk.c].Settings
 				s.Seed = ex.sr.Settings.Seed + tk.seed
-				f, err := crowds.Run(cs[tk.c].Policy, s, ex.o.Stop)
+				var watch func(backoff.SoFar) bool
+				if tk.watch {
+					watch = func(so backoff.SoFar) bool {
+						cut[i] = b.loses(s, so)
+						return cut[i]
+					}
+				}
+				f, err := crowds.RunWatched(cs[tk.c].Policy, s, ex.o.Stop, watch)
+				if err != nil && cut[i] {
+					err = nil // certain to lose: stopped part way
+				}
 				if err != nil {
 					stopped.Store(true)
 					errs[w] = err

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -643,8 +644,8 @@ func TestRunsOnceAndTwins(t *testing.T) {
 		t.Errorf("%d crowds for fixed and full jitter on 5 seeds, want 1 + 5", n)
 	}
 	twin := fixed
-	twin.key, twin.order = "a twin", 9
-	ex.figs[twin.key] = ex.figs[fixed.key]
+	twin.key, twin.run, twin.order = "a twin", "a twin's run", 9
+	ex.figs[twin.run] = ex.figs[fixed.runID()]
 	twin.Seeds = 5
 	if got := ex.distinct([]Candidate{cs[0], cs[1], twin}); len(got) != 2 || got[0].key != fixed.key || got[1].key != jitter.key {
 		t.Errorf("distinct kept %d: %v", len(got), got)
@@ -757,5 +758,175 @@ func TestOwnPolicyOfAPreset(t *testing.T) {
 	own := backoff.Policy{Name: "custom", FirstWait: 250, LongestWait: 10000, Multiplier: 2000, Jitter: backoff.Jitter{Kind: backoff.JitterFull}, Attempts: 3}
 	if c := newCandidate(FromGrid, own, s); c.Source != FromGrid || !c.Custom() {
 		t.Errorf("one's own: source %v", c.Source)
+	}
+}
+
+// A search that stops crowds part way, certain to lose, gives the answer
+// of one that runs every crowd to its end (Options.Whole), the same crowds
+// begun: every candidate shown, its figures, verdicts, alike and rank.
+func TestStoppingKeepsTheAnswer(t *testing.T) {
+	for _, goals := range [][]string{{"not-through<=1%", "recovered<=10s"}, {"recovered<=5s", "peak<=1.5x"}} {
+		sr := Search{Settings: small(), Seeds: 5, Goals: mustGoals(t, goals...)}
+		whole, err := search(t, sr, Options{Workers: 2, Whole: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, err := search(t, sr, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Stopped != 0 || cut.Stopped == 0 || cut.Crowds != whole.Crowds {
+			t.Errorf("%v: got %d crowds, %d stopped, want the whole search's %d (%d stopped), some stopped",
+				goals, cut.Crowds, cut.Stopped, whole.Crowds, whole.Stopped)
+		}
+		if shown(cut) != shown(whole) || cut.Tried != whole.Tried || cut.BySource != whole.BySource || cut.Refined != whole.Refined ||
+			!reflect.DeepEqual(cut.Rounds, whole.Rounds) {
+			t.Errorf("%v: got\n%s\n(%d tried %v), want the whole search's\n%s\n(%d tried %v)", goals, shown(cut), cut.Tried, cut.Rounds,
+				shown(whole), whole.Tried, whole.Rounds)
+		}
+	}
+}
+
+// shown is what an advice shows of its candidates, each alike's too.
+func shown(a Advice) string {
+	var b strings.Builder
+	var one func(c Candidate, indent string)
+	one = func(c Candidate, indent string) {
+		fmt.Fprintf(&b, "%s%s %v %+v %+v %v %d\n", indent, c.Name(a.Search.Settings), c.Seeds, c.Spread, c.Verdicts, c.Lost, c.RankedBy)
+		for _, l := range c.Alike {
+			one(l, indent+"  ")
+		}
+	}
+	for _, c := range append(slices.Clone(a.Meets), a.Closest...) {
+		one(c, "")
+	}
+	return b.String()
+}
+
+// A goal is certain to be missed once the figures so far pass its most,
+// not on it: recovered<=60s after an outage of 30 s is met by a stable
+// service from 90,000 ms (60,000 after) and missed from 90,001; 1% of
+// 50,000 clients and 315,000 fresh requests (365,000, the most that can be
+// touched) is 3,650 not through, missed at 3,651; peak<=1.5x of a slot
+// that serves 200 (2,000 a second in 100 ms) is 300, missed at 301;
+// attempts<=2x of 365,000 is 730,000; nothing so far bounds a p99.
+func TestLowerVerdictOnTheMost(t *testing.T) {
+	s := speedScenario()
+	for _, tt := range []struct {
+		goal   string
+		so     backoff.SoFar
+		missed bool
+	}{
+		{"recovered<=60s", backoff.SoFar{StableFrom: 90000}, false},
+		{"recovered<=60s", backoff.SoFar{StableFrom: 90001}, true},
+		{"not-through<=1%", backoff.SoFar{StableFrom: 30000, NotThrough: 3650}, false},
+		{"not-through<=1%", backoff.SoFar{StableFrom: 30000, NotThrough: 3651}, true},
+		{"peak<=1.5x", backoff.SoFar{StableFrom: 30000, PeakAfterBack: 300}, false},
+		{"peak<=1.5x", backoff.SoFar{StableFrom: 30000, PeakAfterBack: 301}, true},
+		{"peak<=3000/s", backoff.SoFar{StableFrom: 30000, PeakAfterBack: 300}, false},
+		{"peak<=3000/s", backoff.SoFar{StableFrom: 30000, PeakAfterBack: 301}, true},
+		{"attempts<=2x", backoff.SoFar{StableFrom: 30000, Attempts: 730000}, false},
+		{"attempts<=2x", backoff.SoFar{StableFrom: 30000, Attempts: 730001}, true},
+		{"p99<=1s", backoff.SoFar{StableFrom: 1 << 30, NotThrough: 1 << 30, PeakAfterBack: 1 << 30, Attempts: 1 << 30}, false},
+	} {
+		g := mustGoals(t, tt.goal).List()[0]
+		if v, missed := lowerVerdict(g, s, tt.so); missed != tt.missed || missed && v.miss() <= 0 {
+			t.Errorf("%s at %+v: got missed %v (miss %v), want %v", tt.goal, tt.so, missed, v.miss(), tt.missed)
+		}
+	}
+}
+
+// A crowd is certain to lose when, by its figures so far, KeepFirst
+// distinct rivals are ahead of it whatever its figures turn out to be (of
+// them RefineBest of one's own and KeepBases of the grid), one misses
+// less in all than it can, and it is no goal's pick. Here it misses
+// recovered<=60s by at least 1 (120 s) and peak<=1.5x by at least 1 (600
+// in a slot of 200: 3x), 2 in all; rivals that miss one goal are ahead,
+// and one that misses two by 1.5 in all, which is the least. Missing peak
+// alone by at least 1, it is peak's pick unless a rival misses peak alone
+// by less; rivals that meet every goal are ahead of it.
+func TestBarOnItsEdges(t *testing.T) {
+	sr := Search{Settings: speedScenario(), Seeds: 20, Goals: mustGoals(t, "recovered<=60s", "peak<=1.5x")}
+	two := backoff.SoFar{StableFrom: 30000 + 120000, PeakAfterBack: 600}
+	oneGoal := backoff.SoFar{StableFrom: 30000, PeakAfterBack: 600} // recovered not missed yet
+	ahead := func(n int) []rival {
+		var out []rival
+		for i := range n {
+			out = append(out, rival{missed: 1, total: 50, miss: []float64{50, 0}, own: true, grid: true, class: i})
+		}
+		return out
+	}
+	meet := func(n int) []rival { // ahead of any that misses a goal; misses 0 in all, the least
+		var out []rival
+		for i := range n {
+			out = append(out, rival{meets: true, miss: []float64{0, 0}, own: true, grid: true, class: i})
+		}
+		return out
+	}
+	least := rival{missed: 2, total: 1.5, miss: []float64{0.5, 1}, own: true, grid: true, class: 1000}
+	// with is the 29 ahead and the least, the first n of them changed.
+	with := func(n int, change func(*rival)) []rival {
+		rs := append(ahead(29), least)
+		for i := range n {
+			change(&rs[i])
+		}
+		return rs
+	}
+	for _, tt := range []struct {
+		name  string
+		so    backoff.SoFar
+		rival []rival
+		loses bool
+	}{
+		{"29 ahead and the least: 30", two, append(ahead(29), least), true},
+		{"28 ahead and the least: 29", two, append(ahead(28), least), false},
+		{"twins count once", two, append(append(ahead(28), rival{missed: 1, total: 50, miss: []float64{50, 0}, own: true, grid: true, class: 0}), least), false},
+		{"none misses less in all", two, ahead(30), false},
+		{"missing two by exactly 2 in all is not ahead, nor the least", two, append(ahead(29), rival{missed: 2, total: 2, miss: []float64{1, 1}, class: 1000}), false},
+		{"4 of one's own ahead", two, with(26, func(r *rival) { r.own = false }), true},
+		{"3 of one's own ahead", two, with(27, func(r *rival) { r.own = false }), false},
+		{"8 of the grid ahead", two, with(22, func(r *rival) { r.grid = false }), true},
+		{"7 of the grid ahead", two, with(23, func(r *rival) { r.grid = false }), false},
+		{"a pick: misses peak alone, no rival misses it alone", oneGoal, meet(30), false},
+		{"no pick: a rival misses peak alone by less", oneGoal, append(meet(30), rival{missed: 1, total: 0.5, miss: []float64{0, 0.5}, class: 2000}), true},
+		{"a pick: a rival misses peak alone by as much", oneGoal, append(meet(30), rival{missed: 1, total: 1, miss: []float64{0, 1}, class: 2000}), false},
+		{"a pick: a rival misses recovered alone by less", oneGoal, append(meet(30), rival{missed: 1, total: 0.5, miss: []float64{0.5, 0}, class: 2000}), false},
+		{"nothing missed yet", backoff.SoFar{StableFrom: 30000, PeakAfterBack: 300}, append(ahead(40), least), false},
+	} {
+		b := &bar{sr: sr, rival: tt.rival}
+		if got := b.loses(sr.Settings, tt.so); got != tt.loses {
+			t.Errorf("%s: got loses %v, want %v", tt.name, got, tt.loses)
+		}
+	}
+}
+
+// Decorrelated jitter whose longest wait no draw reaches runs once for
+// every such longest: from a first wait of 1 s, 3 attempts draw at most
+// 9 s, so a longest of 9,001 ms and of 60 s wait alike (one crowd, the
+// same figures), where 9 s, which a draw reaches, does not share.
+func TestDecorrelatedNeverReachedRunsOnce(t *testing.T) {
+	sr := Search{Settings: small(), Seeds: 3, Goals: mustGoals(t, "recovered<=10s")}
+	policy := func(longest int) Candidate {
+		p := backoff.Policy{Name: "custom", FirstWait: 1000, LongestWait: longest, Multiplier: 2000,
+			Jitter: backoff.Jitter{Kind: backoff.JitterDecorrelated}, Attempts: 3}
+		return newCandidate(FromGrid, p, sr.Settings)
+	}
+	reached, below, far := policy(9000), policy(9001), policy(60000)
+	if below.key == far.key || below.run != far.run || reached.run == far.run {
+		t.Fatalf("run keys: 9 s %q, 9.001 s %q, 60 s %q: want the last two alike only", reached.run, below.run, far.run)
+	}
+	ex := newExecutor(sr, Options{Workers: 1})
+	cs := []Candidate{below, far}
+	if err := ex.runSeeds(cs, 3); err != nil {
+		t.Fatal(err)
+	}
+	if n := ex.crowds.Load(); n != 3 {
+		t.Errorf("got %d crowds for two twins on 3 seeds, want 3", n)
+	}
+	for _, c := range cs {
+		want, err := seeds(t, []backoff.Policy{c.Policy}, c.Settings, 3, backoff.SeedOptions{Workers: 1})
+		if err != nil || !reflect.DeepEqual(c.Spread, want.Policies[0]) {
+			t.Errorf("longest %d: got %+v, RunSeeds %+v, %v", c.Policy.LongestWait, c.Spread, want.Policies[0], err)
+		}
 	}
 }

@@ -49,7 +49,10 @@ func candidateName(a advice.Advice, c advice.Candidate) string { return c.Name(a
 // the five and the 7 presets, alone and with each of 12 budgets; 357
 // policies of your own from a grid and near its best (62), the best 8
 // also with the budgets. Every one ran on seed 7, the 30 most promising on
-// seeds 7 to 10, the 10 most promising on all 20: 821 crowds in all."
+// seeds 7 to 10, the 10 most promising on all 20: 821 crowds in all." A
+// crowd of the grid's certain to lose stops part way on the first seed:
+// "Every one ran on seed 7 (39 of the grid's crowds stopped part way, each
+// certain to lose)".
 func SearchLine(a advice.Advice) string {
 	named := fmt.Sprintf("the five and the %d presets", len(backoff.Presets()))
 	if a.BySource[advice.FromScenario] > 0 {
@@ -69,16 +72,21 @@ func SearchLine(a advice.Advice) string {
 	first := a.Search.Settings.Seed
 	var rounds []string
 	for i, r := range a.Rounds {
+		var round string
 		switch {
 		case i == 0 && r.Seeds == 1 && a.Search.Seeds == 1:
-			rounds = append(rounds, fmt.Sprintf("Every one ran on seed %d, the only seed", first))
+			round = fmt.Sprintf("Every one ran on seed %d, the only seed", first)
 		case i == 0:
-			rounds = append(rounds, fmt.Sprintf("Every one ran on seed %d", first))
+			round = fmt.Sprintf("Every one ran on seed %d", first)
 		case r.Seeds == a.Search.Seeds:
-			rounds = append(rounds, fmt.Sprintf("the %d most promising on all %d", r.Candidates, r.Seeds))
+			round = fmt.Sprintf("the %d most promising on all %d", r.Candidates, r.Seeds)
 		default:
-			rounds = append(rounds, fmt.Sprintf("the %d most promising on seeds %d to %d", r.Candidates, first, first+r.Seeds-1))
+			round = fmt.Sprintf("the %d most promising on seeds %d to %d", r.Candidates, first, first+r.Seeds-1)
 		}
+		if i == 0 && a.Stopped > 0 {
+			round += fmt.Sprintf(" (%s of the grid's crowds stopped part way, each certain to lose)", words.Count(a.Stopped))
+		}
+		rounds = append(rounds, round)
 	}
 	return fmt.Sprintf("Tried %s candidates: %s. %s: %s crowds in all.", words.Count(a.Tried), tried, strings.Join(rounds, ", "), words.Count(a.Crowds))
 }
@@ -345,7 +353,7 @@ func AdviceDoc(a Advised) string {
 	}
 	search := object{{"five", adv.BySource[advice.FromFive]}, {"presets", adv.BySource[advice.FromPreset]}, {"yours", adv.BySource[advice.FromScenario]},
 		{"grid", adv.BySource[advice.FromGrid]}, {"refined", adv.Refined}, {"budgets", adv.Budgets}, {"breakers", adv.Breakers}, {"remedies", adv.Remedies},
-		{"rounds", rounds}, {"crowds", adv.Crowds}}
+		{"rounds", rounds}, {"crowds", adv.Crowds}, {"stopped", adv.Stopped}}
 	seeds := object{{"first", sr.Settings.Seed}, {"last", sr.Settings.Seed + sr.Seeds - 1}, {"count", sr.Seeds}, {"draws", sr.Settings.Draws.String()}}
 	return jsonDoc(object{{"settings", settingsJSON(sr.Settings)}, {"slot_ms", sr.Settings.Slot}, {"seeds", seeds}, {"goals", goals},
 		{"bounds", bounds}, {"searched_goals", searched}, {"candidates_tried", adv.Tried}, {"search", search}, {"meets", list(adv.Meets)}, {"closest", list(adv.Closest)}})

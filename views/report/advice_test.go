@@ -59,6 +59,16 @@ func TestAdviceText(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
+	// Crowds stopped part way are said beside the first round: one
+	// stopped is said, none is not.
+	stopped := handAdvice(true)
+	stopped.Advice.Stopped = 1
+	if want := "Every one ran on seed 7 (1 of the grid's crowds stopped part way, each certain to lose), the 30 most promising on all 2: 560 crowds in all.\n"; !strings.Contains(AdviceText(stopped), want) {
+		t.Errorf("no %q in\n%s", want, AdviceText(stopped))
+	}
+	if strings.Contains(text, "stopped part way") {
+		t.Errorf("none stopped, yet said so:\n%s", text)
+	}
 	closest := AdviceText(handAdvice(false))
 	for _, want := range []string{"No candidate meets every goal. The closest, with what each misses and by how much:\n",
 		"   MISSES recovered<=120s: recovered 2 min 30 s, goal 2 min\n"} {
