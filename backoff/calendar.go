@@ -114,6 +114,10 @@ func (e *engine) release(r *bucket) {
 
 // insert puts a client's next attempt, at p.t, where its time will find it.
 func (e *engine) insert(p *pending) {
+	if e.lanes != nil {
+		e.lanes.push(p)
+		return
+	}
 	b := int64(p.t >> e.bits)
 	if b == e.cur {
 		ms := p.t & (1<<e.bits - 1)
@@ -218,4 +222,63 @@ func (e *engine) gatherBy(list []pending) {
 // numbers.
 func selectClients(v []pending, k int) {
 	selectBy(v, k-1, func(p pending) uint32 { return p.client })
+}
+
+// lanes is the calendar of cohorts at a queue without guards: there every
+// cohort whose attempt k fails at t comes back at t + d(k), and failures
+// come in time order, so the cohorts that wait alike are due in the order
+// they failed: a FIFO for each wait d(k) there is, and the attempts due at
+// t are the heads of the lanes due then. Nothing is kept per millisecond.
+type lanes struct {
+	of    []uint8 // of[k]: the lane of the cohorts whose attempt k is next (after the wait d(k-1))
+	fifos []fifo
+}
+
+// newLanes is the lanes of plan pl, in the FIFOs of kept where there are
+// enough of them.
+func newLanes(pl *plan, kept []fifo) *lanes {
+	l := &lanes{of: make([]uint8, pl.retries+2)}
+	var waits []int // each lane's wait
+	for k := 1; k <= pl.retries; k++ {
+		i := slices.Index(waits, pl.lo[k])
+		if i < 0 {
+			i, waits = len(waits), append(waits, pl.lo[k])
+		}
+		l.of[k+1] = uint8(i) // at most MaxAttempts-1 lanes
+	}
+	if len(kept) >= len(waits) {
+		l.fifos = kept[:len(waits)]
+		for i := range l.fifos {
+			l.fifos[i].head, l.fifos[i].n = 0, 0
+		}
+	} else {
+		l.fifos = make([]fifo, len(waits))
+	}
+	return l
+}
+
+// push puts cohort p, whose next attempt is p.k() at p.t, at the back of its lane.
+func (l *lanes) push(p *pending) { l.fifos[l.of[p.k()]].push(p) }
+
+// next is when the first cohort is due; noneDue if none waits.
+func (l *lanes) next() int64 {
+	due := int64(noneDue)
+	for i := range l.fifos {
+		if f := &l.fifos[i]; f.n > 0 {
+			due = min(due, int64(f.front().t))
+		}
+	}
+	return due
+}
+
+// take appends the cohorts due at t to list.
+func (l *lanes) take(t uint32, list []pending) []pending {
+	for i := range l.fifos {
+		f := &l.fifos[i]
+		for f.n > 0 && f.front().t == t {
+			list = append(list, *f.front())
+			f.popFront()
+		}
+	}
+	return list
 }

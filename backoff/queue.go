@@ -122,6 +122,9 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 	if !e.startCrowd() {
 		return e.f, nil, ErrStopped
 	}
+	if e.lanes != nil {
+		return e.runLanes()
+	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
 			if e.nextDue == noneDue {
@@ -178,6 +181,36 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			}
 			e.serveQueue(t)
 		}
+	}
+	e.closeLast()
+	return e.finish()
+}
+
+// runLanes is runQueue's loop where the calendar is lanes: the
+// milliseconds where the queue holds something, a cohort is due, or a
+// fresh request arrives, each in turn, and no other.
+func (e *engine) runLanes() (Figures, *Series, error) {
+	for t := int64(0); ; t++ {
+		if e.q.len() == 0 {
+			next := min(e.nextDue, e.lanes.next())
+			if next == noneDue {
+				break
+			}
+			t = max(t, next)
+		}
+		if e.ticks++; e.halt() {
+			return e.f, nil, ErrStopped
+		}
+		toFresh := e.arriving(t)
+		e.enterSlot(t)
+		e.failuresDue(t) // a cohort's next wait is never 0: nothing it puts in the lanes is due at t
+		list := e.lanes.take(uint32(t), e.order[:0])
+		e.order = list
+		e.queueArrivals(list, t, toFresh)
+		if e.stopped {
+			return e.f, nil, ErrStopped
+		}
+		e.serveQueue(t)
 	}
 	e.closeLast()
 	return e.finish()
