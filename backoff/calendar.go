@@ -1,9 +1,6 @@
 package backoff
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // The engine's calendar: the pending attempts, the chunks and buckets they
 // wait in, and how a bucket is put in the order of its milliseconds or a
@@ -169,8 +166,6 @@ func (f *fifo) popFront() {
 	f.n--
 }
 
-func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
-
 // sortByClient puts list in client order. A long list is sorted as words:
 // each attempt's client number above its place, 8 bytes a sort moves and
 // compares without a function, where a sort of the attempts themselves
@@ -178,8 +173,14 @@ func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
 // that order through the engine's scratch. (Clients are unique in a list:
 // each has one attempt pending.)
 func (e *engine) sortByClient(list []pending) {
-	if len(list) < 12 {
-		slices.SortFunc(list, byClient)
+	if len(list) < 12 { // by insertion, comparing the numbers in place
+		for i := 1; i < len(list); i++ {
+			p, j := list[i], i
+			for ; j > 0 && list[j-1].client > p.client; j-- {
+				list[j] = list[j-1]
+			}
+			list[j] = p
+		}
 		return
 	}
 	slices.Sort(e.clientKeys(list))
