@@ -111,8 +111,8 @@ func (e *engine) release(r *bucket) {
 
 // insert puts a client's next attempt, at p.t, where its time will find it.
 func (e *engine) insert(p *pending) {
-	if e.lanes != nil {
-		e.lanes.push(p)
+	if l := e.lanes; l != nil { // at the back of its lane
+		l.fifos[l.of[p.k()]].push(p)
 		return
 	}
 	b := int64(p.t >> e.bits)
@@ -257,9 +257,6 @@ func newLanes(pl *plan, kept []fifo) *lanes {
 	}
 	return l
 }
-
-// push puts cohort p, whose next attempt is p.k() at p.t, at the back of its lane.
-func (l *lanes) push(p *pending) { l.fifos[l.of[p.k()]].push(p) }
 
 // next is when the first cohort is due; noneDue if none waits.
 func (l *lanes) next() int64 {

@@ -649,9 +649,8 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh == e.nextFresh {
 		return
 	}
-	if e.cohorts { // all arrive at t: a cohort
-		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
-		p.x = uint32(toFresh - e.nextFresh)
+	if e.cohorts { // all arrive at t: a cohort, which draws nothing
+		p := pending{x: uint32(toFresh - e.nextFresh), kp: 1 | uint32(e.pl.first)<<kBits, t: uint32(t), client: e.crowd + 1 + uint32(e.nextFresh)}
 		e.take(&p, uint32(t))
 	} else {
 		for j := e.nextFresh; j < toFresh; j++ {

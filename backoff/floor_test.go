@@ -463,10 +463,10 @@ func BenchmarkCrowdFloor(b *testing.B) {
 //     service completes part of it.
 //   - No calendar of buckets: without jitter every range whose attempt k
 //     failed at t retries at t + d(k), and failures come in time order, so
-//     the ranges waiting for attempt k+1 are a FIFO in the order they are
-//     due, one for each k. A millisecond's arrivals are the heads of those
-//     due then, put in client order by insertion (they are few), the fresh
-//     requests after them.
+//     the ranges that wait alike are a FIFO in the order they are due, one
+//     for each wait d(k) there is (one for fixed). A millisecond's arrivals
+//     are the heads of those due then, put in client order by insertion
+//     (they are few), the fresh requests after them.
 //   - The queue: its live ranges in a FIFO, in the order they were sent, so
 //     those that time out at t are at its head, and a count of the expired,
 //     all older than any live one, which FIFO reaches first.
@@ -510,12 +510,13 @@ type floorQueue struct {
 	crowd, outage, attempts uint32
 	slot                    uint32
 	waits                   []uint32 // waits[k] = d(k)
+	lane                    []uint8  // lane[k]: the FIFO of cal that waits d(k)
 	capacity, load, loadEnd int64
 	fresh, nextFresh        int
 	timeout                 uint32
 	limit, live, expired    int64
 	drop                    bool
-	cal                     []qfifo // cal[k]: the ranges whose attempt k failed
+	cal                     []qfifo // one for each wait
 	q                       qfifo
 	due                     []qrange
 	lat                     []uint32 // lat[ms]: clients through ms after they started
@@ -535,10 +536,17 @@ func newFloorQueue(p Policy, s Settings) (*floorQueue, error) {
 	fq := &floorQueue{crowd: uint32(s.Clients), outage: uint32(s.Outage), attempts: uint32(p.Attempts), slot: uint32(s.Slot),
 		capacity: int64(s.Capacity), load: int64(s.Load), loadEnd: int64(s.LoadEnd()), fresh: s.FreshRequests(),
 		timeout: uint32(s.Timeout), limit: int64(s.Queue), drop: s.DropExpired}
-	fq.waits = make([]uint32, p.Attempts)
+	fq.waits, fq.lane = make([]uint32, p.Attempts), make([]uint8, p.Attempts)
+	var lanes []uint32
 	for k := 1; k < p.Attempts; k++ {
 		fq.waits[k] = uint32(p.Base(k))
+		i := slices.Index(lanes, fq.waits[k])
+		if i < 0 {
+			i, lanes = len(lanes), append(lanes, fq.waits[k])
+		}
+		fq.lane[k] = uint8(i)
 	}
+	fq.cal = make([]qfifo, len(lanes))
 	return fq, nil
 }
 
@@ -566,7 +574,7 @@ func (fq *floorQueue) fail(r qrange, t int64) {
 		fq.f.GaveUp += int(r.n)
 		return
 	}
-	fq.cal[r.k].push(qrange{first: r.first, n: r.n, at: uint32(t) + fq.waits[r.k], k: r.k + 1})
+	fq.cal[fq.lane[r.k]].push(qrange{first: r.first, n: r.n, at: uint32(t) + fq.waits[r.k], k: r.k + 1})
 }
 
 // arrive is range r's attempts at t (step 2).
@@ -653,7 +661,7 @@ func (fq *floorQueue) closeSlot() {
 func (fq *floorQueue) run() Figures {
 	fq.f = noFigures()
 	f := &fq.f
-	fq.cal = make([]qfifo, fq.attempts)
+	clear(fq.cal)
 	fq.q, fq.live, fq.expired, fq.nextFresh, fq.lat = qfifo{}, 0, 0, 0, make([]uint32, 1024)
 	fq.lastServed, fq.crowdServed, fq.lastFailure, fq.lastBusy = -1, -1, -1, -1
 	fq.slotFrom, fq.slotEnd, fq.slotRetries, fq.slotAfter = 0, int64(fq.slot), 0, 0
