@@ -188,28 +188,40 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 
 // runLanes is runQueue's loop where the calendar is lanes: the
 // milliseconds where the queue holds something, a cohort is due, or a
-// fresh request arrives, each in turn, and no other.
+// fresh request arrives, each in turn, and no other. With neither a budget
+// nor a guard, each cohort meets the queue as it is (arriveCohort), in
+// client order where some of them join it: the lowest numbers join, and
+// their order is the order they are served in.
 func (e *engine) runLanes() (Figures, *Series, error) {
+	q := &e.q
 	for t := int64(0); ; t++ {
-		if e.q.len() == 0 {
+		if q.len() == 0 {
 			next := min(e.nextDue, e.lanes.next())
 			if next == noneDue {
 				break
 			}
 			t = max(t, next)
 		}
-		if e.ticks++; e.halt() {
+		if e.ticks++; e.stop != nil && e.halt() {
 			return e.f, nil, ErrStopped
 		}
 		toFresh := e.arriving(t)
-		e.enterSlot(t)
-		e.failuresDue(t) // a cohort's next wait is never 0: nothing it puts in the lanes is due at t
+		if int64(e.slotDiv.div(uint32(t))) != e.slot {
+			e.enterSlot(t)
+		}
+		if q.n > 0 && q.timeout > 0 && int64(q.front().t)+q.timeout <= t {
+			e.timeoutsAndHangs(t) // step 1; a cohort's next wait is never 0: nothing it puts in the lanes is due at t
+		}
 		list := e.lanes.take(uint32(t), e.order[:0])
 		e.order = list
-		e.queueArrivals(list, t, toFresh)
-		if e.stopped {
-			return e.f, nil, ErrStopped
+		if len(list) > 1 && t >= int64(e.outage) && q.len() < q.limit {
+			e.sortByClient(list)
 		}
+		for i := range list {
+			e.arriveCohort(&list[i], uint32(t))
+		}
+		e.runFresh(t, toFresh)
+		e.f.QueuePeak = max(e.f.QueuePeak, int(q.len()))
 		e.serveQueue(t)
 	}
 	e.closeLast()
