@@ -211,6 +211,9 @@ func (e *engine) runLanes() (Figures, *Series, error) {
 		}
 		if q.n > 0 && q.timeout > 0 && int64(q.front().t)+q.timeout <= t {
 			e.timeoutsAndHangs(t) // step 1; a cohort's next wait is never 0: nothing it puts in the lanes is due at t
+			if e.stopped {
+				return e.f, nil, ErrStopped
+			}
 		}
 		list := e.lanes.take(uint32(t), e.order[:0])
 		e.order = list
