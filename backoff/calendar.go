@@ -112,7 +112,7 @@ func (e *engine) release(r *bucket) {
 // insert puts a client's next attempt, at p.t, where its time will find it.
 func (e *engine) insert(p *pending) {
 	if l := e.lanes; l != nil { // at the back of its lane
-		l.fifos[l.of[p.k()]].push(p)
+		l.fifos[l.of[p.k()]].push(*p)
 		return
 	}
 	b := int64(p.t >> e.bits)
@@ -144,8 +144,10 @@ type fifo struct {
 	head, n int
 }
 
-// push puts p at the back.
-func (f *fifo) push(p *pending) {
+// push puts p at the back. It takes p as a value, which a caller can make
+// from its registers: a copy of a pending attempt whose fields were just
+// stored one by one loads them two at a time, and waits for the stores.
+func (f *fifo) push(p pending) {
 	if f.n == len(f.ring) {
 		bigger := make([]pending, max(64, 2*len(f.ring)))
 		for i := range f.n {
@@ -153,7 +155,7 @@ func (f *fifo) push(p *pending) {
 		}
 		f.ring, f.head = bigger, 0
 	}
-	f.ring[(f.head+f.n)&(len(f.ring)-1)] = *p
+	f.ring[(f.head+f.n)&(len(f.ring)-1)] = p
 	f.n++
 }
 

@@ -45,7 +45,7 @@ type queue struct {
 func (q *queue) len() int64 { return q.live + q.expired }
 
 // push puts p, standing for n requests, at the back.
-func (q *queue) push(p *pending, n int64) {
+func (q *queue) push(p pending, n int64) {
 	q.fifo.push(p)
 	q.live += n
 }
@@ -344,7 +344,7 @@ func (e *engine) arrive(p *pending, t uint32) {
 			}
 		case e.q.len() < e.q.limit:
 			p.t = t
-			e.q.push(p, 1)
+			e.q.push(*p, 1)
 			return
 		default:
 			e.f.Rejected++
@@ -388,9 +388,7 @@ func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
 	}
 	in := min(n, e.q.limit-e.q.len())
 	if in > 0 {
-		joined := *p
-		joined.x, joined.t = uint32(in), t
-		e.q.push(&joined, in)
+		e.q.push(pending{x: uint32(in), kp: p.kp, t: t, client: p.client}, in)
 	}
 	if out := n - in; out > 0 {
 		e.f.Rejected += int(out)
