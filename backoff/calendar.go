@@ -237,6 +237,12 @@ type lanes struct {
 	fifos []fifo
 }
 
+// inLanes reports whether a run of pl under s keeps its calendar in lanes:
+// cohorts (no jitter, no budget) at a queue, without guards.
+func inLanes(pl *plan, s Settings) bool {
+	return pl.same && s.Budget.Kind == BudgetNone && s.HasQueue() && !s.HasGuards()
+}
+
 // newLanes is the lanes of plan pl, in the FIFOs of kept where there are
 // enough of them.
 func newLanes(pl *plan, kept []fifo) *lanes {

@@ -217,7 +217,7 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 			e.at, e.fill, e.late = sc.at, sc.fill, sc.late
 		}
 	}
-	if e.cohorts && s.HasQueue() && !s.HasGuards() {
+	if inLanes(pl, s) {
 		var kept []fifo
 		if sc != nil {
 			kept = sc.lanes
