@@ -754,21 +754,14 @@ func (fq *floorQueue) finish() Figures {
 	if fq.fresh > 0 {
 		f.ClientsTouched += min(fq.fresh, int(((fq.lastFailure+1)*fq.load+999)/1000))
 	}
+	// The percentiles from the counts, as the engine's tally takes them.
+	most := 0
 	if f.Through > 0 {
-		i50, i99 := rankOf(50, f.Through), rankOf(99, f.Through)
-		sum, ms := 0, 0
-		for ; sum+int(fq.lat[ms]) <= i50; ms++ {
-			sum += int(fq.lat[ms])
+		for most = len(fq.lat) - 1; fq.lat[most] == 0; most-- {
 		}
-		f.LatencyP50 = ms
-		for ; sum+int(fq.lat[ms]) <= i99; ms++ {
-			sum += int(fq.lat[ms])
-		}
-		f.LatencyP99 = ms
-		for ms = len(fq.lat) - 1; fq.lat[ms] == 0; ms-- {
-		}
-		f.LatencyMax = ms
 	}
+	tally := latencyTally{byCount: true, counts: fq.lat, n: f.Through, most: uint32(most)}
+	tally.set(f)
 	f.derive(int(fq.outage))
 	return *f
 }
