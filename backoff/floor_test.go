@@ -847,11 +847,11 @@ func TestQueueFloorIsTheEngine(t *testing.T) {
 // (queueSettings), fixed and exponential, one policy at a time. B/op, what
 // a run allocates, is its memory: both hold nearly all they allocate to
 // the end. Measured on the 2-core machine, shared, 8 runs of each in turn
-// (benchstat medians of CPU time, the wall time too noisy there): the
-// floor 7.7 ms and 392 KiB (fixed), 13.1 ms and 1.75 MiB (exponential);
-// the project 9.5 ms and 405 KiB (1.24 and 1.03 times), 16.5 ms and 1.97
-// MiB (1.26 and 1.13 times), where it took 15.9 ms and 4.8 MiB, 72 ms and
-// 65 MiB before its cohorts waited in lanes.
+// (benchstat medians of CPU time): the floor 7.5 ms and 392 KiB (fixed),
+// 13.0 ms and 1.75 MiB (exponential); the project 9.1 ms and 405 KiB
+// (1.22 and 1.03 times), 15.8 ms and 1.97 MiB (1.21 and 1.13 times), where
+// it took 16.9 ms and 4.8 MiB, 77 ms and 65 MiB before its cohorts waited
+// in lanes.
 func BenchmarkQueueFloor(b *testing.B) {
 	s := queueSettings(20000)
 	for _, sh := range []Shape{Fixed, Exponential} {
