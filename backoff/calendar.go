@@ -1,9 +1,6 @@
 package backoff
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // The engine's calendar: the pending attempts, the chunks and buckets they
 // wait in, and how a bucket is put in the order of its milliseconds or a
@@ -114,6 +111,10 @@ func (e *engine) release(r *bucket) {
 
 // insert puts a client's next attempt, at p.t, where its time will find it.
 func (e *engine) insert(p *pending) {
+	if l := e.lanes; l != nil { // at the back of its lane
+		l.fifos[l.of[p.k()]].push(*p)
+		return
+	}
 	b := int64(p.t >> e.bits)
 	if b == e.cur {
 		ms := p.t & (1<<e.bits - 1)
@@ -143,8 +144,10 @@ type fifo struct {
 	head, n int
 }
 
-// push puts p at the back.
-func (f *fifo) push(p *pending) {
+// push puts p at the back. It takes p as a value, which a caller can make
+// from its registers: a copy of a pending attempt whose fields were just
+// stored one by one loads them two at a time, and waits for the stores.
+func (f *fifo) push(p pending) {
 	if f.n == len(f.ring) {
 		bigger := make([]pending, max(64, 2*len(f.ring)))
 		for i := range f.n {
@@ -152,7 +155,7 @@ func (f *fifo) push(p *pending) {
 		}
 		f.ring, f.head = bigger, 0
 	}
-	f.ring[(f.head+f.n)&(len(f.ring)-1)] = *p
+	f.ring[(f.head+f.n)&(len(f.ring)-1)] = p
 	f.n++
 }
 
@@ -165,8 +168,6 @@ func (f *fifo) popFront() {
 	f.n--
 }
 
-func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
-
 // sortByClient puts list in client order. A long list is sorted as words:
 // each attempt's client number above its place, 8 bytes a sort moves and
 // compares without a function, where a sort of the attempts themselves
@@ -174,8 +175,14 @@ func byClient(a, b pending) int { return cmp.Compare(a.client, b.client) }
 // that order through the engine's scratch. (Clients are unique in a list:
 // each has one attempt pending.)
 func (e *engine) sortByClient(list []pending) {
-	if len(list) < 12 {
-		slices.SortFunc(list, byClient)
+	if len(list) < 12 { // by insertion, comparing the numbers in place
+		for i := 1; i < len(list); i++ {
+			p, j := list[i], i
+			for ; j > 0 && list[j-1].client > p.client; j-- {
+				list[j] = list[j-1]
+			}
+			list[j] = p
+		}
 		return
 	}
 	slices.Sort(e.clientKeys(list))
@@ -218,4 +225,66 @@ func (e *engine) gatherBy(list []pending) {
 // numbers.
 func selectClients(v []pending, k int) {
 	selectBy(v, k-1, func(p pending) uint32 { return p.client })
+}
+
+// lanes is the calendar of cohorts at a queue without guards: there every
+// cohort whose attempt k fails at t comes back at t + d(k), and failures
+// come in time order, so the cohorts that wait alike are due in the order
+// they failed: a FIFO for each wait d(k) there is, and the attempts due at
+// t are the heads of the lanes due then. Nothing is kept per millisecond.
+type lanes struct {
+	of    []uint8 // of[k]: the lane of the cohorts whose attempt k is next (after the wait d(k-1))
+	fifos []fifo
+}
+
+// inLanes reports whether a run of pl under s keeps its calendar in lanes:
+// cohorts (no jitter, no budget) at a queue, without guards.
+func inLanes(pl *plan, s Settings) bool {
+	return pl.same && s.Budget.Kind == BudgetNone && s.HasQueue() && !s.HasGuards()
+}
+
+// newLanes is the lanes of plan pl, in the FIFOs of kept where there are
+// enough of them.
+func newLanes(pl *plan, kept []fifo) *lanes {
+	l := &lanes{of: make([]uint8, pl.retries+2)}
+	var waits []int // each lane's wait
+	for k := 1; k <= pl.retries; k++ {
+		i := slices.Index(waits, pl.lo[k])
+		if i < 0 {
+			i, waits = len(waits), append(waits, pl.lo[k])
+		}
+		l.of[k+1] = uint8(i) // at most MaxAttempts-1 lanes
+	}
+	if len(kept) >= len(waits) {
+		l.fifos = kept[:len(waits)]
+		for i := range l.fifos {
+			l.fifos[i].head, l.fifos[i].n = 0, 0
+		}
+	} else {
+		l.fifos = make([]fifo, len(waits))
+	}
+	return l
+}
+
+// next is when the first cohort is due; noneDue if none waits.
+func (l *lanes) next() int64 {
+	due := int64(noneDue)
+	for i := range l.fifos {
+		if f := &l.fifos[i]; f.n > 0 {
+			due = min(due, int64(f.front().t))
+		}
+	}
+	return due
+}
+
+// take appends the cohorts due at t to list.
+func (l *lanes) take(t uint32, list []pending) []pending {
+	for i := range l.fifos {
+		f := &l.fifos[i]
+		for f.n > 0 && f.front().t == t {
+			list = append(list, *f.front())
+			f.popFront()
+		}
+	}
+	return list
 }

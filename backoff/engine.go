@@ -85,6 +85,9 @@ type engine struct {
 	// alike stay together: a pending attempt stands for src.x clients in a
 	// row, from client on, who started at the same time.
 	cohorts bool
+	// lanes, for cohorts at a queue without guards, is the calendar in
+	// place of the ring (calendar.go); nil otherwise.
+	lanes *lanes
 
 	bits     uint     // a bucket is 1<<bits ms wide
 	ring     []bucket // a power of two long
@@ -180,6 +183,7 @@ type engineScratch struct {
 	late        [][]pending
 	queue       []pending
 	hangs       []pending
+	lanes       []fifo
 }
 
 func newEngine(pl *plan, s Settings, series bool, stop func() bool) *engine {
@@ -213,7 +217,13 @@ func newEngineWith(pl *plan, s Settings, series bool, stop func() bool, sc *engi
 			e.at, e.fill, e.late = sc.at, sc.fill, sc.late
 		}
 	}
-	if e.ring == nil {
+	if inLanes(pl, s) {
+		var kept []fifo
+		if sc != nil {
+			kept = sc.lanes
+		}
+		e.lanes = newLanes(pl, kept)
+	} else if e.ring == nil {
 		e.ring = make([]bucket, n)
 	}
 	// Every client gets through at most once, within the run's horizon:
@@ -639,9 +649,8 @@ func (e *engine) runFresh(t int64, toFresh int) {
 	if toFresh == e.nextFresh {
 		return
 	}
-	if e.cohorts { // all arrive at t: a cohort
-		p := newPending(e.pl.draws, e.s.Seed, e.crowd+1+uint32(e.nextFresh), uint32(t), e.pl.first)
-		p.x = uint32(toFresh - e.nextFresh)
+	if e.cohorts { // all arrive at t: a cohort, which draws nothing
+		p := pending{x: uint32(toFresh - e.nextFresh), kp: 1 | uint32(e.pl.first)<<kBits, t: uint32(t), client: e.crowd + 1 + uint32(e.nextFresh)}
 		e.take(&p, uint32(t))
 	} else {
 		for j := e.nextFresh; j < toFresh; j++ {
@@ -670,7 +679,13 @@ func (e *engine) keep(sc *engineScratch) {
 	for i := range e.late {
 		e.late[i] = e.late[i][:0]
 	}
-	queue, hangs := sc.queue, sc.hangs
+	queue, hangs, ring, lanes := sc.queue, sc.hangs, sc.ring, sc.lanes
+	if e.ring != nil {
+		ring = e.ring
+	}
+	if e.lanes != nil {
+		lanes = e.lanes.fifos
+	}
 	if e.q.ring != nil {
 		queue = e.q.ring
 	}
@@ -678,8 +693,8 @@ func (e *engine) keep(sc *engineScratch) {
 		hangs = e.hangs.ring
 	}
 	counts, lat := e.lat.scratch()
-	*sc = engineScratch{free: e.free, ring: e.ring, flat: e.flat[:0], order: e.order[:0], keys: e.keys[:0], gather: e.gather[:0], counts: counts, lat: lat,
-		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs}
+	*sc = engineScratch{free: e.free, ring: ring, flat: e.flat[:0], order: e.order[:0], keys: e.keys[:0], gather: e.gather[:0], counts: counts, lat: lat,
+		at: e.at, fill: e.fill, late: e.late, queue: queue, hangs: hangs, lanes: lanes}
 }
 
 func (e *engine) finish() (Figures, *Series, error) {

@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -382,6 +383,7 @@ func BenchmarkBudgetsPerClient(b *testing.B) {
 // words, then gathered), every attempt kept whole: the first k hold the k
 // lowest numbers after a selection, and all are in order after a sort.
 func TestClientOrder(t *testing.T) {
+	byClient := func(a, b pending) int { return cmp.Compare(a.client, b.client) }
 	rng := rand.New(rand.NewPCG(4, 4))
 	var e engine
 	for i := range 500 {

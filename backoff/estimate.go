@@ -215,7 +215,7 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 	// Its memory: a latency for every client, or a count for every
 	// millisecond of the horizon where fewer (latencyTally); the
 	// calendar's ring, and its chunks in use, of chunkLen pending attempts
-	// each, kept for reuse; a bucket's attempts put in order of their milliseconds, or of
+	// each, kept for reuse, or for cohorts in lanes the lanes' rings; a bucket's attempts put in order of their milliseconds, or of
 	// their clients, twice where both (the most that wait at once, without
 	// jitter all in one bucket); a wide bucket's lists; the queue's ring of
 	// pending attempts, a power of two, doubled as it grows; a budget's
@@ -265,6 +265,9 @@ func costOf(p Policy, s Settings, series, engine bool) policyCost {
 		bytes += float64(40 * width) // each millisecond's list and place
 	}
 	bytes += 2 * most * pendingBytes
+	if inLanes(pl, s) {
+		bytes += 2 * m.groups * pendingBytes // the lanes' rings, doubled as they grow
+	}
 	if s.HasQueue() {
 		bytes += 4 * min(m.queued+1, float64(queueRoom(pl, s))) * pendingBytes
 	}
@@ -328,6 +331,7 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 		w.latencies = float64(h + 1)
 	}
 	w.short = m.shortTakes
+	lanes := inLanes(pl, s) // no ring, no chunks, no bucket stepped over
 	if cohorts {
 		w.cohorts = m.takes - m.shortTakes
 	} else {
@@ -341,6 +345,9 @@ func engineCounts(pl *plan, s Settings, h int64) (engineWork, miniature) {
 	w.chunks = min(float64(ring), float64(calendarReach(pl, s)>>bits)+1, m.buckets) + m.groups/chunkLen
 	if w.chunks > 256 {
 		w.cold = m.takes - m.shortTakes
+	}
+	if lanes {
+		w.ring, w.chunks, w.cold, w.buckets = 0, 0, 0, 0
 	}
 	if s.Budget.Kind != BudgetNone {
 		w.processes = min(float64(s.ProcessCount()), max(n, 1)) // a token bucket a process, as newBudgets makes them

@@ -286,12 +286,13 @@ func TestQueueCountsByHand(t *testing.T) {
 	if m != want {
 		t.Errorf("the miniature: got %+v, want %+v", m, want)
 	}
-	// Its memory: 10 latencies, 4 buckets and their lists, the chunks
-	// (1 + 1/256 of them), the cohort waiting put in order twice over, 2 *
-	// 16 = 32 bytes, and the queue's ring of pending attempts, doubled as
-	// it grows, for the 9 it holds and one more: 4 * 10 * 16 = 640.
-	chunks := 1 + 1.0/256
-	if got, want := RunAllCost([]Policy{s.Policy(Fixed)}, s, Options{}, 1).Bytes, 40+4*40+int64(chunks*chunkLen*pendingBytes)+32+640+figuresBytes; got != want {
+	// Its memory: 10 latencies; cohorts at a queue without guards wait in
+	// lanes, not a ring of buckets and chunks: the lanes' rings, doubled
+	// as they grow, for the one cohort waiting, 2 * 16 = 32 bytes; the
+	// cohort put in order twice over, 2 * 16 = 32; and the queue's ring,
+	// doubled as it grows, for the 9 it holds and one more: 4 * 10 * 16 =
+	// 640.
+	if got, want := RunAllCost([]Policy{s.Policy(Fixed)}, s, Options{}, 1).Bytes, int64(40+32+32+640+figuresBytes); got != want {
 		t.Errorf("its memory: %d bytes, want %d", got, want)
 	}
 	// LIFO takes the newest first, here the one request there is each

@@ -147,18 +147,21 @@ type latencyTally struct {
 	values  []uint32 // else each latency
 	n       int      // the clients served
 	most    uint32   // the longest latency
+	horizon int64    // byCount: the longest latency the run can have
 }
+
+// minLatencyCounts is the fewest counts a latencyTally holds once it has
+// any, where its horizon is as far: 16 KiB.
+const minLatencyCounts = 4096
 
 // newLatencyTally keeps the latencies of up to clients served no more than
 // horizon ms after they started, in the memory of the last run's tally,
 // counts (all zero) and values, where large enough.
 func newLatencyTally(clients int, horizon int64, counts, values []uint32) latencyTally {
 	if horizon < int64(clients) {
-		counts = counts[:cap(counts)]
-		if int64(len(counts)) <= horizon {
-			counts = make([]uint32, horizon+1)
-		}
-		return latencyTally{byCount: true, counts: counts, values: values}
+		// The counts grow as the latencies come (add), seldom as far as
+		// the horizon.
+		return latencyTally{byCount: true, counts: counts[:cap(counts)], values: values, horizon: horizon}
 	}
 	if cap(values) < clients {
 		values = make([]uint32, 0, clients)
@@ -176,8 +179,10 @@ func (l *latencyTally) add(ms uint32, n int64) {
 		}
 		return
 	}
-	if int(ms) >= len(l.counts) { // past the horizon: never, but lose nothing
-		l.counts = append(l.counts, make([]uint32, int(ms)+1-len(l.counts))...)
+	if int(ms) >= len(l.counts) { // twice as long, or to the horizon (or past it: never, but lose nothing)
+		grown := make([]uint32, max(min(max(2*int64(len(l.counts)), minLatencyCounts), l.horizon+1), int64(ms)+1))
+		copy(grown, l.counts)
+		l.counts = grown
 	}
 	l.counts[ms] += uint32(n)
 }

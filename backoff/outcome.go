@@ -160,7 +160,7 @@ const (
 // shortChain may run on to.
 func (e *engine) hangUp(p *pending, t uint32) {
 	p.t = t
-	e.hangs.push(p)
+	e.hangs.push(*p)
 	e.nextDue = min(e.nextDue, int64(t)+e.hang)
 	if e.brk.state != nil {
 		if st := e.brk.of(p.client); st.open && st.probe == p.client {
@@ -395,6 +395,10 @@ func (e *engine) cohortFailed(p *pending, t uint32, left int64, how failure) {
 		return
 	}
 	p.t = t + uint32(w)
+	if l := e.lanes; l != nil { // made from registers (fifo.push)
+		l.fifos[l.of[k+1]].push(pending{x: uint32(left), kp: (k + 1) | uint32(e.pl.lo[k])<<kBits, t: t + uint32(w), client: p.client})
+		return
+	}
 	e.insert(p)
 }
 

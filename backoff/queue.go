@@ -45,7 +45,7 @@ type queue struct {
 func (q *queue) len() int64 { return q.live + q.expired }
 
 // push puts p, standing for n requests, at the back.
-func (q *queue) push(p *pending, n int64) {
+func (q *queue) push(p pending, n int64) {
 	q.fifo.push(p)
 	q.live += n
 }
@@ -122,6 +122,9 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 	if !e.startCrowd() {
 		return e.f, nil, ErrStopped
 	}
+	if e.lanes != nil {
+		return e.runLanes()
+	}
 	for b := int64(0); ; b++ {
 		if e.waiting == 0 && e.q.len() == 0 {
 			if e.nextDue == noneDue {
@@ -178,6 +181,51 @@ func (e *engine) runQueue() (Figures, *Series, error) {
 			}
 			e.serveQueue(t)
 		}
+	}
+	e.closeLast()
+	return e.finish()
+}
+
+// runLanes is runQueue's loop where the calendar is lanes: the
+// milliseconds where the queue holds something, a cohort is due, or a
+// fresh request arrives, each in turn, and no other. With neither a budget
+// nor a guard, each cohort meets the queue as it is (arriveCohort), in
+// client order where some of them join it: the lowest numbers join, and
+// their order is the order they are served in.
+func (e *engine) runLanes() (Figures, *Series, error) {
+	q := &e.q
+	for t := int64(0); ; t++ {
+		if q.len() == 0 {
+			next := min(e.nextDue, e.lanes.next())
+			if next == noneDue {
+				break
+			}
+			t = max(t, next)
+		}
+		if e.ticks++; e.stop != nil && e.halt() {
+			return e.f, nil, ErrStopped
+		}
+		toFresh := e.arriving(t)
+		if int64(e.slotDiv.div(uint32(t))) != e.slot {
+			e.enterSlot(t)
+		}
+		if q.n > 0 && q.timeout > 0 && int64(q.front().t)+q.timeout <= t {
+			e.timeoutsAndHangs(t) // step 1; a cohort's next wait is never 0: nothing it puts in the lanes is due at t
+			if e.stopped {
+				return e.f, nil, ErrStopped
+			}
+		}
+		list := e.lanes.take(uint32(t), e.order[:0])
+		e.order = list
+		if len(list) > 1 && t >= int64(e.outage) && q.len() < q.limit {
+			e.sortByClient(list)
+		}
+		for i := range list {
+			e.arriveCohort(&list[i], uint32(t))
+		}
+		e.runFresh(t, toFresh)
+		e.f.QueuePeak = max(e.f.QueuePeak, int(q.len()))
+		e.serveQueue(t)
 	}
 	e.closeLast()
 	return e.finish()
@@ -296,7 +344,7 @@ func (e *engine) arrive(p *pending, t uint32) {
 			}
 		case e.q.len() < e.q.limit:
 			p.t = t
-			e.q.push(p, 1)
+			e.q.push(*p, 1)
 			return
 		default:
 			e.f.Rejected++
@@ -340,9 +388,7 @@ func (e *engine) arriveCohort(p *pending, t uint32) (failed int64) {
 	}
 	in := min(n, e.q.limit-e.q.len())
 	if in > 0 {
-		joined := *p
-		joined.x, joined.t = uint32(in), t
-		e.q.push(&joined, in)
+		e.q.push(pending{x: uint32(in), kp: p.kp, t: t, client: p.client}, in)
 	}
 	if out := n - in; out > 0 {
 		e.f.Rejected += int(out)

@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -290,5 +291,40 @@ func TestQueueTooLongIsRefused(t *testing.T) {
 	}
 	if r.Figures.Through != 1 || r.Figures.TimedOut != 0 {
 		t.Errorf("one client against a long queue: got %+v, want through 1, none timed out", r.Figures)
+	}
+}
+
+// A worker's engine scratch carries the lanes of cohorts from run to run: a
+// run stopped with cohorts still in its lanes leaves none to the next, and
+// a run with more lanes, or with its calendar in the ring, takes its own.
+func TestLanesKeptForTheNextRun(t *testing.T) {
+	s := queueSettings(20000)
+	s.Clients = 1000
+	expo, fixed := s.Policy(Exponential), s.Policy(Fixed) // five lanes, one
+	var r crowdRunner
+	looks := 0
+	stop := func() bool { looks++; return looks > 3 }
+	if _, err := r.run(newPlan(expo, s.Draws), s, stop); !errors.Is(err, ErrStopped) {
+		t.Fatalf("got %v, want ErrStopped", err)
+	}
+	left := 0
+	for _, f := range r.scratch.lanes {
+		left += f.n
+	}
+	if left == 0 {
+		t.Fatal("the stopped run left no cohort in its lanes: nothing to test")
+	}
+	for _, p := range []Policy{fixed, expo, s.Policy(FullJitter), expo} {
+		got, err := r.run(newPlan(p, s.Draws), s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Run(p, s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want.Figures {
+			t.Errorf("%s after the runs before it:\n got %+v\nwant %+v", p.Name, got, want.Figures)
+		}
 	}
 }

@@ -103,10 +103,31 @@ func TestLatencyTally(t *testing.T) {
 		}
 	}
 	// Exactly at the boundary: 3 clients within a horizon of 2 ms take
-	// counts for 0, 1 and 2 ms, no more than their 3 values; a horizon of
-	// 3 ms would take 4 counts, and the values are kept.
-	if l := newLatencyTally(3, 2, nil, nil); !l.byCount || len(l.counts) != 3 {
-		t.Errorf("3 clients, horizon 2: by count %v, %d counts; want true, 3", l.byCount, len(l.counts))
+	// counts for 0, 1 and 2 ms (once one is served), no more than their 3
+	// values; a horizon of 3 ms would take 4 counts, and the values are
+	// kept.
+	if l := newLatencyTally(3, 2, nil, nil); !l.byCount || len(l.counts) != 0 {
+		t.Errorf("3 clients, horizon 2: by count %v, %d counts; want true, 0", l.byCount, len(l.counts))
+	} else if l.add(0, 1); len(l.counts) != 3 {
+		t.Errorf("3 clients, horizon 2, one served: %d counts, want 3", len(l.counts))
+	}
+	// The counts grow as the latencies come: to minLatencyCounts, then
+	// twice as many, or as far as a latency needs, never past the horizon
+	// but for a latency past it.
+	l := newLatencyTally(1000000, 100000, nil, nil)
+	for _, c := range []struct {
+		ms   uint32
+		want int
+	}{
+		{10, 4096}, {4095, 4096}, // within: no growth
+		{4096, 8192},    // one past: twice
+		{60000, 60001},  // twice is too few: as far as it needs
+		{70000, 100001}, // twice 60,001 is past the horizon of 100,000: to it
+		{100001, 100002},
+	} {
+		if l.add(c.ms, 1); len(l.counts) != c.want {
+			t.Errorf("a latency of %d ms: %d counts, want %d", c.ms, len(l.counts), c.want)
+		}
 	}
 	if l := newLatencyTally(3, 3, nil, nil); l.byCount || cap(l.values) != 3 {
 		t.Errorf("3 clients, horizon 3: by count %v, room for %d values; want false, 3", l.byCount, cap(l.values))

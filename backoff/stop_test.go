@@ -41,6 +41,12 @@ func TestEngineAsksStopOften(t *testing.T) {
 		{"a budget with a queue", fixed, huge(func(s *Settings) {
 			s.Budget, s.Outage, s.Queue, s.Timeout = Budget{Kind: BudgetAWS, A: 1000000, B: 1}, 30000, 100000, 500
 		}), stopEvery + 4096 + 100},
+		// Cohorts in lanes (runLanes): a millisecond's work is at most the
+		// crowd's 1,000 and 15 fresh requests a millisecond with their
+		// retries.
+		{"cohorts at a queue", fixed, huge(func(s *Settings) {
+			s.Clients, s.Queue, s.Timeout, s.Outage, s.Load, s.LoadUntil = 1000, 20000, 2000, 30000, 15000, 180000
+		}), stopEvery + 4096 + 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
