@@ -26,7 +26,7 @@ import (
 
 const (
 	maxRing    = 1 << 17
-	jitterRing = 1 << 8
+	jitterRing = 1 << 6
 	chunkLen   = 256
 	// MaxSeriesSlots is the most slots a Series holds; a longer run's
 	// series stops there, Truncated.
