@@ -175,29 +175,35 @@ func (f *fifo) popFront() {
 // that order through the engine's scratch. (Clients are unique in a list:
 // each has one attempt pending.)
 func (e *engine) sortByClient(list []pending) {
-	if len(list) < 12 { // by insertion, comparing the numbers in place
-		for i := 1; i < len(list); i++ {
-			p, j := list[i], i
-			for ; j > 0 && list[j-1].client > p.client; j-- {
-				list[j] = list[j-1]
-			}
-			list[j] = p
-		}
+	if len(list) < 12 {
+		insertByClient(list)
 		return
 	}
 	slices.Sort(e.clientKeys(list))
 	e.gatherBy(list)
 }
 
+// insertByClient sorts a short list by insertion, comparing the numbers
+// in place.
+func insertByClient(list []pending) {
+	for i := 1; i < len(list); i++ {
+		p, j := list[i], i
+		for ; j > 0 && list[j-1].client > p.client; j-- {
+			list[j] = list[j-1]
+		}
+		list[j] = p
+	}
+}
+
 // selectByClient reorders list so that its first k hold the k lowest
-// client numbers, as selectClients does, selecting among words as
-// sortByClient sorts them.
+// client numbers, selecting among words as sortByClient sorts them (a
+// short list it sorts).
 func (e *engine) selectByClient(list []pending, k int) {
 	if len(list) < 12 {
-		selectClients(list, k)
+		insertByClient(list)
 		return
 	}
-	selectBy(e.clientKeys(list), k-1, func(x uint64) uint64 { return x })
+	selectOrdered(e.clientKeys(list), k-1)
 	e.gatherBy(list)
 }
 
@@ -219,12 +225,6 @@ func (e *engine) gatherBy(list []pending) {
 		list[i] = was[uint32(k)]
 	}
 	e.gather = was
-}
-
-// selectClients reorders v so that its first k hold the k lowest client
-// numbers.
-func selectClients(v []pending, k int) {
-	selectBy(v, k-1, func(p pending) uint32 { return p.client })
 }
 
 // lanes is the calendar of cohorts at a queue without guards: there every

@@ -222,30 +222,31 @@ func (l *latencyTally) scratch() (counts, values []uint32) {
 // with nothing greater before it and nothing smaller after it, and returns
 // it.
 func selectNth(v []uint32, i int) uint32 {
-	selectBy(v, i, func(x uint32) uint32 { return x })
+	selectOrdered(v, i)
 	return v[i]
 }
 
-// selectBy reorders v so that v[i] is the element a sort by key would put
-// there, none with a greater key before it and none with a smaller one
-// after it (Hoare's selection with a median-of-three pivot, sorting
-// outright when the parts shrink too slowly).
-func selectBy[E any, K cmp.Ordered](v []E, i int, key func(E) K) {
-	byKey := func(a, b E) int { return cmp.Compare(key(a), key(b)) }
+// selectOrdered reorders v so that v[i] is the value a sort would put
+// there, none greater before it and none smaller after it (Hoare's
+// selection with a median-of-three pivot, sorting outright when the parts
+// shrink too slowly). It compares the values themselves, which the
+// compiler does in place for each type, where a key function would be a
+// call a comparison.
+func selectOrdered[T cmp.Ordered](v []T, i int) {
 	lo, hi := 0, len(v)-1
 	for rounds := 0; hi-lo > 16; rounds++ {
 		if rounds > 64 {
-			slices.SortFunc(v[lo:hi+1], byKey)
+			slices.Sort(v[lo : hi+1])
 			return
 		}
-		a, b, c := key(v[lo]), key(v[lo+(hi-lo)/2]), key(v[hi])
+		a, b, c := v[lo], v[lo+(hi-lo)/2], v[hi]
 		pivot := max(min(a, b), min(max(a, b), c))
 		l, r := lo, hi
 		for l <= r {
-			for key(v[l]) < pivot {
+			for v[l] < pivot {
 				l++
 			}
-			for key(v[r]) > pivot {
+			for v[r] > pivot {
 				r--
 			}
 			if l <= r {
@@ -263,5 +264,5 @@ func selectBy[E any, K cmp.Ordered](v []E, i int, key func(E) K) {
 			return
 		}
 	}
-	slices.SortFunc(v[lo:hi+1], byKey)
+	slices.Sort(v[lo : hi+1])
 }
