@@ -374,12 +374,12 @@ func guardSettings(guards bool) Settings {
 // side by side, and reports the time per attempt and the CPU time, all
 // workers together. Issue 26 asks the guards for at most 1.5 times the
 // time and peak memory of the run without them. Measured on the 2-core
-// machine, quiet, 8 runs (benchstat medians, at 3f7239a): 0.997 s against
-// 0.615 s (1.62 times), CPU 1.91 s against 1.19 s (1.60 times), 116 MiB
+// machine, quiet, 10 runs (benchstat medians, at 1bd0211): 0.926 s against
+// 0.538 s (1.72 times), CPU 1.80 s against 1.04 s (1.74 times), 116 MiB
 // allocated against 143 (0.81 times; the crowd command's peak resident
 // size 112 MB against 114). The guarded run makes 88.0 million attempts
 // against 45.0 (84.1 million short-circuited, each with the draw of its
-// wait, which MODEL.md keeps): 11.3 ns an attempt against 13.7.
+// wait, which MODEL.md keeps): 10.5 ns an attempt against 11.9.
 func BenchmarkGuards(b *testing.B) {
 	for _, guards := range []bool{true, false} {
 		b.Run(fmt.Sprintf("guards=%v", guards), func(b *testing.B) {
