@@ -82,7 +82,7 @@ type engine struct {
 	procs  uint32
 	sorted bool // every millisecond is taken in client order (a budget, a breaker)
 	// cohorts: without jitter and without a budget, clients that wait
-	// alike stay together: a pending attempt stands for src.x clients in a
+	// alike stay together: a pending attempt stands for x clients in a
 	// row, from client on, who started at the same time.
 	cohorts bool
 	// lanes, for cohorts at a queue without guards, is the calendar in

@@ -313,7 +313,7 @@ func (e *engine) failed(p *pending, t uint32, how failure) (again bool) {
 	return false
 }
 
-// cohort takes the attempts at t of cohort p: src.x clients from p.client
+// cohort takes the attempts at t of cohort p: x clients from p.client
 // on, alike in all but their numbers, so the lowest of them are the ones a
 // slot with too little room serves. Those it does not serve go on as one
 // cohort, or end together. It returns how many were served, and how many

@@ -35,7 +35,7 @@ type queue struct {
 	lifo, drop bool
 
 	// The live requests, the oldest at head; in cohort mode each stands
-	// for src.x clients.
+	// for x clients.
 	fifo
 	live    int64 // the requests the ring stands for
 	expired int64 // expired requests, all older than any in the ring
