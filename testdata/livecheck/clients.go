@@ -102,8 +102,10 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if c.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 	}
+	req = req.Clone(ctx)
+	req.Header.Set(attemptHeader, strconv.Itoa(len(c.sent)))
 	c.sent = append(c.sent, now)
-	resp, err := c.tr.RoundTrip(req.WithContext(ctx))
+	resp, err := c.tr.RoundTrip(req)
 	answered := c.since()
 	c.answered = append(c.answered, answered)
 	if c.brk != nil {

@@ -19,8 +19,9 @@ type Check struct {
 	// HigherIsBetter says which way the figure improves, to say of a
 	// lockstep herd whether the model was pessimistic.
 	HigherIsBetter bool
-	// Queue marks the queue's own figures, shown for scenarios that queue.
-	Queue bool
+	// Queue marks the queue's own figures, shown for scenarios that queue;
+	// Breaker the breaker's, shown for scenarios with one.
+	Queue, Breaker bool
 }
 
 // Checks are the figures compared, with the agreement the model must show
@@ -46,6 +47,8 @@ func Checks() []Check {
 		{Name: "dropped", Get: func(f Figures) int { return f.Dropped }, Queue: true},
 		{Name: "queue peak", Get: func(f Figures) int { return f.QueuePeak }, Queue: true},
 		{Name: "still overloaded", Get: func(f Figures) int { return b2i(f.StillOverloaded) }, Queue: true},
+		{Name: "short circuited", Get: func(f Figures) int { return f.ShortCircuited }, Breaker: true},
+		{Name: "breaker opened", Get: func(f Figures) int { return f.BreakerOpened }, Breaker: true},
 	}
 }
 
@@ -135,7 +138,7 @@ func Compare(sc Scenario, runs []*Run, sims []Figures) Report {
 		rep.Note = "live only: the simulator cannot run it"
 	}
 	for _, c := range Checks() {
-		if c.Queue && !sc.Queue.On() {
+		if c.Queue && !sc.Queue.On() || c.Breaker && !sc.Breaker.On() {
 			continue
 		}
 		row := Row{Check: c, Sim: Spread{P5: -1, Median: -1, P95: -1}}

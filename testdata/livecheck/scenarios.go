@@ -1,6 +1,10 @@
 package livecheck
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/retryplanner/retry-planner/backoff"
+)
 
 // The storms are all at compressed time: a crowd of 500 clients failing
 // together at 0 ms, an outage of 2.5 s, 100 ms slots. "Below the storm" is
@@ -85,5 +89,30 @@ func QueueTable() []Scenario {
 		q("queue fifo, wasted (metastable)", FIFO, false),
 		q("queue fifo, drop expired", FIFO, true),
 		q("queue lifo, wasted", LIFO, false),
+	}
+}
+
+// BreakerTable is MODEL.md section 7's circuit breakers on the clients of
+// the storms with the capacity below the storm and the fresh load: one
+// breaker for every client (a process of them all), opening after 20
+// failures in a row for 500 ms, or 5 for 2 s; and 5:200 ms in each of 10
+// processes of 140 clients, which open and probe hundreds of times. The
+// live clients' breakers short-circuit attempts without sending them.
+func BreakerTable() []Scenario {
+	b := func(k Kind, br backoff.Breaker, procs int) Scenario {
+		name := fmt.Sprintf("%s, C150, load, breaker %v", k, br)
+		if procs > 1 {
+			name += fmt.Sprintf(" in %d processes", procs)
+		}
+		sc := storm(name, k, 150, freshLoad)
+		sc.Breaker, sc.Processes = br, procs
+		return sc
+	}
+	return []Scenario{
+		b(PlannerFullJitter, backoff.Breaker{Failures: 20, Open: 500}, 1),
+		b(PlannerFullJitter, backoff.Breaker{Failures: 5, Open: 200}, 10),
+		b(CenkaltiV5, backoff.Breaker{Failures: 5, Open: 200}, 10),
+		b(CenkaltiV5, backoff.Breaker{Failures: 5, Open: 2000}, 1),
+		b(RetryableLinear, backoff.Breaker{Failures: 20, Open: 500}, 1),
 	}
 }
