@@ -26,12 +26,16 @@ type Check struct {
 
 // Checks are the figures compared, with the agreement the model must show
 // for jittered clients: clients through and gave up within 3% of the
-// median, peak after back within 15%, latency p50 and p99 within 10%.
-// Stable-from and the busiest slot during the outage are shown, not
-// asserted: the first is the end of a 100 ms slot, so it moves a whole
-// slot at a time; the second is known to err (the live herd's first
-// answers spread over tens of ms and shift a wave by a good part of a
-// slot).
+// median, peak after back within 15%, latency p50 and p99 within 10%,
+// and with a breaker, how often the breakers opened within 10%.
+// Stable-from, the busiest slot during the outage and the attempts
+// short-circuited are shown, not asserted: the first is the end of a 100
+// ms slot, so it moves a whole slot at a time; the second is known to err
+// (the live herd's first answers spread over tens of ms and shift a wave
+// by a good part of a slot); the third too: the model's breakers hear the
+// crowd's first failures at 0 ms and short-circuit the rest of the crowd
+// at once, N - P*F attempts, which live are all sent before the first
+// answer comes back (RESULTS.md).
 func Checks() []Check {
 	return []Check{
 		{Name: "through", Get: func(f Figures) int { return f.Through }, Tol: 0.03, HigherIsBetter: true},
@@ -48,7 +52,7 @@ func Checks() []Check {
 		{Name: "queue peak", Get: func(f Figures) int { return f.QueuePeak }, Queue: true},
 		{Name: "still overloaded", Get: func(f Figures) int { return b2i(f.StillOverloaded) }, Queue: true},
 		{Name: "short circuited", Get: func(f Figures) int { return f.ShortCircuited }, Breaker: true},
-		{Name: "breaker opened", Get: func(f Figures) int { return f.BreakerOpened }, Breaker: true},
+		{Name: "breaker opened", Get: func(f Figures) int { return f.BreakerOpened }, Tol: 0.10, Breaker: true},
 	}
 }
 
