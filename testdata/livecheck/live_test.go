@@ -15,7 +15,7 @@ import (
 // failure. go test -short skips them all.
 
 // liveBudget is the time the live tests may take together.
-const liveBudget = 100 * time.Second
+const liveBudget = 90 * time.Second
 
 var liveDeadline time.Time
 

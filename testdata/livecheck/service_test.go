@@ -262,6 +262,19 @@ func TestDrivenBreakerByHand(t *testing.T) {
 		// attempts: 2 served, 2 down, 3 rejected, 7 sc.
 		{name: "pushback past the open time, 2:300, retry after 400", sc: sc(3, 100, 10, 5, backoff.Breaker{Failures: 2, Open: 300}, 1), retryAfter: 400,
 			attempts: 14, served: 2, down: 2, rejected: 3, shorted: 7, opened: 2, through: 2, gaveUp: 1},
+		// The order within a ms: a failure that comes due before the
+		// arrivals, whatever the clients' numbers. c1 (the crowd) and c2
+		// (fresh, at 0) hang from 0 to 100: 2 in a row, both back at 200;
+		// c3 (fresh, at 100) hangs to 200. At 200 c3's failure comes first,
+		// the 3rd (opens at 200 until 1200), then c1@200 and c2@200
+		// arrive: sc, their last; c3@300 sc. 6 attempts: 3 down, 3 sc (in
+		// client order alone, c1@200 and c2@200 would hang: 5 down).
+		{name: "a hang's failure comes before the arrivals, 3:1s, hang 100",
+			sc: func() Scenario {
+				s := sc(1, 1000, 0, 2, backoff.Breaker{Failures: 3, Open: 1000}, 1)
+				s.Load, s.LoadUntil = 10, 200
+				return s
+			}(), hang: 100, attempts: 6, down: 3, shorted: 3, opened: 1, gaveUp: 3},
 		// Two processes: c1, c3 in the first, c2, c4 in the second. F = 1:
 		// c1@0 opens the first, c2@0 the second; c3@0, c4@0 and every
 		// attempt at 100 sc. 8 attempts: 2 down, 6 sc, opened 2.
