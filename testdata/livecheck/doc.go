@@ -50,9 +50,10 @@
 // lockstep herd is shown, not held: the table says which way it differs.
 //
 // The short version runs under go test (TestLiveShort, TestLiveQueue): a
-// few scenarios, one live run each, about a minute. The full table:
+// few scenarios, one with breakers, one live run each, about a minute and
+// a half. The full table:
 //
-//	cd testdata/livecheck && go run ./cmd/livetable [-runs 3] [-queue]
+//	cd testdata/livecheck && go run ./cmd/livetable [-runs 3] [-queue] [-breaker]
 //
 // RESULTS.md holds its last output and what it says. The queue's
 // simulator side waits for the planner's queue: see queue_noplanner.go.
