@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"sync"
 	"time"
 
 	cenkaltiv4 "github.com/cenkalti/backoff/v4"
@@ -31,10 +32,15 @@ type client struct {
 	// timeout is how long an attempt waits for its answer, through the
 	// request's context; 0 for ever.
 	timeout time.Duration
+	// brk is its process's circuit breaker, shared with the process's
+	// other clients; nil for none.
+	brk *breaker
 
 	// What it did, in times after 0 ms: each attempt sent and answered
-	// (or failed), with its status (0 for an error such as a timeout);
-	// each wait its library drew; connections opened for attempts.
+	// (or failed), with its status (0 for an error such as a timeout,
+	// shortStatus for one its breaker short-circuited, sent and failed at
+	// the same moment without reaching the server); each wait its library
+	// drew; connections opened for attempts.
 	sent, answered []time.Duration
 	status         []int
 	waits          []time.Duration
@@ -87,13 +93,24 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		},
 	})
+	now := c.since()
+	if c.brk != nil && !c.brk.admit(c.id, ms(now)) {
+		c.sent, c.answered, c.status = append(c.sent, now), append(c.answered, now), append(c.status, shortStatus)
+		return nil, errShortCircuited
+	}
 	cancel := context.CancelFunc(func() {})
 	if c.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 	}
-	c.sent = append(c.sent, c.since())
-	resp, err := c.tr.RoundTrip(req.WithContext(ctx))
-	c.answered = append(c.answered, c.since())
+	req = req.Clone(ctx)
+	req.Header.Set(attemptHeader, strconv.Itoa(len(c.sent)))
+	c.sent = append(c.sent, now)
+	resp, err := c.tr.RoundTrip(req)
+	answered := c.since()
+	c.answered = append(c.answered, answered)
+	if c.brk != nil {
+		c.brk.hear(c.id, ms(answered), err == nil && resp.StatusCode == http.StatusOK)
+	}
 	if err != nil {
 		cancel()
 		c.status = append(c.status, 0)
@@ -102,6 +119,37 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.status = append(c.status, resp.StatusCode)
 	resp.Body = cancelOnClose{resp.Body, cancel}
 	return resp, nil
+}
+
+// shortStatus is the status of an attempt the client's breaker
+// short-circuited.
+const shortStatus = -1
+
+// errShortCircuited is an attempt's failure at the client's open breaker:
+// an error the retry libraries retry, as any failure to connect.
+var errShortCircuited = errors.New("circuit breaker open: short-circuited")
+
+// reached counts the client's attempts that reached the server.
+func (c *client) reached() int {
+	n := 0
+	for _, s := range c.status {
+		if s != shortStatus {
+			n++
+		}
+	}
+	return n
+}
+
+// shorted are the client's short-circuited attempts as log entries, each
+// failed at the moment it was made.
+func (c *client) shorted() []Entry {
+	var out []Entry
+	for k, s := range c.status {
+		if s == shortStatus {
+			out = append(out, Entry{At: c.sent[k], Done: c.sent[k], Client: int32(c.id), Outcome: ShortCircuited})
+		}
+	}
+	return out
 }
 
 type cancelOnClose struct {
@@ -262,4 +310,104 @@ func (w *waitsV5) NextBackOff() time.Duration {
 		w.c.waits = append(w.c.waits, d)
 	}
 	return d
+}
+
+// breaker is one process's circuit breaker, MODEL.md section 7's F:D,
+// which the clients of the process share (client n is in process (n-1)
+// mod P): closed at 0 ms, each outcome known while closed counts, a
+// failure adding one to the failures in a row and a served attempt setting
+// them to 0; at the F-th it opens at that moment t0. While open, an
+// attempt at t < t0 + D is short-circuited; the first at t >= t0 + D is the
+// probe, and every other attempt is short-circuited until its outcome is
+// known: served, the breaker closes; failed, it opens again at that moment
+// for D. From t0 until it closes no outcome but the probe's counts. Times
+// are whole ms after the run's 0 ms. Its lock lets the live clients'
+// goroutines share it; the driven clients call it in the model's order.
+type breaker struct {
+	mu       sync.Mutex
+	failures int   // F
+	open     int64 // D, ms
+	fails    int   // failures in a row while closed
+	shut     bool  // open or half-open
+	until    int64 // the end of the open time: the probe comes at or after it
+	probe    int   // the client whose attempt is the probe; 0 for none yet
+	opened   int   // how many times it opened, reopening after a failed probe included
+}
+
+// admit reports whether client's attempt at ms t goes to the service;
+// false, the breaker short-circuits it. The first attempt at or after the
+// open time's end becomes the probe.
+func (b *breaker) admit(client int, t int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case !b.shut:
+		return true
+	case b.probe != 0 || t < b.until:
+		return false
+	}
+	b.probe = client
+	return true
+}
+
+// hear takes the outcome of client's attempt, known at ms t: served or
+// failed (down, a hang at its end, rejected, timed out; never a
+// short-circuit, which is no outcome of the service).
+func (b *breaker) hear(client int, t int64, served bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.shut {
+		if b.probe != client {
+			return // sent before it opened: it counts for its client alone
+		}
+		b.probe = 0
+		if served {
+			b.shut, b.fails = false, 0
+			return
+		}
+		b.until = t + b.open
+		b.opened++
+		return
+	}
+	if served {
+		b.fails = 0
+		return
+	}
+	if b.fails++; b.fails >= b.failures {
+		b.shut, b.until = true, t+b.open
+		b.opened++
+	}
+}
+
+// breakers is a run's breakers, one a process; nil without a breaker.
+type breakers []*breaker
+
+func newBreakers(b backoff.Breaker, processes int) breakers {
+	if !b.On() {
+		return nil
+	}
+	bs := make(breakers, max(processes, 1))
+	for i := range bs {
+		bs[i] = &breaker{failures: b.Failures, open: int64(b.Open)}
+	}
+	return bs
+}
+
+// of is client's process's breaker, nil without one.
+func (bs breakers) of(client int) *breaker {
+	if len(bs) == 0 {
+		return nil
+	}
+	return bs[(client-1)%len(bs)]
+}
+
+// opened is how many times any of them opened.
+func (bs breakers) opened() int {
+	n := 0
+	for _, b := range bs {
+		b.mu.Lock()
+		n += b.opened
+		b.mu.Unlock()
+	}
+	return n
 }

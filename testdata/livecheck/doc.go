@@ -25,6 +25,17 @@
 // over seeds 1 to 50 and takes p5, median and p95 of each figure; the live
 // full-jitter loop draws with seeds from 1001, never one of those.
 //
+// With a circuit breaker (MODEL.md section 7's F:D, one a process of
+// clients), each client's RoundTripper asks its process's breaker before
+// it sends: an open breaker fails the attempt at once, without sending
+// it, and the client logs it (short-circuited) and retries as after any
+// failure; each answer's outcome is told to the breaker when it comes
+// back. The driven clients (drive_test.go) play the same breakers in
+// virtual time with the model's order within a millisecond, together with
+// outages that hang and pushback, which the live server does not play:
+// Measure of their log is backoff.Run's figures exactly
+// (TestDrivenGuardsAreTheModel, TestDrivenBreakerByHand).
+//
 // A run is kept only if the machine kept time (health.go): a goroutine's
 // 1 ms sleeps, the libraries' own waits against the time between an answer
 // and the next attempt, the delivery from a client's send to the server's
@@ -39,9 +50,10 @@
 // lockstep herd is shown, not held: the table says which way it differs.
 //
 // The short version runs under go test (TestLiveShort, TestLiveQueue): a
-// few scenarios, one live run each, about a minute. The full table:
+// few scenarios, one with breakers, one live run each, about a minute and
+// a half. The full table:
 //
-//	cd testdata/livecheck && go run ./cmd/livetable [-runs 3] [-queue]
+//	cd testdata/livecheck && go run ./cmd/livetable [-runs 3] [-queue] [-breaker]
 //
 // RESULTS.md holds its last output and what it says. The queue's
 // simulator side waits for the planner's queue: see queue_noplanner.go.

@@ -12,32 +12,31 @@ import (
 // each client waits the planner's draws for s (the scenario's settings,
 // sc.Settings), backoff.Waits, and attempts are handed to the rule in
 // increasing (time, client), as MODEL.md orders them. It returns the log
-// the server would keep if every attempt arrived at its whole millisecond:
-// Measure of it must be the planner's figures exactly. With s's guards
-// (MODEL.md section 7) the clients play what the live server does not: an
-// attempt the service fails while down hangs s.OutageHang ms, failing at
-// Done, and a rejection tells its client to come back s.RetryAfter ms
-// later instead of its draw, which it still makes (Waits holds every draw).
-func driveSlots(sc Scenario, s backoff.Settings) []Entry {
+// the server would keep if every attempt arrived at its whole millisecond,
+// with the attempts the clients' breakers short-circuited among it, and
+// how many times the breakers opened: Measure of them must be the
+// planner's figures exactly. With s's guards (MODEL.md section 7) the
+// clients play what the live server does not: an attempt the service fails
+// while down hangs s.OutageHang ms, failing at Done, and a rejection tells
+// its client to come back s.RetryAfter ms later instead of its draw, which
+// it still makes (Waits holds every draw). Within a millisecond the
+// failures that come due (a hang's end) come first, in client order, then
+// the arrivals in client order, each outcome told to its process's breaker
+// (the live clients' own, breakers) as it becomes known.
+func driveSlots(sc Scenario, s backoff.Settings) (log []Entry, opened int) {
 	p := sc.Policy()
 	svc := newSlots(sc.Outage, sc.Slot, sc.Capacity)
+	brk := newBreakers(s.Breaker, s.Processes)
 	var h attemptHeap
 	for c := 1; c <= sc.AllClients(); c++ {
 		heap.Push(&h, attempt{t: int64(sc.Start(c)), client: c})
 	}
-	var log []Entry
 	waits := map[int][]int{}
-	for h.Len() > 0 {
-		a := heap.Pop(&h).(attempt)
-		at := time.Duration(a.t) * time.Millisecond
-		o := svc.admit(at, a.client <= sc.Clients && a.k == 0)
-		failed := a.t // when the client learns of the failure
-		if o == Down {
-			failed += int64(s.OutageHang)
-		}
-		log = append(log, Entry{At: at, Done: time.Duration(failed) * time.Millisecond, Client: int32(a.client), Outcome: o})
-		if o == Served || a.k+1 >= p.Attempts {
-			continue
+	// goOn puts client a's next attempt after its attempt a.k failed,
+	// known at t: o says how.
+	goOn := func(a attempt, t int64, o Outcome) {
+		if a.k+1 >= p.Attempts {
+			return // gave up
 		}
 		w, ok := waits[a.client]
 		if !ok {
@@ -48,30 +47,69 @@ func driveSlots(sc Scenario, s backoff.Settings) []Entry {
 		if o == Rejected && s.RetryAfter > 0 {
 			wait = s.RetryAfter
 		}
-		next := failed + int64(wait)
+		next := t + int64(wait)
 		if p.MaxElapsed > 0 && next-int64(sc.Start(a.client)) > int64(p.MaxElapsed) {
-			continue // out of time
+			return // out of time
 		}
 		heap.Push(&h, attempt{t: next, client: a.client, k: a.k + 1})
 	}
-	return log
+	for h.Len() > 0 {
+		a := heap.Pop(&h).(attempt)
+		b := brk.of(a.client)
+		if a.due {
+			if b != nil {
+				b.hear(a.client, a.t, false)
+			}
+			goOn(a, a.t, Down)
+			continue
+		}
+		at := time.Duration(a.t) * time.Millisecond
+		if b != nil && !b.admit(a.client, a.t) {
+			log = append(log, Entry{At: at, Done: at, Client: int32(a.client), Outcome: ShortCircuited})
+			goOn(a, a.t, ShortCircuited)
+			continue
+		}
+		o := svc.admit(at, a.client <= sc.Clients && a.k == 0)
+		if o == Down && s.OutageHang > 0 {
+			done := a.t + int64(s.OutageHang)
+			log = append(log, Entry{At: at, Done: time.Duration(done) * time.Millisecond, Client: int32(a.client), Outcome: o})
+			a.t, a.due = done, true
+			heap.Push(&h, a)
+			continue
+		}
+		log = append(log, Entry{At: at, Done: at, Client: int32(a.client), Outcome: o})
+		if b != nil {
+			b.hear(a.client, a.t, o == Served)
+		}
+		if o != Served {
+			goOn(a, a.t, o)
+		}
+	}
+	return log, brk.opened()
 }
 
-// attempt is a client's pending attempt k (0 the first) at ms t.
+// attempt is a client's pending attempt k (0 the first) at ms t; due, it
+// is one that hung, whose failure comes due at t.
 type attempt struct {
 	t         int64
 	client, k int
+	due       bool
 }
 
 type attemptHeap []attempt
 
-func (h attemptHeap) Len() int { return len(h) }
+// Less orders the attempts as MODEL.md section 7 takes them: by time, the
+// failures that come due before the arrivals, and by client.
 func (h attemptHeap) Less(i, j int) bool {
 	if h[i].t != h[j].t {
 		return h[i].t < h[j].t
 	}
+	if h[i].due != h[j].due {
+		return h[i].due
+	}
 	return h[i].client < h[j].client
 }
+func (h attemptHeap) Len() int      { return len(h) }
 func (h attemptHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *attemptHeap) Push(x any)   { *h = append(*h, x.(attempt)) }
 func (h *attemptHeap) Pop() any {

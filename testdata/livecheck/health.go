@@ -127,14 +127,19 @@ func health(sc Scenario, clients []*client, log []Entry, handling, timer, worker
 	}
 	var wait, delivery, start, trip []time.Duration
 	for _, c := range clients {
+		j := 0 // the client's attempts that reached the server: its arrivals
 		for k := range c.sent {
-			trip = append(trip, c.answered[k]-c.sent[k])
-			if k < len(arrivals[c.id]) {
-				delivery = append(delivery, arrivals[c.id][k]-c.sent[k])
-			}
 			if k+1 < len(c.sent) && k < len(c.waits) {
 				wait = append(wait, c.sent[k+1]-c.answered[k]-c.waits[k])
 			}
+			if c.status[k] == shortStatus {
+				continue // short-circuited: no round trip, no arrival
+			}
+			trip = append(trip, c.answered[k]-c.sent[k])
+			if j < len(arrivals[c.id]) {
+				delivery = append(delivery, arrivals[c.id][j]-c.sent[k])
+			}
+			j++
 		}
 		if c.id > sc.Clients && len(c.sent) > 0 {
 			start = append(start, c.sent[0]-c.start)

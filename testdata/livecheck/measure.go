@@ -25,12 +25,17 @@ type Figures struct {
 // limit on total time). missing counts the clients that can be neither:
 // none of their attempts reached the log, or fewer than all without a
 // limit on total time (a client that broke off: the run is not valid).
-// queuePeak is the queue's own count, which the log does not hold. A
-// failure while down is known at its Done: At where the service refuses at
-// once, as the live one does, and At + H where the attempt hung (MODEL.md
-// section 7's outage_hang). The live clients have no circuit breaker:
-// short_circuited and breaker_opened stay 0.
-func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
+// queuePeak is the queue's own count, and opened the clients' breakers'
+// count of their openings, neither of which the log holds. A failure
+// while down is known at its Done: At where the service refuses at once,
+// as the live one does, and At + H where the attempt hung (MODEL.md
+// section 7's outage_hang). The log holds, beside the server's entries,
+// the attempts the clients' breakers short-circuited (MODEL.md section 7,
+// logged by the clients at the moment they failed them): each is an
+// attempt and, after a client's first, a retry in its slot, a failure
+// known at once, but not one that reached the service (peak after back
+// leaves it out).
+func Measure(sc Scenario, log []Entry, queuePeak, opened int) (f Figures, missing int) {
 	p := sc.Policy()
 	n := sc.AllClients()
 	slot, outage := int64(sc.Slot), int64(sc.Outage)
@@ -51,7 +56,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	after := map[int64]int{}   // attempts at or after the outage's end, per slot
 	inOutage := map[int64]int{}
 	lastBad := int64(-1)  // the last rejection, timeout, wasted or dropped request at or after the outage's end
-	lastFail := int64(-1) // the last moment an attempt's failure became known: down (a hang at its end), rejected, timed out
+	lastFail := int64(-1) // the last moment an attempt's failure became known: down (a hang at its end), rejected, timed out, short-circuited
 	loadEnd := int64(sc.LoadUntil)
 	for _, e := range log {
 		c := int(e.Client)
@@ -70,10 +75,13 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 			}
 		}
 		made[c]++
-		if t >= outage {
+		if t >= outage && e.Outcome != ShortCircuited {
 			after[i]++
 		}
 		switch e.Outcome {
+		case ShortCircuited:
+			f.ShortCircuited++
+			lastFail = max(lastFail, t)
 		case Down:
 			f.FailedWhileDown++
 			lastFail = max(lastFail, done) // At, or At + H where it hung
@@ -151,7 +159,7 @@ func Measure(sc Scenario, log []Entry, queuePeak int) (f Figures, missing int) {
 	if !f.StillOverloaded {
 		f.RecoveredAfter = f.StableFrom - sc.Outage
 	}
-	f.QueuePeak = queuePeak
+	f.QueuePeak, f.BreakerOpened = queuePeak, opened
 	return f, missing
 }
 

@@ -31,7 +31,7 @@ func TestDrivenQueueIsTheModel(t *testing.T) {
 			}
 			want := simFigures(sc, r)
 			log, peak := driveQueue(sc, seed)
-			got, missing := Measure(sc, log, peak)
+			got, missing := Measure(sc, log, peak, 0)
 			if missing != 0 {
 				t.Errorf("%s seed %d: %d clients missing from the log, want 0", sc.Name, seed, missing)
 			}

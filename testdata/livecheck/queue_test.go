@@ -101,7 +101,7 @@ func TestQueueScenariosAsMODELSays(t *testing.T) {
 		stuck := sc.Queue.Order == FIFO && !sc.Queue.DropExpired
 		for seed := 1; seed <= 20; seed++ {
 			log, peak := driveQueue(sc, seed)
-			f, missing := Measure(sc, log, peak)
+			f, missing := Measure(sc, log, peak, 0)
 			if missing > 0 {
 				t.Errorf("%s seed %d: %d clients missing, want 0", sc.Name, seed, missing)
 			}

@@ -17,8 +17,11 @@ type Run struct {
 	Scenario Scenario
 	Seed     int // the planner's seed of the full-jitter loop's draws
 	Log      []Entry
-	Figures  Figures
-	Health   Health
+	// Shorted are the attempts the clients' breakers short-circuited,
+	// which never reached the server: the clients' log of them.
+	Shorted []Entry
+	Figures Figures
+	Health  Health
 	// Kept is false when the machine did not keep time well enough for
 	// the figures to mean anything; Why says how.
 	Kept bool
@@ -52,8 +55,10 @@ func LiveRun(ctx context.Context, sc Scenario, seed int) (*Run, error) {
 	if sc.Queue.Timeout > 0 {
 		timeout = msDuration(sc.Queue.Timeout) + timeoutSlack
 	}
+	brk := newBreakers(sc.Breaker, sc.Processes)
 	for i := range clients {
 		clients[i] = newClient(i+1, srv.URL, msDuration(sc.Start(i+1)), timeout)
+		clients[i].brk = brk.of(i + 1)
 	}
 	defer func() {
 		for _, c := range clients {
@@ -99,8 +104,11 @@ func LiveRun(ctx context.Context, sc Scenario, seed int) (*Run, error) {
 
 	log, handling, peak := srv.Log()
 	r := &Run{Scenario: sc, Seed: seed, Log: log, Took: took}
+	for _, c := range clients {
+		r.Shorted = append(r.Shorted, c.shorted()...)
+	}
 	var missing int
-	r.Figures, missing = Measure(sc, log, peak)
+	r.Figures, missing = Measure(sc, append(slices.Clip(log), r.Shorted...), peak, brk.opened())
 	r.Health = health(sc, clients, log, handling, lateness, srv.WorkerLateness())
 	late, err := agree(sc, clients, log, missing)
 	if err != nil {
@@ -164,13 +172,13 @@ func agree(sc Scenario, clients []*client, log []Entry, missing int) (late strin
 	lost, lateAnswers, explained := 0, 0, 0
 	for _, c := range clients {
 		timedOut := slices.Contains(c.status, 0)
-		switch n := arrived[c.id]; {
-		case n > len(c.sent):
-			fault("client %d sent %d attempts, the server logged %d", c.id, len(c.sent), n)
-		case n < len(c.sent) && sc.Queue.Timeout > 0 && timedOut:
-			lost += len(c.sent) - n
-		case n < len(c.sent):
-			fault("client %d sent %d attempts, the server logged %d (%v)", c.id, len(c.sent), n, c.err)
+		switch n, sent := arrived[c.id], c.reached(); {
+		case n > sent:
+			fault("client %d sent %d attempts, the server logged %d", c.id, sent, n)
+		case n < sent && sc.Queue.Timeout > 0 && timedOut:
+			lost += sent - n
+		case n < sent:
+			fault("client %d sent %d attempts, the server logged %d (%v)", c.id, sent, n, c.err)
 		}
 		switch {
 		case c.through && !served[c.id]:
@@ -180,7 +188,8 @@ func agree(sc Scenario, clients []*client, log []Entry, missing int) (late strin
 		case !c.through && served[c.id]:
 			fault("client %d: the server served it, its library says %v", c.id, c.err)
 		}
-		if !served[c.id] && arrived[c.id] < p.Attempts && p.MaxElapsed == 0 && arrived[c.id] < len(c.sent) && timedOut {
+		shorts := len(c.sent) - c.reached()
+		if !served[c.id] && arrived[c.id]+shorts < p.Attempts && p.MaxElapsed == 0 && arrived[c.id] < c.reached() && timedOut {
 			explained++
 		}
 	}

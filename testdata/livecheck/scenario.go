@@ -133,6 +133,11 @@ type Scenario struct {
 	Load      int // fresh requests a second; 0: none
 	LoadUntil int // ms; fresh request j arrives at floor(j*1000/Load) while before this
 	Queue     Queue
+	// Breaker is the clients' circuit breaker (MODEL.md section 7), one a
+	// process of Processes (0 is 1): client n is in process (n-1) mod P.
+	// The zero Breaker is none.
+	Breaker   backoff.Breaker
+	Processes int
 	// Custom, when it has attempts, is the clients' policy instead of the
 	// kind's: its library set to wait so (see Kind.Fits).
 	Custom backoff.Policy
@@ -161,6 +166,7 @@ func (sc Scenario) Settings(seed int) backoff.Settings {
 	if sc.Load == 0 {
 		s.LoadUntil = backoff.DefaultLoadUntil
 	}
+	s.Breaker, s.Processes = sc.Breaker, max(sc.Processes, 1)
 	if sc.Queue.On() {
 		s.Queue, s.Timeout, s.DropExpired = sc.Queue.Size, sc.Queue.Timeout, sc.Queue.DropExpired
 		s.QueueOrder = backoff.FIFO
@@ -214,8 +220,11 @@ func (sc Scenario) Longest() time.Duration {
 
 // Validate checks what the live run needs beyond the planner's ranges.
 func (sc Scenario) Validate() error {
-	if sc.Clients < 1 || sc.Slot < 1 || sc.Outage < 0 || sc.Capacity < 0 || sc.Load < 0 {
-		return fmt.Errorf("%s: clients and slot must be positive; outage, capacity and load not negative", sc.Name)
+	if sc.Clients < 1 || sc.Slot < 1 || sc.Outage < 0 || sc.Capacity < 0 || sc.Load < 0 || sc.Processes < 0 {
+		return fmt.Errorf("%s: clients and slot must be positive; outage, capacity, load and processes not negative", sc.Name)
+	}
+	if err := sc.Settings(1).ValidateIn(backoff.WideLimits); err != nil {
+		return fmt.Errorf("%s: %w", sc.Name, err)
 	}
 	if sc.Load > 0 && sc.LoadUntil <= 0 {
 		return fmt.Errorf("%s: a load needs a positive load-until", sc.Name)

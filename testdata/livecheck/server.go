@@ -12,7 +12,8 @@ import (
 )
 
 // Server is the service of MODEL.md on a real HTTP server on 127.0.0.1:
-// GET /c/N is client N's attempt, answered 200 when served and 503
+// GET /c/N is client N's attempt (its header Attempt: the attempts it made
+// before, short-circuited ones included), answered 200 when served and 503
 // otherwise (no Retry-After: the clients wait their own waits); GET /warm
 // opens a client's connection before the start and is not logged. Every
 // attempt's arrival is taken from the server's monotonic clock, under the
@@ -59,6 +60,9 @@ func NewServer(sc Scenario) (*Server, error) {
 	go s.http.Serve(ln) //nolint:errcheck // Serve returns ErrServerClosed at Close
 	return s, nil
 }
+
+// attemptHeader carries a client's count of its attempts before this one.
+const attemptHeader = "Attempt"
 
 // Start sets the clock's 0 ms to t0 and, for a queue, starts its worker.
 func (s *Server) Start(t0 time.Time) {
@@ -140,7 +144,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at := time.Since(s.start)
-	crowdFirst := c <= s.sc.Clients && s.made[c] == 0
+	// The client's own count of its attempts before this one, its
+	// breaker's short-circuits among them: a crowd client's first attempt
+	// is the trigger, and one whose first was short-circuited sends no
+	// trigger.
+	k := int(s.made[c])
+	if n, err := strconv.Atoi(r.Header.Get(attemptHeader)); err == nil {
+		k = n
+	}
+	crowdFirst := c <= s.sc.Clients && k == 0
 	s.made[c]++
 	i := len(s.log)
 	s.log = append(s.log, Entry{At: at, Done: at, Client: int32(c)})

@@ -14,9 +14,13 @@ const (
 	Rejected                // 503: the slot's capacity was used up, or the queue was full
 	Wasted                  // queued, expired, then worked on for nothing
 	Dropped                 // queued, expired, then dropped without using capacity
+	// ShortCircuited is an attempt its client's breaker failed at once
+	// (MODEL.md section 7): it never reached the service, and is logged by
+	// the client, not the server.
+	ShortCircuited
 )
 
-var outcomeNames = [...]string{"down", "served", "rejected", "wasted", "dropped"}
+var outcomeNames = [...]string{"down", "served", "rejected", "wasted", "dropped", "short-circuited"}
 
 func (o Outcome) String() string {
 	if o < 0 || int(o) >= len(outcomeNames) {

@@ -7,6 +7,7 @@
 //	cd testdata/livecheck && go run ./cmd/livetable
 //	go run ./cmd/livetable -runs 5 -only cenkalti
 //	go run ./cmd/livetable -queue   # MODEL.md section 6's storms too
+//	go run ./cmd/livetable -breaker # MODEL.md section 7's breakers too
 //
 // Runs the machine did not keep time for are discarded, listed with the
 // reason, and made again, up to -tries runs a scenario. The progress goes
@@ -30,6 +31,7 @@ func main() {
 	tries := flag.Int("tries", 0, "live runs at most for each scenario (0: three times -runs)")
 	only := flag.String("only", "", "only the scenarios whose name holds this")
 	queue := flag.Bool("queue", false, "also MODEL.md section 6's storms, which queue, against the planner's queue")
+	breaker := flag.Bool("breaker", false, "also MODEL.md section 7's storms of clients with circuit breakers")
 	out := flag.String("out", "", "also write the table so far to this file after each scenario, so that a run cut short keeps what it measured")
 	quiet := flag.Duration("quiet", 5*time.Minute, "how long to wait in all, for each scenario, for the machine's timers to be on time before its runs")
 	flag.Parse()
@@ -39,6 +41,9 @@ func main() {
 	scenarios := livecheck.FullTable()
 	if *queue {
 		scenarios = append(scenarios, livecheck.QueueTable()...)
+	}
+	if *breaker {
+		scenarios = append(scenarios, livecheck.BreakerTable()...)
 	}
 
 	start := time.Now()
