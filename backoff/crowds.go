@@ -120,10 +120,14 @@ func CrowdsWorkers(ps []Policy, ss []Settings, want int) int {
 }
 
 // SameEverySeed reports whether p's crowd gives the same figures for every
-// seed: a policy that draws nothing (no jitter) waits alike for every
-// client, and the seed only seeds the draws. The fresh load, the service
-// and the budgets draw nothing.
-func (p Policy) SameEverySeed() bool { return !p.Jitter.Draws() }
+// seed: the seed only seeds the draws, and the fresh load, the service and
+// the budgets draw nothing. A policy without jitter draws nothing; one of
+// decorrelated jitter whose first wait is the longest (a valid policy's
+// longest is at least its first) draws each wait from the first wait up
+// and caps it at the longest: every wait is the longest, whatever it drew.
+func (p Policy) SameEverySeed() bool {
+	return !p.Jitter.Draws() || p.Jitter.Kind == JitterDecorrelated && p.FirstWait >= p.LongestWait
+}
 
 // SpreadOf sums up policy p's figures over seeds, one seed's each in
 // order, as RunSeeds does: each figure's median, 95th percentile and worst

@@ -53,11 +53,23 @@ func TestCrowdsRunAsRunSeeds(t *testing.T) {
 }
 
 // A policy without jitter draws nothing, so every seed gives the same
-// figures; one with jitter does not (else the test could not fail).
+// figures; one with jitter does not (else the test could not fail), but
+// decorrelated jitter from a first wait of 2 s to a longest of 2 s: each
+// wait drawn from 2 s up, capped at 2 s, is 2 s. From 1,999 ms each draw
+// is 1,999 or 2,000 ms, and the seeds differ (where a budget throttles
+// the retries, they may not). A breaker's scenario too.
 func TestSameEverySeed(t *testing.T) {
-	for name, s := range crowdsScenarios() {
+	scenarios := crowdsScenarios()
+	breaker := scenarios["service"]
+	breaker.Breaker, breaker.Processes = Breaker{Failures: 5, Open: 5000}, 3
+	scenarios["breaker"] = breaker
+	decorrelated := func(first int) Policy {
+		return Policy{Name: "custom", FirstWait: first, LongestWait: 2000, Multiplier: 2000, Jitter: Jitter{Kind: JitterDecorrelated}, Attempts: 4}
+	}
+	below := 0 // the scenarios where 1,999 ms differs over seeds
+	for name, s := range scenarios {
 		s.Draws = Independent
-		for _, p := range append(s.Five(), Presets()[3].Policy, Presets()[6].Policy) {
+		for _, p := range append(s.Five(), Presets()[3].Policy, Presets()[6].Policy, decorrelated(2000), decorrelated(1999)) {
 			var c Crowds
 			first, err := runCrowds(t, &c, p, s, nil)
 			if err != nil {
@@ -70,10 +82,22 @@ func TestSameEverySeed(t *testing.T) {
 				f, _ := runCrowds(t, &c, p, one, nil)
 				differs = differs || f != first
 			}
+			if p.FirstWait == 1999 {
+				if differs {
+					below++
+				}
+				if p.SameEverySeed() {
+					t.Errorf("%s, %s: SameEverySeed, want not", name, p)
+				}
+				continue
+			}
 			if differs == p.SameEverySeed() {
 				t.Errorf("%s, %s: figures differ over seeds %v, SameEverySeed %v", name, p, differs, p.SameEverySeed())
 			}
 		}
+	}
+	if below < 3 {
+		t.Errorf("decorrelated from 1,999 ms differs over seeds in %d scenarios, want 3 or more", below)
 	}
 }
 

@@ -21,13 +21,14 @@
 // the presets and the best of one's own; with Search.AlsoService each of
 // the service's remedies with the best so far. Then successive halving:
 // the KeepFirst most promising run on ScreenSeeds seeds, the KeepLast most
-// promising of those on every seed. A policy that draws nothing runs once
-// (backoff.Policy.SameEverySeed), and so do candidates that wait alike
-// (decorrelated jitter whose longest wait no draw reaches). On the first
-// seed, a policy of the grid's crowd stops part way once its figures so
-// far (backoff.Crowds.RunWatched) make it certain to lose: certain to miss
-// goals, and behind enough candidates, whatever its figures turn out to
-// be, to be kept for nothing that follows. The crowds run on a pool of
+// promising of those on every seed. A policy whose waits no draw changes
+// runs once (backoff.Policy.SameEverySeed: no jitter, or decorrelated
+// jitter from a first wait at the longest), and so do candidates that wait
+// alike (decorrelated jitter whose longest wait no draw reaches). On the
+// first seed, a policy of the grid's crowd stops part way once its figures
+// so far (backoff.Crowds.RunWatched) make it certain to lose: certain to
+// miss goals, and behind enough candidates, whatever its figures turn out
+// to be, to be kept for nothing that follows. The crowds run on a pool of
 // workers, each with its own backoff.Crowds, bounded by
 // backoff.SeedsMemory; the answer does not depend on how many, nor on
 // which crowds stop.

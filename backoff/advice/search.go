@@ -31,8 +31,8 @@ type Search struct {
 
 // The search's rounds: every candidate runs on the first seed; the
 // KeepFirst most promising then on the first ScreenSeeds; the KeepLast
-// most promising of those on every seed. A candidate whose policy draws
-// nothing runs once: every seed gives the same figures.
+// most promising of those on every seed. A candidate whose policy gives
+// the same figures on every seed (backoff.Policy.SameEverySeed) runs once.
 const (
 	ScreenSeeds = 4
 	KeepFirst   = 30
@@ -666,7 +666,8 @@ type task struct {
 }
 
 // runSeeds runs each candidate on its seeds up to n that it has not run
-// (a candidate whose policy draws nothing runs once and takes that for
+// (a candidate whose policy gives the same figures on every seed,
+// backoff.Policy.SameEverySeed, runs once and takes that for
 // every seed; candidates of one run key run once for all), then sets its
 // spread and verdicts over n seeds.
 func (ex *executor) runSeeds(cs []Candidate, n int) error {
@@ -953,7 +954,7 @@ func (ex *executor) distinct(cs []Candidate) []Candidate {
 // one cohort, or with a budget, which throttles them.
 func cost(c Candidate) int {
 	n := c.Policy.Attempts * 16
-	if c.Policy.SameEverySeed() && c.Settings.Budget.Kind == backoff.BudgetNone {
+	if !c.Policy.Jitter.Draws() && c.Settings.Budget.Kind == backoff.BudgetNone {
 		n /= 4
 	}
 	if c.Settings.Budget.Kind != backoff.BudgetNone {
@@ -1055,7 +1056,7 @@ const searchTakes = 0.55
 // the grid with each at the mean of those; with AlsoService the best with
 // each of the service's remedies, at the mean of the five's with it; then
 // the rounds' crowds on more seeds, at the mean of the candidates that
-// draw (one that draws nothing runs once). Which candidates go on is not
+// draw (one the same on every seed runs once). Which candidates go on is not
 // known before they run: the means stand for them, and Estimate's counts
 // for how many. Its memory: each worker keeps the largest scratch of the
 // crowds it ran, the fast path's and the engine's (a service or a budget
