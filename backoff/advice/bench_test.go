@@ -21,7 +21,11 @@ func speedScenario() backoff.Settings {
 // BenchmarkAdvise is the default search of the scenario for speed over
 // 20 seeds, goals not-through<=1%, recovered<=60s and peak<=1.5x, on every
 // core. Issue 17 holds advise within 10 times crowd --seeds 20 of the
-// five for the same scenario (BenchmarkFiveSeeds).
+// five for the same scenario (BenchmarkFiveSeeds), issue 27 within 2
+// times. Measured at a26661e, three pairs in turn on the 2-core machine
+// under another load (both sides some 1.6 times their quiet time): 27.9 s
+// of CPU against 4.83 s, 5.8 times (639 crowds); 6.3 times before
+// decorrelated jitter from a first wait at the longest ran once.
 func BenchmarkAdvise(b *testing.B) {
 	sr := Search{Settings: speedScenario(), Seeds: 20, Goals: mustGoals(b, "not-through<=1%", "recovered<=60s", "peak<=1.5x")}
 	b.ReportAllocs()
